@@ -1,0 +1,36 @@
+# Two commands for a newcomer: `make run` and `make test` (both install missing Debian packages first).
+BUILD_DIR ?= build
+BUILD_TYPE ?= RelWithDebInfo
+JOBS ?= $(shell nproc)
+CONFIG ?= config/proflow.yaml
+
+.PHONY: all build run test deps deps-test configure bench clean
+
+all: build
+
+deps:
+	@scripts/install-deps.sh build
+
+deps-test:
+	@scripts/install-deps.sh test
+
+$(BUILD_DIR)/build.ninja:
+	cmake -S . -B $(BUILD_DIR) -G Ninja -DCMAKE_BUILD_TYPE=$(BUILD_TYPE)
+
+configure: $(BUILD_DIR)/build.ninja
+
+build: deps configure
+	cmake --build $(BUILD_DIR) -j $(JOBS)
+
+run: build
+	$(BUILD_DIR)/proflow --config $(CONFIG)
+
+test: deps-test configure
+	cmake --build $(BUILD_DIR) -j $(JOBS)
+	cd $(BUILD_DIR) && ctest --output-on-failure -j $(JOBS) --timeout 600
+
+bench: build
+	scripts/run-bench.sh $(BUILD_DIR)
+
+clean:
+	rm -rf $(BUILD_DIR)

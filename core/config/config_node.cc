@@ -1,0 +1,54 @@
+#include "core/config/config_node.h"
+
+namespace proflow::config {
+
+std::string SourceLocation::str() const {
+  if (line == 0) return file.empty() ? "<unknown>" : file;
+  return file + ":" + std::to_string(line) + ":" + std::to_string(column);
+}
+
+const ConfigNode* ConfigNode::find(std::string_view key) const {
+  for (const auto& [k, v] : entries)
+    if (k == key) return &v;
+  return nullptr;
+}
+
+ConfigNode* ConfigNode::find(std::string_view key) {
+  for (auto& [k, v] : entries)
+    if (k == key) return &v;
+  return nullptr;
+}
+
+const SourceLocation& ConfigNode::keyLocation(std::string_view key) const {
+  for (size_t i = 0; i < entries.size(); ++i)
+    if (entries[i].first == key && i < key_locations.size()) return key_locations[i];
+  return location;
+}
+
+const char* ConfigNode::kindName(Kind k) {
+  switch (k) {
+    case Kind::kNull: return "null";
+    case Kind::kScalar: return "a scalar";
+    case Kind::kSequence: return "a list";
+    case Kind::kMap: return "a map";
+  }
+  return "?";
+}
+
+void mergeInto(ConfigNode& base, const ConfigNode& overlay) {
+  if (base.isMap() && overlay.isMap()) {
+    for (size_t i = 0; i < overlay.entries.size(); ++i) {
+      const auto& [key, value] = overlay.entries[i];
+      if (ConfigNode* existing = base.find(key)) {
+        mergeInto(*existing, value);
+      } else {
+        base.entries.emplace_back(key, value);
+        base.key_locations.push_back(i < overlay.key_locations.size() ? overlay.key_locations[i] : value.location);
+      }
+    }
+    return;
+  }
+  base = overlay;
+}
+
+}  // namespace proflow::config

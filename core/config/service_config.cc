@@ -1,0 +1,209 @@
+#include "core/config/service_config.h"
+
+#include <set>
+
+namespace proflow::config {
+namespace {
+
+std::string joinNames(const std::vector<std::string>& names) {
+  std::string out;
+  for (const auto& n : names) out += (out.empty() ? "" : ", ") + n;
+  return out.empty() ? "(none)" : out;
+}
+
+const char* sectionName(ComponentKind kind) {
+  switch (kind) {
+    case ComponentKind::kReceiver: return "receivers";
+    case ComponentKind::kProcessor: return "processors";
+    case ComponentKind::kExporter: return "exporters";
+    case ComponentKind::kExtension: return "extensions";
+  }
+  return "?";
+}
+
+void decodeSection(const ConfigNode& root, ComponentKind kind, const Registry& registry,
+                   std::map<ComponentId, ComponentEntry>& out, ConfigErrors& errors) {
+  const std::string section = sectionName(kind);
+  const ConfigNode* node = root.find(section);
+  if (!node || node->isNull()) return;
+  if (!node->isMap()) {
+    errors.add(section, node->location, std::string("expected a map of components, got ") + ConfigNode::kindName(node->kind));
+    return;
+  }
+  for (size_t i = 0; i < node->entries.size(); ++i) {
+    const auto& [key, body] = node->entries[i];
+    const auto& key_loc = node->key_locations[i];
+    const std::string path = section + "." + key;
+    auto id = ComponentId::parse(key);
+    if (!id) {
+      errors.add(path, key_loc, "invalid component id '" + key + "': expected type or type/name ([A-Za-z0-9_.-])");
+      continue;
+    }
+    const Factory* factory = registry.find(kind, id->type);
+    if (!factory) {
+      errors.add(path, key_loc,
+                 "unknown " + std::string(componentKindName(kind)) + " type '" + id->type +
+                     "'; known types: " + joinNames(registry.types(kind)));
+      continue;
+    }
+    ComponentEntry entry;
+    entry.id = *id;
+    entry.factory = factory;
+    entry.location = key_loc;
+    entry.config = factory->createDefaultConfig();
+    entry.config->decode(body, path, errors);
+    entry.config->validate(errors);
+    out.emplace(*id, std::move(entry));
+  }
+}
+
+std::vector<ComponentId> decodeIdList(const ConfigNode* list, const std::string& path, ComponentKind kind,
+                                      const std::map<ComponentId, ComponentEntry>& defined, ConfigErrors& errors) {
+  std::vector<ComponentId> ids;
+  if (!list || list->isNull()) return ids;
+  if (!list->isSequence()) {
+    errors.add(path, list->location, std::string("expected a list of component ids, got ") + ConfigNode::kindName(list->kind));
+    return ids;
+  }
+  std::set<ComponentId> seen;
+  for (size_t i = 0; i < list->items.size(); ++i) {
+    const auto& item = list->items[i];
+    const std::string item_path = path + "[" + std::to_string(i) + "]";
+    if (!item.isScalar()) {
+      errors.add(item_path, item.location, "expected a component id");
+      continue;
+    }
+    auto id = ComponentId::parse(item.scalar);
+    if (!id) {
+      errors.add(item_path, item.location, "invalid component id '" + item.scalar + "'");
+      continue;
+    }
+    if (!defined.count(*id)) {
+      std::vector<std::string> names;
+      for (const auto& [k, v] : defined) names.push_back(k.str());
+      errors.add(item_path, item.location,
+                 std::string(componentKindName(kind)) + " '" + id->str() + "' is not defined in the " +
+                     sectionName(kind) + " section; defined: " + joinNames(names));
+      continue;
+    }
+    if (!seen.insert(*id).second) {
+      errors.add(item_path, item.location, "'" + id->str() + "' is listed twice");
+      continue;
+    }
+    ids.push_back(*id);
+  }
+  return ids;
+}
+
+void decodePipelines(const ConfigNode& pipelines, ServiceConfig& cfg, ConfigErrors& errors) {
+  if (pipelines.isNull()) return;
+  if (!pipelines.isMap()) {
+    errors.add("service.pipelines", pipelines.location, "expected a map of pipelines");
+    return;
+  }
+  for (size_t i = 0; i < pipelines.entries.size(); ++i) {
+    const auto& [name, body] = pipelines.entries[i];
+    const auto& loc = pipelines.key_locations[i];
+    const std::string path = "service.pipelines." + name;
+    auto id = ComponentId::parse(name);
+    if (!id || id->type != "profiles") {
+      errors.add(path, loc,
+                 "pipeline '" + name + "': proflow carries profiles only; name pipelines 'profiles' or 'profiles/<name>'");
+      continue;
+    }
+    if (!body.isMap()) {
+      errors.add(path, body.location, "expected a map with receivers, processors and exporters");
+      continue;
+    }
+    for (size_t k = 0; k < body.entries.size(); ++k) {
+      const auto& key = body.entries[k].first;
+      if (key != "receivers" && key != "processors" && key != "exporters")
+        errors.add(path + "." + key, body.key_locations[k],
+                   "unknown key '" + key + "'; valid keys: exporters, processors, receivers");
+    }
+    PipelineConfig p;
+    p.name = name;
+    p.location = loc;
+    p.receivers = decodeIdList(body.find("receivers"), path + ".receivers", ComponentKind::kReceiver, cfg.receivers, errors);
+    p.processors =
+        decodeIdList(body.find("processors"), path + ".processors", ComponentKind::kProcessor, cfg.processors, errors);
+    p.exporters = decodeIdList(body.find("exporters"), path + ".exporters", ComponentKind::kExporter, cfg.exporters, errors);
+    if (!body.find("receivers") || body.find("receivers")->items.empty())
+      errors.add(path + ".receivers", body.keyLocation("receivers"), "a pipeline needs at least one receiver");
+    if (!body.find("exporters") || body.find("exporters")->items.empty())
+      errors.add(path + ".exporters", body.keyLocation("exporters"), "a pipeline needs at least one exporter");
+    cfg.pipelines.push_back(std::move(p));
+  }
+}
+
+}  // namespace
+
+const std::map<ComponentId, ComponentEntry>& ServiceConfig::section(ComponentKind kind) const {
+  switch (kind) {
+    case ComponentKind::kReceiver: return receivers;
+    case ComponentKind::kProcessor: return processors;
+    case ComponentKind::kExporter: return exporters;
+    case ComponentKind::kExtension: return extensions;
+  }
+  return receivers;
+}
+
+ServiceConfig buildServiceConfig(const ConfigNode& root, const Registry& registry, ConfigErrors& errors) {
+  ServiceConfig cfg;
+  static const std::set<std::string> kTopLevel = {"receivers", "processors", "exporters", "extensions", "service"};
+  for (size_t i = 0; i < root.entries.size(); ++i)
+    if (!kTopLevel.count(root.entries[i].first))
+      errors.add(root.entries[i].first, root.key_locations[i],
+                 "unknown top-level key '" + root.entries[i].first +
+                     "'; valid keys: exporters, extensions, processors, receivers, service");
+
+  decodeSection(root, ComponentKind::kReceiver, registry, cfg.receivers, errors);
+  decodeSection(root, ComponentKind::kProcessor, registry, cfg.processors, errors);
+  decodeSection(root, ComponentKind::kExporter, registry, cfg.exporters, errors);
+  decodeSection(root, ComponentKind::kExtension, registry, cfg.extensions, errors);
+
+  const ConfigNode* service = root.find("service");
+  if (!service || !service->isMap()) {
+    errors.add("service", service ? service->location : root.location,
+               "a 'service' section with at least one pipeline is required");
+    return cfg;
+  }
+  for (size_t i = 0; i < service->entries.size(); ++i) {
+    const auto& key = service->entries[i].first;
+    if (key != "pipelines" && key != "telemetry" && key != "extensions" && key != "shutdown_timeout")
+      errors.add("service." + key, service->key_locations[i],
+                 "unknown key '" + key + "'; valid keys: extensions, pipelines, shutdown_timeout, telemetry");
+  }
+  if (const ConfigNode* t = service->find("telemetry")) {
+    FieldLocations locs;
+    FieldReader reader(*t, "service.telemetry", errors, &locs);
+    cfg.telemetry.visit(reader);
+    reader.finish();
+    const auto& logs = cfg.telemetry.logs;
+    static const std::set<std::string> kLevels = {"trace", "debug", "info", "warn", "error", "off"};
+    if (!kLevels.count(logs.level))
+      errors.add("service.telemetry.logs.level", locs["service.telemetry.logs.level"],
+                 "unknown log level '" + logs.level + "'; valid: debug, error, info, off, trace, warn");
+    if (logs.encoding != "text" && logs.encoding != "json")
+      errors.add("service.telemetry.logs.encoding", locs["service.telemetry.logs.encoding"],
+                 "unknown log encoding '" + logs.encoding + "'; valid: json, text");
+  }
+  if (const ConfigNode* d = service->find("shutdown_timeout")) {
+    if (!d->isScalar() || !parseDuration(d->scalar))
+      errors.add("service.shutdown_timeout", d->location, "expected a duration like 15s");
+    else
+      cfg.shutdown_timeout = *parseDuration(d->scalar);
+  }
+  cfg.enabled_extensions =
+      decodeIdList(service->find("extensions"), "service.extensions", ComponentKind::kExtension, cfg.extensions, errors);
+
+  const ConfigNode* pipelines = service->find("pipelines");
+  if (!pipelines || pipelines->isNull() || (pipelines->isMap() && pipelines->entries.empty())) {
+    errors.add("service.pipelines", service->keyLocation("pipelines"), "at least one pipeline is required");
+  } else {
+    decodePipelines(*pipelines, cfg, errors);
+  }
+  return cfg;
+}
+
+}  // namespace proflow::config

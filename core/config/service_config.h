@@ -1,0 +1,77 @@
+// The whole daemon config in the OpenTelemetry Collector's shape: receivers / processors /
+// exporters / extensions sections keyed by `type[/name]`, and `service` wiring them into pipelines.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/component.h"
+#include "core/config/component_config.h"
+#include "core/config/config_errors.h"
+#include "core/config/config_node.h"
+#include "core/registry.h"
+
+namespace proflow::config {
+
+struct LogsConfig {
+  std::string level = "info";     // trace, debug, info, warn, error
+  std::string encoding = "text";  // text or json
+  template <class V>
+  void visit(V& v) {
+    v.field("level", level, "minimum level logged");
+    v.field("encoding", encoding, "text or json");
+  }
+};
+
+struct MetricsConfig {
+  std::string address = "127.0.0.1:8888";  // "" or "none" turns the endpoint off
+  template <class V>
+  void visit(V& v) {
+    v.field("address", address, "host:port serving /metrics and /healthz");
+  }
+};
+
+struct TelemetryConfig {
+  MetricsConfig metrics;
+  LogsConfig logs;
+  template <class V>
+  void visit(V& v) {
+    v.field("metrics", metrics);
+    v.field("logs", logs);
+  }
+};
+
+struct ComponentEntry {
+  ComponentId id;
+  const Factory* factory = nullptr;
+  std::unique_ptr<ComponentConfig> config;
+  SourceLocation location;
+};
+
+struct PipelineConfig {
+  std::string name;  // "profiles" or "profiles/<name>"
+  std::vector<ComponentId> receivers;
+  std::vector<ComponentId> processors;
+  std::vector<ComponentId> exporters;
+  SourceLocation location;
+};
+
+struct ServiceConfig {
+  std::map<ComponentId, ComponentEntry> receivers;
+  std::map<ComponentId, ComponentEntry> processors;
+  std::map<ComponentId, ComponentEntry> exporters;
+  std::map<ComponentId, ComponentEntry> extensions;
+  std::vector<ComponentId> enabled_extensions;
+  std::vector<PipelineConfig> pipelines;
+  TelemetryConfig telemetry;
+  Duration shutdown_timeout = std::chrono::seconds(15);  // drain deadline on SIGTERM/SIGINT
+
+  const std::map<ComponentId, ComponentEntry>& section(ComponentKind kind) const;
+};
+
+// Decodes and validates everything, adding every problem to `errors` (none stop the others).
+ServiceConfig buildServiceConfig(const ConfigNode& root, const Registry& registry, ConfigErrors& errors);
+
+}  // namespace proflow::config

@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Installs the Debian 12 packages proflow needs, only those that are missing.
+# Usage: scripts/install-deps.sh build|test
+#   build: compilers and libraries to build the daemon
+#   test:  build + the real producers and peers the tests use (Go, JDK, pprof tool, debuginfod, llvm, gperftools)
+set -euo pipefail
+what=${1:-build}
+
+build_pkgs=(g++ make cmake ninja-build pkg-config ccache
+  libgrpc++-dev protobuf-compiler-grpc libprotobuf-dev protobuf-compiler
+  libyaml-cpp-dev libzstd-dev liblz4-dev libboost-dev libspdlog-dev zlib1g-dev
+  libdw-dev libelf-dev libdebuginfod-dev libgtest-dev libgmock-dev libbenchmark-dev)
+test_pkgs=(curl
+  golang-go golang-github-google-pprof-dev openjdk-17-jdk-headless
+  debuginfod llvm-14 libgoogle-perftools-dev binutils elfutils)
+
+pkgs=("${build_pkgs[@]}")
+[[ $what == test ]] && pkgs+=("${test_pkgs[@]}")
+
+missing=()
+for p in "${pkgs[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+((${#missing[@]} == 0)) && exit 0
+
+echo "installing missing Debian packages: ${missing[*]}"
+sudo=""
+if [[ $(id -u) -ne 0 ]]; then
+  command -v sudo >/dev/null || { echo "need root (or sudo) to apt-get install: ${missing[*]}" >&2; exit 1; }
+  sudo=sudo
+fi
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -q
+$sudo apt-get install -y -q --no-install-recommends "${missing[@]}"
