@@ -1,0 +1,45 @@
+// Bounded compression codecs shared by receivers (Content-Encoding, gzip'd pprof, multipart parts)
+// and exporters. Every decompression is capped twice: an absolute output size and an inflate ratio
+// (output / input), checked while streaming so a bomb never allocates past the cap.
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "core/status.h"
+
+namespace proflow::compression {
+
+enum class Codec { kNone, kGzip, kZlib, kZstd, kLz4, kSnappy };
+
+const char* codecName(Codec c);  // "none", "gzip", "deflate", "zstd", "lz4", "snappy"
+
+// Content-Encoding / config spelling: "", "identity", "none" -> kNone; "gzip", "x-gzip"; "deflate", "zlib";
+// "zstd"; "lz4". nullopt for anything else (the caller answers 415 / INVALID_ARGUMENT).
+std::optional<Codec> codecFromName(std::string_view name);
+
+// By magic bytes: 1f 8b -> gzip, 28 b5 2f fd -> zstd, 04 22 4d 18 -> lz4 frame; otherwise kNone.
+Codec detectCodec(std::string_view data);
+
+struct Limits {
+  size_t max_output_bytes = 64u << 20;
+  // Output may exceed input * max_inflate_ratio only while output is below ratio_floor_bytes
+  // (small payloads legitimately compress very well).
+  double max_inflate_ratio = 100.0;
+  size_t ratio_floor_bytes = 1u << 20;
+};
+
+// Decompresses `in` (must be encoded with `codec`; kNone copies with the size check) into `out`.
+// Errors: kPayloadTooLarge when a limit is hit (message names the limit), kInvalidArgument when the
+// data is corrupt or truncated (message names the codec and what failed).
+Status decompress(Codec codec, std::string_view in, std::string& out, const Limits& limits);
+
+// Detects the codec by magic bytes, then decompresses (kNone: copies).
+Status decompressAuto(std::string_view in, std::string& out, const Limits& limits);
+
+// level 0 = codec default (gzip 6, zstd 3).
+Status compress(Codec codec, std::string_view in, std::string& out, int level = 0);
+
+}  // namespace proflow::compression
