@@ -12,9 +12,9 @@
 
 namespace proflow::compression {
 
-enum class Codec { kNone, kGzip, kZlib, kZstd, kLz4, kSnappy };
+enum class Codec { kNone, kGzip, kZlib, kZstd, kLz4 };
 
-const char* codecName(Codec c);  // "none", "gzip", "deflate", "zstd", "lz4", "snappy"
+const char* codecName(Codec c);  // "none", "gzip", "deflate", "zstd", "lz4"
 
 // Content-Encoding / config spelling: "", "identity", "none" -> kNone; "gzip", "x-gzip"; "deflate", "zlib";
 // "zstd"; "lz4". nullopt for anything else (the caller answers 415 / INVALID_ARGUMENT).
