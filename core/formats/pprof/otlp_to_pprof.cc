@@ -1,0 +1,201 @@
+#include "core/formats/pprof/otlp_to_pprof.h"
+
+#include <algorithm>
+
+#include "core/dictionary_builder.h"
+#include "core/formats/pprof/pprof_builder.h"
+#include "core/formats/pprof/pprof_ids.h"
+
+namespace proflow::pprof {
+namespace {
+
+using internal::PprofBuilder;
+
+struct ScopeInfo {
+  std::vector<int64_t> order;  // pprof.scope.sample_type_order
+  std::string default_sample_type;
+};
+
+std::string_view keyOf(const otlp::KeyValue& kv, const otlp::Dictionary& dict) {
+  return kv.key_strindex() != 0 ? dictString(dict, kv.key_strindex()) : std::string_view(kv.key());
+}
+
+ScopeInfo readScope(const otlp::ScopeProfiles& sp, const otlp::Dictionary& dict) {
+  ScopeInfo info;
+  for (const auto& kv : sp.scope().attributes()) {
+    std::string_view key = keyOf(kv, dict);
+    if (key == attr::kSampleTypeOrder && kv.value().has_array_value()) {
+      for (const auto& v : kv.value().array_value().values()) info.order.push_back(v.int_value());
+    } else if (key == attr::kDefaultSampleType) {
+      info.default_sample_type = kv.value().has_string_value()
+                                     ? kv.value().string_value()
+                                     : std::string(dictString(dict, kv.value().string_value_strindex()));
+    }
+  }
+  return info;
+}
+
+bool sameIdentity(const otlp::Sample& a, const otlp::Sample& b) {
+  return a.stack_index() == b.stack_index() && a.link_index() == b.link_index() &&
+         std::equal(a.attribute_indices().begin(), a.attribute_indices().end(), b.attribute_indices().begin(),
+                    b.attribute_indices().end()) &&
+         std::equal(a.timestamps_unix_nano().begin(), a.timestamps_unix_nano().end(),
+                    b.timestamps_unix_nano().begin(), b.timestamps_unix_nano().end());
+}
+
+// Profiles of the scope in original sample-type order when they can be zipped back into one pprof;
+// empty when they cannot (then each profile stands alone).
+std::vector<int> zipOrder(const otlp::ScopeProfiles& sp, const ScopeInfo& info) {
+  const int n = sp.profiles_size();
+  if (n < 2 || static_cast<int>(info.order.size()) != n) return {};
+  std::vector<int> by_type(n, -1);  // original type index -> profile index
+  for (int j = 0; j < n; ++j) {
+    int64_t t = info.order[j];
+    if (t < 0 || t >= n || by_type[t] >= 0) return {};
+    by_type[t] = j;
+  }
+  const auto& first = sp.profiles(0);
+  for (int j = 1; j < n; ++j) {
+    const auto& other = sp.profiles(j);
+    if (other.samples_size() != first.samples_size()) return {};
+    for (int i = 0; i < first.samples_size(); ++i)
+      if (!sameIdentity(first.samples(i), other.samples(i))) return {};
+  }
+  return by_type;
+}
+
+int64_t sum(const otlp::Sample& s) {
+  int64_t total = 0;
+  for (int64_t v : s.values()) total += v;
+  return total;
+}
+
+class GroupConverter {
+ public:
+  GroupConverter(const otlp::Dictionary& dict, const OtlpToPprofOptions& o, Profile* out)
+      : dict_(dict), o_(o), out_(out), b_(dict, out) {}
+
+  // `profiles` in pprof sample-type order.
+  Status run(const std::vector<const otlp::Profile*>& profiles, const std::string& default_type) {
+    if (auto st = header(profiles); !st) return st;
+    if (!default_type.empty()) out_->set_default_sample_type(b_.str(default_type));
+    const int n = profiles[0]->samples_size();
+    for (int i = 0; i < n; ++i)
+      if (auto st = sample(profiles, i); !st) return Status::invalid(st.message() + " (sample " + std::to_string(i) + ")");
+    b_.finish();
+    return {};
+  }
+
+ private:
+  Status header(const std::vector<const otlp::Profile*>& profiles) {
+    for (const auto* p : profiles) {
+      auto* vt = out_->add_sample_type();
+      vt->set_type(b_.str(dictString(dict_, p->sample_type().type_strindex())));
+      vt->set_unit(b_.str(dictString(dict_, p->sample_type().unit_strindex())));
+    }
+    const auto& first = *profiles[0];
+    out_->set_time_nanos(static_cast<int64_t>(first.time_unix_nano()));
+    out_->set_duration_nanos(static_cast<int64_t>(first.duration_nano()));
+    if (first.has_period_type()) {
+      out_->mutable_period_type()->set_type(b_.str(dictString(dict_, first.period_type().type_strindex())));
+      out_->mutable_period_type()->set_unit(b_.str(dictString(dict_, first.period_type().unit_strindex())));
+    }
+    out_->set_period(first.period());
+    return b_.addProfileAttributes(first);
+  }
+
+  bool hasTimestampAttribute(const otlp::Sample& s) const {
+    for (int32_t ai : s.attribute_indices()) {
+      if (ai < 0 || ai >= dict_.attribute_table_size()) continue;
+      if (dictString(dict_, dict_.attribute_table(ai).key_strindex()) == kTimestampLabel) return true;
+    }
+    return false;
+  }
+
+  Status sample(const std::vector<const otlp::Profile*>& profiles, int i) {
+    const otlp::Sample& base = profiles[0]->samples(i);
+    const int events = base.timestamps_unix_nano_size();
+    auto* s = out_->add_sample();
+    if (auto st = b_.addStack(base.stack_index(), s); !st) return st;
+    if (auto st = b_.addLabels(base, s); !st) return st;
+    const bool split = events > 0 && o_.timestamps == OtlpToPprofOptions::Timestamps::kLabel &&
+                       !(events == 1 && hasTimestampAttribute(base));
+    if (!split) {
+      // Aggregated: timestamps without values count one event each.
+      for (const auto* p : profiles) {
+        const auto& ps = p->samples(i);
+        s->add_value(ps.values_size() == 0 ? ps.timestamps_unix_nano_size() : sum(ps));
+      }
+      return {};
+    }
+    // One pprof sample per event, each labelled with its timestamp.
+    const perftools::profiles::Sample proto = *s;
+    for (int e = 0; e < events; ++e) {
+      auto* es = e == 0 ? s : out_->add_sample();
+      if (e > 0) *es = proto;
+      for (const auto* p : profiles) {
+        const auto& ps = p->samples(i);
+        int64_t v = ps.values_size() == events ? ps.values(e)
+                    : ps.values_size() == 0    ? 1
+                    : e == 0                   ? sum(ps)
+                                               : 0;
+        es->add_value(v);
+      }
+      b_.addNumLabel(es, kTimestampLabel, static_cast<int64_t>(base.timestamps_unix_nano(e)), "nanoseconds");
+    }
+    return {};
+  }
+
+  const otlp::Dictionary& dict_;
+  const OtlpToPprofOptions& o_;
+  Profile* out_;
+  PprofBuilder b_;
+};
+
+Status convertGroup(const otlp::Dictionary& dict, const otlp::ScopeProfiles& sp, std::vector<int> indices,
+                    const std::string& default_type, const OtlpToPprofOptions& options,
+                    std::vector<PprofFromOtlp>* out) {
+  std::vector<const otlp::Profile*> profiles;
+  for (int j : indices) profiles.push_back(&sp.profiles(j));
+  PprofFromOtlp result;
+  if (auto st = GroupConverter(dict, options, &result.profile).run(profiles, default_type); !st) return st;
+  std::sort(indices.begin(), indices.end());
+  result.profile_indices = std::move(indices);
+  out->push_back(std::move(result));
+  return {};
+}
+
+}  // namespace
+
+Status scopeToPprof(const otlp::Dictionary& dict, const otlp::ScopeProfiles& sp, std::vector<PprofFromOtlp>* out,
+                    const OtlpToPprofOptions& options) {
+  if (dict.string_table_size() == 0 && sp.profiles_size() > 0)
+    return Status::invalid("otlp: dictionary string_table is empty");
+  const ScopeInfo info = readScope(sp, dict);
+  if (auto order = zipOrder(sp, info); !order.empty()) return convertGroup(dict, sp, order, info.default_sample_type, options, out);
+  for (int j = 0; j < sp.profiles_size(); ++j) {
+    // A lone profile keeps the scope's default only if it names this profile's own type.
+    const auto& p = sp.profiles(j);
+    std::string dflt =
+        dictString(dict, p.sample_type().type_strindex()) == info.default_sample_type ? info.default_sample_type : "";
+    if (auto st = convertGroup(dict, sp, {j}, dflt, options, out); !st) return st;
+  }
+  return {};
+}
+
+Status otlpToPprof(const otlp::Request& in, std::vector<PprofFromOtlp>* out, const OtlpToPprofOptions& options) {
+  for (int r = 0; r < in.resource_profiles_size(); ++r) {
+    const auto& rp = in.resource_profiles(r);
+    for (int s = 0; s < rp.scope_profiles_size(); ++s) {
+      const size_t before = out->size();
+      if (auto st = scopeToPprof(in.dictionary(), rp.scope_profiles(s), out, options); !st) return st;
+      for (size_t k = before; k < out->size(); ++k) {
+        (*out)[k].resource_index = r;
+        (*out)[k].scope_index = s;
+      }
+    }
+  }
+  return {};
+}
+
+}  // namespace proflow::pprof

@@ -1,0 +1,45 @@
+// OTLP profiles -> pprof, undoing pprofToOtlp():
+// - a scope whose pprof.scope.sample_type_order covers all its profiles, and whose profiles hold the
+//   same samples in the same order (same stack, attributes, link, timestamps), becomes ONE pprof with
+//   multi-value samples, sample types in the original order, default_sample_type restored;
+// - every other profile becomes its own single-value pprof;
+// - sample attributes -> labels (int + unit -> num + num_unit, string -> str; bool/double -> str);
+//   a Link whose ids are not already in labels -> span_id / trace_id hex string labels;
+// - mappings (build id from process.executable.build_id.{gnu,go} / pprof.mapping.build_id, has_*),
+//   is_folded, drop/keep_frames, comment, doc_url, period, time, duration restored;
+// - samples with timestamps: by default one pprof sample per timestamp carrying a numeric label
+//   "end_timestamp_ns" (unit nanoseconds) so no timestamp is lost (not added when the sample already
+//   has that attribute and one timestamp, i.e. it came from pprof). Timestamps without values count 1
+//   each. With Timestamps::kDrop the events of a sample are summed into one pprof sample.
+// Only mappings referenced by some location are written.
+#pragma once
+
+#include <vector>
+
+#include "core/formats/pprof/pprof_codec.h"
+#include "core/otlp_types.h"
+#include "core/status.h"
+
+namespace proflow::pprof {
+
+struct OtlpToPprofOptions {
+  enum class Timestamps { kLabel, kDrop };
+  Timestamps timestamps = Timestamps::kLabel;
+};
+
+// One rebuilt pprof and where it came from in the request.
+struct PprofFromOtlp {
+  Profile profile;
+  int resource_index = 0;
+  int scope_index = 0;
+  std::vector<int> profile_indices;  // OTLP profiles merged into this pprof, in scope order
+};
+
+// Converts every profile in `in`. Errors (kInvalidArgument) name the first dangling dictionary index.
+Status otlpToPprof(const otlp::Request& in, std::vector<PprofFromOtlp>* out, const OtlpToPprofOptions& options = {});
+
+// Converts one scope (from any request/dictionary); appends to `out`.
+Status scopeToPprof(const otlp::Dictionary& dict, const otlp::ScopeProfiles& scope, std::vector<PprofFromOtlp>* out,
+                    const OtlpToPprofOptions& options = {});
+
+}  // namespace proflow::pprof

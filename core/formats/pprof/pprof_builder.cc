@@ -1,0 +1,253 @@
+#include "core/formats/pprof/pprof_builder.h"
+
+#include <algorithm>
+#include <cstdio>
+
+#include "core/dictionary_builder.h"
+#include "core/formats/pprof/pprof_ids.h"
+
+namespace proflow::pprof::internal {
+namespace {
+
+Status dangling(const char* what, int32_t index, int size) {
+  return Status::invalid(std::string("otlp: ") + what + " index " + std::to_string(index) +
+                         " out of range (table has " + std::to_string(size) + " entries)");
+}
+
+template <class T>
+bool inRange(const google::protobuf::RepeatedPtrField<T>& t, int32_t i) {
+  return i >= 0 && i < t.size();
+}
+
+std::string hex(const std::string& bytes) {
+  static const char* d = "0123456789abcdef";
+  std::string out;
+  for (unsigned char c : bytes) {
+    out.push_back(d[c >> 4]);
+    out.push_back(d[c & 15]);
+  }
+  return out;
+}
+
+}  // namespace
+
+PprofBuilder::PprofBuilder(const otlp::Dictionary& dict, Profile* out)
+    : dict_(dict), out_(out), dict_strings_(dict.string_table_size(), -1),
+      location_ids_(dict.location_table_size(), 0), function_ids_(dict.function_table_size(), 0),
+      mapping_ids_(dict.mapping_table_size(), 0) {
+  out_->Clear();
+  str("");
+}
+
+int64_t PprofBuilder::str(std::string_view s) {
+  auto [it, inserted] = strings_.try_emplace(std::string(s), out_->string_table_size());
+  if (inserted) out_->add_string_table(std::string(s));
+  return it->second;
+}
+
+int64_t PprofBuilder::dictStr(int32_t index) {
+  int64_t& slot = dict_strings_[static_cast<size_t>(index)];
+  if (slot < 0) slot = str(dict_.string_table(index));
+  return slot;
+}
+
+Status PprofBuilder::attribute(int32_t index, Attr* a) const {
+  if (!inRange(dict_.attribute_table(), index)) return dangling("attribute", index, dict_.attribute_table_size());
+  const auto& kv = dict_.attribute_table(index);
+  a->key = dictString(dict_, kv.key_strindex());
+  a->unit = dictString(dict_, kv.unit_strindex());
+  a->is_int = a->is_str = false;
+  const auto& v = kv.value();
+  switch (v.value_case()) {
+    case otlp::AnyValue::kIntValue:
+      a->is_int = true;
+      a->num = v.int_value();
+      break;
+    case otlp::AnyValue::kStringValue:
+      a->is_str = true;
+      a->text = v.string_value();
+      break;
+    case otlp::AnyValue::kStringValueStrindex:
+      a->is_str = true;
+      a->text = std::string(dictString(dict_, v.string_value_strindex()));
+      break;
+    case otlp::AnyValue::kBoolValue:
+      a->is_str = true;
+      a->text = v.bool_value() ? "true" : "false";
+      break;
+    case otlp::AnyValue::kDoubleValue: {
+      char buf[32];
+      std::snprintf(buf, sizeof buf, "%.17g", v.double_value());
+      a->is_str = true;
+      a->text = buf;
+      break;
+    }
+    default:
+      break;  // arrays, maps, bytes: no pprof label form
+  }
+  return {};
+}
+
+Status PprofBuilder::mapping(int32_t index, uint64_t* id) {
+  if (index == 0) return (*id = 0, Status{});
+  if (!inRange(dict_.mapping_table(), index)) return dangling("mapping", index, dict_.mapping_table_size());
+  uint64_t& slot = mapping_ids_[static_cast<size_t>(index)];
+  if (slot == 0) {
+    const auto& om = dict_.mapping_table(index);
+    perftools::profiles::Mapping m;
+    slot = mappings_.size() + 1;
+    m.set_id(slot);
+    m.set_memory_start(om.memory_start());
+    m.set_memory_limit(om.memory_limit());
+    m.set_file_offset(om.file_offset());
+    m.set_filename(str(dictString(dict_, om.filename_strindex())));
+    Attr a;
+    for (int32_t ai : om.attribute_indices()) {
+      if (auto st = attribute(ai, &a); !st) return st;
+      if (a.key == attr::kBuildIdGnu || a.key == attr::kBuildIdGo || a.key == attr::kBuildIdOther) {
+        if (m.build_id() == 0 && a.is_str) m.set_build_id(str(a.text));
+      } else if (a.key == attr::kHasFunctions) {
+        m.set_has_functions(a.text == "true");
+      } else if (a.key == attr::kHasFilenames) {
+        m.set_has_filenames(a.text == "true");
+      } else if (a.key == attr::kHasLineNumbers) {
+        m.set_has_line_numbers(a.text == "true");
+      } else if (a.key == attr::kHasInlineFrames) {
+        m.set_has_inline_frames(a.text == "true");
+      }
+    }
+    mappings_.push_back(std::move(m));
+    used_mappings_.push_back(index);
+  }
+  *id = slot;
+  return {};
+}
+
+Status PprofBuilder::function(int32_t index, uint64_t* id) {
+  if (index == 0) return (*id = 0, Status{});
+  if (!inRange(dict_.function_table(), index)) return dangling("function", index, dict_.function_table_size());
+  uint64_t& slot = function_ids_[static_cast<size_t>(index)];
+  if (slot == 0) {
+    const auto& of = dict_.function_table(index);
+    auto* f = out_->add_function();
+    slot = static_cast<uint64_t>(out_->function_size());
+    f->set_id(slot);
+    f->set_name(str(dictString(dict_, of.name_strindex())));
+    f->set_system_name(str(dictString(dict_, of.system_name_strindex())));
+    f->set_filename(str(dictString(dict_, of.filename_strindex())));
+    f->set_start_line(of.start_line());
+  }
+  *id = slot;
+  return {};
+}
+
+Status PprofBuilder::location(int32_t index, uint64_t* id) {
+  if (!inRange(dict_.location_table(), index)) return dangling("location", index, dict_.location_table_size());
+  uint64_t& slot = location_ids_[static_cast<size_t>(index)];
+  if (slot == 0) {
+    const auto& ol = dict_.location_table(index);
+    perftools::profiles::Location l;
+    uint64_t mapping_id = 0;
+    if (auto st = mapping(ol.mapping_index(), &mapping_id); !st) return st;
+    l.set_mapping_id(mapping_id);
+    l.set_address(ol.address());
+    for (const auto& line : ol.lines()) {
+      uint64_t fid = 0;
+      if (auto st = function(line.function_index(), &fid); !st) return st;
+      auto* ln = l.add_line();
+      ln->set_function_id(fid);
+      ln->set_line(line.line());
+      ln->set_column(line.column());
+    }
+    Attr a;
+    for (int32_t ai : ol.attribute_indices()) {
+      if (auto st = attribute(ai, &a); !st) return st;
+      if (a.key == attr::kIsFolded) l.set_is_folded(a.text == "true");
+    }
+    slot = static_cast<uint64_t>(out_->location_size()) + 1;
+    l.set_id(slot);
+    *out_->add_location() = std::move(l);
+  }
+  *id = slot;
+  return {};
+}
+
+Status PprofBuilder::addStack(int32_t stack_index, perftools::profiles::Sample* s) {
+  if (!inRange(dict_.stack_table(), stack_index)) return dangling("stack", stack_index, dict_.stack_table_size());
+  const auto& st = dict_.stack_table(stack_index);
+  s->mutable_location_id()->Reserve(st.location_indices_size());
+  for (int32_t li : st.location_indices()) {
+    uint64_t id = 0;
+    if (auto status = location(li, &id); !status) return status;
+    s->add_location_id(id);
+  }
+  return {};
+}
+
+void PprofBuilder::addNumLabel(perftools::profiles::Sample* s, std::string_view key, int64_t v, std::string_view unit) {
+  auto* l = s->add_label();
+  l->set_key(str(key));
+  l->set_num(v);
+  if (!unit.empty()) l->set_num_unit(str(unit));
+}
+
+Status PprofBuilder::addLabels(const otlp::Sample& os, perftools::profiles::Sample* s) {
+  bool has_link_labels = false;
+  Attr a;
+  for (int32_t ai : os.attribute_indices()) {
+    if (auto st = attribute(ai, &a); !st) return st;
+    if (linkRoleOf(a.key) != LinkRole::kNone) has_link_labels = true;
+    if (a.is_int) {
+      addNumLabel(s, a.key, a.num, a.unit);
+    } else if (a.is_str) {
+      auto* l = s->add_label();
+      l->set_key(str(a.key));
+      l->set_str(str(a.text));
+    }
+  }
+  if (os.link_index() == 0 || has_link_labels) return {};
+  if (!inRange(dict_.link_table(), os.link_index()))
+    return dangling("link", os.link_index(), dict_.link_table_size());
+  const auto& link = dict_.link_table(os.link_index());
+  // A link from a non-pprof source: keep it as the labels pprof-based tools understand.
+  for (auto [key, id] : {std::pair{"span_id", &link.span_id()}, std::pair{"trace_id", &link.trace_id()}}) {
+    if (id->find_first_not_of('\0') == std::string::npos) continue;
+    auto* l = s->add_label();
+    l->set_key(str(key));
+    l->set_str(str(hex(*id)));
+  }
+  return {};
+}
+
+Status PprofBuilder::addProfileAttributes(const otlp::Profile& op) {
+  Attr a;
+  for (int32_t ai : op.attribute_indices()) {
+    if (auto st = attribute(ai, &a); !st) return st;
+    if (a.key == attr::kDropFrames && a.is_str) out_->set_drop_frames(str(a.text));
+    if (a.key == attr::kKeepFrames && a.is_str) out_->set_keep_frames(str(a.text));
+    if (a.key == attr::kDocUrl && a.is_str) out_->set_doc_url(str(a.text));
+    if (a.key == attr::kComment) {
+      const auto& v = dict_.attribute_table(ai).value();
+      if (v.has_array_value()) {
+        for (const auto& c : v.array_value().values())
+          out_->add_comment(str(c.has_string_value() ? c.string_value()
+                                                      : std::string(dictString(dict_, c.string_value_strindex()))));
+      } else if (a.is_str) {
+        out_->add_comment(str(a.text));
+      }
+    }
+  }
+  return {};
+}
+
+void PprofBuilder::finish() {
+  // Mapping ids follow first use; the messages go out in dictionary order, which pprofToOtlp fills
+  // in the producer's order (main binary first, by pprof convention).
+  std::vector<size_t> order(mappings_.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::sort(order.begin(), order.end(), [&](size_t a, size_t b) { return used_mappings_[a] < used_mappings_[b]; });
+  for (size_t i : order) *out_->add_mapping() = std::move(mappings_[i]);
+  mappings_.clear();
+}
+
+}  // namespace proflow::pprof::internal

@@ -1,0 +1,57 @@
+// Builds one pprof Profile from OTLP dictionary entries: interns strings and assigns pprof ids to
+// the mappings, locations and functions it is handed, on first use. Internal to the pprof library.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "core/formats/pprof/pprof_codec.h"
+#include "core/otlp_types.h"
+#include "core/status.h"
+
+namespace proflow::pprof::internal {
+
+class PprofBuilder {
+ public:
+  PprofBuilder(const otlp::Dictionary& dict, Profile* out);
+
+  int64_t str(std::string_view s);
+  int64_t dictStr(int32_t index);  // index must be in range
+
+  // Location ids for a stack; errors on dangling indexes.
+  Status addStack(int32_t stack_index, perftools::profiles::Sample* s);
+  // Labels for sample attributes and the link (when its ids are not labels already).
+  Status addLabels(const otlp::Sample& os, perftools::profiles::Sample* s);
+  void addNumLabel(perftools::profiles::Sample* s, std::string_view key, int64_t v, std::string_view unit);
+  // Header fields from a profile's attributes: drop/keep frames, doc_url, comments.
+  Status addProfileAttributes(const otlp::Profile& op);
+  // Writes the mappings collected so far in dictionary order (which preserves the producer's order).
+  void finish();
+
+  // Resolved view of an attribute: key and string/int value.
+  struct Attr {
+    std::string_view key;
+    bool is_int = false, is_str = false;
+    std::string text;  // string form (bool/double/string values)
+    int64_t num = 0;
+    std::string_view unit;
+  };
+  Status attribute(int32_t index, Attr* a) const;
+
+ private:
+  Status location(int32_t index, uint64_t* id);
+  Status function(int32_t index, uint64_t* id);
+  Status mapping(int32_t index, uint64_t* id);
+
+  const otlp::Dictionary& dict_;
+  Profile* out_;
+  std::unordered_map<std::string, int64_t> strings_;
+  std::vector<int64_t> dict_strings_;
+  std::vector<uint64_t> location_ids_, function_ids_, mapping_ids_;
+  std::vector<int32_t> used_mappings_;
+  std::vector<perftools::profiles::Mapping> mappings_;
+};
+
+}  // namespace proflow::pprof::internal

@@ -1,0 +1,41 @@
+// pprof (perftools.profiles.Profile) decoding and encoding. Input may be gzip, zstd or raw protobuf
+// (told apart by magic bytes); decompression is bounded by size and inflate ratio, and every decoded
+// profile is structurally validated so converters can index tables without further checks.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "core/compression/compression.h"
+#include "core/status.h"
+#include "perftools/profiles/profile.pb.h"
+
+namespace proflow::pprof {
+
+using Profile = ::perftools::profiles::Profile;
+
+struct DecodeOptions {
+  // Applied to the decompressed bytes (raw input too): absolute cap and inflate-ratio cap.
+  compression::Limits limits;
+  // Run validateProfile() after parsing (recommended; converters assume a valid profile).
+  bool validate = true;
+};
+
+// Decompresses (gzip/zstd/raw by magic bytes), parses and validates. Errors: kPayloadTooLarge when a
+// size limit is hit, kInvalidArgument for corrupt compression, protobuf or structure (message says
+// what is wrong, e.g. "pprof: sample 12: location_id 99 not found").
+Status decodeProfile(std::string_view data, Profile* out, const DecodeOptions& options = {});
+
+// Parses an uncompressed serialized Profile (no validation).
+Status parseProfile(std::string_view raw, Profile* out);
+
+// Structural checks: string_table[0] == "", every string index in range, mapping/location/function
+// ids nonzero and unique, every referenced id resolvable, one value per sample type in each sample.
+Status validateProfile(const Profile& p);
+
+enum class Encoding { kGzip, kZstd, kRaw };
+
+// Serializes `p` and compresses it (gzip is what every pprof reader expects).
+Status encodeProfile(const Profile& p, std::string* out, Encoding encoding = Encoding::kGzip);
+
+}  // namespace proflow::pprof

@@ -1,0 +1,107 @@
+#include "core/formats/pprof/pprof_ids.h"
+
+#include <cstdint>
+
+namespace proflow::pprof {
+namespace {
+
+bool isHex(char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'); }
+bool isDigit(char c) { return c >= '0' && c <= '9'; }
+int hexVal(char c) {
+  if (isDigit(c)) return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  return c - 'A' + 10;
+}
+
+bool allOf(std::string_view s, bool (*pred)(char)) {
+  for (char c : s)
+    if (!pred(c)) return false;
+  return !s.empty();
+}
+
+// Hex text -> `width` big-endian bytes, left-padded with zeros.
+std::optional<std::string> fromHex(std::string_view s, size_t width) {
+  while (s.size() > 1 && s.front() == '0') s.remove_prefix(1);
+  if (s.size() > 2 * width) return std::nullopt;
+  std::string out(width, '\0');
+  size_t nibble = 2 * width - s.size();
+  for (char c : s) {
+    out[nibble / 2] = static_cast<char>(out[nibble / 2] | (hexVal(c) << (nibble % 2 == 0 ? 4 : 0)));
+    ++nibble;
+  }
+  return out;
+}
+
+// Decimal text -> `width` (8 or 16) big-endian bytes; nullopt on overflow.
+std::optional<std::string> fromDecimal(std::string_view s, size_t width) {
+  unsigned __int128 v = 0;
+  const unsigned __int128 max = width == 8 ? UINT64_MAX : ~static_cast<unsigned __int128>(0);
+  for (char c : s) {
+    unsigned d = static_cast<unsigned>(c - '0');
+    if (v > (max - d) / 10) return std::nullopt;
+    v = v * 10 + d;
+  }
+  std::string out(width, '\0');
+  for (size_t i = 0; i < width; ++i) out[width - 1 - i] = static_cast<char>(static_cast<uint8_t>(v >> (8 * i)));
+  return out;
+}
+
+bool isZero(const std::string& id) { return id.find_first_not_of('\0') == std::string::npos; }
+
+std::optional<std::string> parseId(std::string_view s, size_t width) {
+  if (s.size() > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) s.remove_prefix(2);
+  std::optional<std::string> id;
+  // Full-width hex is the OTel/W3C spelling; a run of digits of any other length is a decimal
+  // number (Datadog); anything with a-f is hex.
+  if (allOf(s, isDigit) && s.size() != 2 * width)
+    id = fromDecimal(s, width);
+  else if (allOf(s, isHex))
+    id = fromHex(s, width);
+  if (!id || isZero(*id)) return std::nullopt;
+  return id;
+}
+
+std::optional<std::string> fromNumber(int64_t v, size_t width) {
+  if (v == 0) return std::nullopt;
+  std::string out(width, '\0');
+  auto u = static_cast<uint64_t>(v);
+  for (size_t i = 0; i < 8; ++i) out[width - 1 - i] = static_cast<char>(static_cast<uint8_t>(u >> (8 * i)));
+  return out;
+}
+
+}  // namespace
+
+BuildIdKind classifyBuildId(std::string_view b) {
+  if (b.empty()) return BuildIdKind::kNone;
+  if (b.find('/') != std::string_view::npos) return BuildIdKind::kGo;
+  if (b.size() % 2 == 0 && allOf(b, isHex)) return BuildIdKind::kGnu;
+  return BuildIdKind::kOther;
+}
+
+std::string_view buildIdAttribute(BuildIdKind kind) {
+  switch (kind) {
+    case BuildIdKind::kGnu:
+      return attr::kBuildIdGnu;
+    case BuildIdKind::kGo:
+      return attr::kBuildIdGo;
+    case BuildIdKind::kOther:
+      return attr::kBuildIdOther;
+    case BuildIdKind::kNone:
+      break;
+  }
+  return {};
+}
+
+std::optional<std::string> parseSpanId(std::string_view text) { return parseId(text, 8); }
+std::optional<std::string> parseTraceId(std::string_view text) { return parseId(text, 16); }
+std::optional<std::string> spanIdFromNumber(int64_t v) { return fromNumber(v, 8); }
+std::optional<std::string> traceIdFromNumber(int64_t v) { return fromNumber(v, 16); }
+
+LinkRole linkRoleOf(std::string_view k) {
+  if (k == "span_id" || k == "span id" || k == "profile_id") return LinkRole::kSpan;
+  if (k == "local root span id") return LinkRole::kRootSpan;
+  if (k == "trace_id" || k == "trace id") return LinkRole::kTrace;
+  return LinkRole::kNone;
+}
+
+}  // namespace proflow::pprof

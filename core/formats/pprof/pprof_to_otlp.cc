@@ -1,0 +1,263 @@
+#include "core/formats/pprof/pprof_to_otlp.h"
+
+#include <cstring>
+#include <optional>
+#include <unordered_map>
+
+#include "core/dictionary_builder.h"
+#include "core/formats/pprof/id_map.h"
+#include "core/formats/pprof/pprof_ids.h"
+
+namespace proflow::pprof {
+namespace {
+
+using internal::IdMap;
+
+struct LabelKey {
+  int64_t key, str, num, unit;
+  bool operator==(const LabelKey&) const = default;
+};
+struct LabelKeyHash {
+  size_t operator()(const LabelKey& k) const {
+    uint64_t h = static_cast<uint64_t>(k.key) * 0x9E3779B97F4A7C15ull;
+    h ^= static_cast<uint64_t>(k.str) + 0x7F4A7C15ull + (h << 6) + (h >> 2);
+    h ^= static_cast<uint64_t>(k.num) + 0x9E3779B9ull + (h << 6) + (h >> 2);
+    h ^= static_cast<uint64_t>(k.unit) + (h << 6) + (h >> 2);
+    return h;
+  }
+};
+
+// What the labels of one sample say about trace correlation and time.
+struct SampleContext {
+  std::optional<std::string> span, root_span, trace;
+  std::optional<int64_t> timestamp;
+};
+
+class Converter {
+ public:
+  Converter(const Profile& p, const PprofToOtlpOptions& o, otlp::Request* out)
+      : p_(p), o_(o), out_(out), dict_(out->mutable_dictionary()), strings_(p.string_table_size(), -1),
+        mappings_(p.mapping_size()), functions_(p.function_size()), locations_(p.location_size()) {}
+
+  void run() {
+    convertMappings();
+    convertFunctions();
+    convertLocations();
+    auto* scope = addScope();
+    std::vector<otlp::Profile*> profiles;
+    for (int k = 0; k < p_.sample_type_size(); ++k) profiles.push_back(addProfile(scope, k));
+    convertSamples(profiles);
+    if (o_.keep_original_payload && !profiles.empty()) {
+      profiles[0]->set_original_payload_format("pprof");
+      if (!o_.original_payload.empty())
+        profiles[0]->set_original_payload(std::string(o_.original_payload));
+      else
+        p_.SerializeToString(profiles[0]->mutable_original_payload());
+    }
+  }
+
+ private:
+  const std::string& pstr(int64_t i) const { return p_.string_table(static_cast<int>(i)); }
+
+  // pprof string index -> dictionary string index, interned on first use.
+  int32_t s(int64_t i) {
+    int32_t& slot = strings_[static_cast<size_t>(i)];
+    if (slot < 0) slot = dict_.string(pstr(i));
+    return slot;
+  }
+
+  void convertMappings() {
+    for (const auto& m : p_.mapping()) {
+      otlp::Mapping om;
+      om.set_memory_start(m.memory_start());
+      om.set_memory_limit(m.memory_limit());
+      om.set_file_offset(m.file_offset());
+      om.set_filename_strindex(s(m.filename()));
+      const std::string& build_id = pstr(m.build_id());
+      if (auto kind = classifyBuildId(build_id); kind != BuildIdKind::kNone)
+        om.add_attribute_indices(dict_.stringAttribute(buildIdAttribute(kind), build_id));
+      if (m.has_functions()) om.add_attribute_indices(dict_.boolAttribute(attr::kHasFunctions, true));
+      if (m.has_filenames()) om.add_attribute_indices(dict_.boolAttribute(attr::kHasFilenames, true));
+      if (m.has_line_numbers()) om.add_attribute_indices(dict_.boolAttribute(attr::kHasLineNumbers, true));
+      if (m.has_inline_frames()) om.add_attribute_indices(dict_.boolAttribute(attr::kHasInlineFrames, true));
+      mappings_.set(m.id(), dict_.mapping(om));
+    }
+  }
+
+  void convertFunctions() {
+    for (const auto& f : p_.function()) {
+      otlp::Function of;
+      of.set_name_strindex(s(f.name()));
+      of.set_system_name_strindex(s(f.system_name()));
+      of.set_filename_strindex(s(f.filename()));
+      of.set_start_line(f.start_line());
+      functions_.set(f.id(), dict_.function(of));
+    }
+  }
+
+  void convertLocations() {
+    for (const auto& l : p_.location()) {
+      otlp::Location ol;
+      if (l.mapping_id() != 0) ol.set_mapping_index(mappings_.get(l.mapping_id()));
+      ol.set_address(l.address());
+      for (const auto& line : l.line()) {
+        auto* ln = ol.add_lines();
+        if (line.function_id() != 0) ln->set_function_index(functions_.get(line.function_id()));
+        ln->set_line(line.line());
+        ln->set_column(line.column());
+      }
+      if (l.is_folded()) ol.add_attribute_indices(dict_.boolAttribute(attr::kIsFolded, true));
+      locations_.set(l.id(), dict_.location(ol));
+    }
+  }
+
+  otlp::ScopeProfiles* addScope() {
+    otlp::ResourceProfiles* rp;
+    if (o_.resource_index >= 0) {
+      rp = out_->mutable_resource_profiles(o_.resource_index);
+    } else {
+      rp = out_->add_resource_profiles();
+      for (const auto& [k, v] : o_.resource_attributes) {
+        auto* kv = rp->mutable_resource()->add_attributes();
+        kv->set_key(k);
+        kv->mutable_value()->set_string_value(v);
+      }
+    }
+    auto* sp = rp->add_scope_profiles();
+    sp->mutable_scope()->set_name(o_.scope_name);
+    sp->mutable_scope()->set_version(o_.scope_version);
+    auto* order = sp->mutable_scope()->add_attributes();
+    order->set_key(std::string(attr::kSampleTypeOrder));
+    auto* arr = order->mutable_value()->mutable_array_value();
+    for (int k = 0; k < p_.sample_type_size(); ++k) arr->add_values()->set_int_value(k);
+    if (p_.default_sample_type() != 0) {
+      auto* d = sp->mutable_scope()->add_attributes();
+      d->set_key(std::string(attr::kDefaultSampleType));
+      d->mutable_value()->set_string_value(pstr(p_.default_sample_type()));
+    }
+    return sp;
+  }
+
+  void addStringAttr(otlp::Profile* prof, std::string_view key, int64_t strindex) {
+    if (strindex != 0 && !pstr(strindex).empty())
+      prof->add_attribute_indices(dict_.stringAttribute(key, pstr(strindex)));
+  }
+
+  otlp::Profile* addProfile(otlp::ScopeProfiles* sp, int k) {
+    auto* prof = sp->add_profiles();
+    prof->mutable_sample_type()->set_type_strindex(s(p_.sample_type(k).type()));
+    prof->mutable_sample_type()->set_unit_strindex(s(p_.sample_type(k).unit()));
+    prof->set_time_unix_nano(static_cast<uint64_t>(p_.time_nanos()));
+    prof->set_duration_nano(static_cast<uint64_t>(p_.duration_nanos()));
+    if (p_.has_period_type()) {
+      prof->mutable_period_type()->set_type_strindex(s(p_.period_type().type()));
+      prof->mutable_period_type()->set_unit_strindex(s(p_.period_type().unit()));
+    }
+    prof->set_period(p_.period());
+    addStringAttr(prof, attr::kDropFrames, p_.drop_frames());
+    addStringAttr(prof, attr::kKeepFrames, p_.keep_frames());
+    addStringAttr(prof, attr::kDocUrl, p_.doc_url());
+    if (p_.comment_size() > 0) prof->add_attribute_indices(commentsAttribute());
+    return prof;
+  }
+
+  int32_t commentsAttribute() {
+    otlp::AnyValue v;
+    auto* arr = v.mutable_array_value();
+    for (int64_t c : p_.comment()) arr->add_values()->set_string_value(pstr(c));
+    return dict_.attribute(attr::kComment, v);
+  }
+
+  int32_t labelAttribute(const perftools::profiles::Label& l) {
+    LabelKey key{l.key(), l.str(), l.str() != 0 ? 0 : l.num(), l.str() != 0 ? 0 : l.num_unit()};
+    auto [it, inserted] = label_attrs_.try_emplace(key, 0);
+    if (inserted) {
+      // Same rule as pprof readers: a label with a string is a string label, otherwise numeric.
+      it->second = l.str() != 0 ? dict_.stringAttribute(pstr(l.key()), pstr(l.str()))
+                                : dict_.intAttribute(pstr(l.key()), l.num(), pstr(l.num_unit()));
+    }
+    return it->second;
+  }
+
+  static void noteContext(const std::string& key, const perftools::profiles::Label& l, const std::string* str,
+                          SampleContext* ctx) {
+    if (str == nullptr && key == kTimestampLabel) ctx->timestamp = l.num();
+    switch (linkRoleOf(key)) {
+      case LinkRole::kSpan:
+        ctx->span = str ? parseSpanId(*str) : spanIdFromNumber(l.num());
+        break;
+      case LinkRole::kRootSpan:
+        ctx->root_span = str ? parseSpanId(*str) : spanIdFromNumber(l.num());
+        break;
+      case LinkRole::kTrace:
+        ctx->trace = str ? parseTraceId(*str) : traceIdFromNumber(l.num());
+        break;
+      case LinkRole::kNone:
+        break;
+    }
+  }
+
+  int32_t linkIndex(const SampleContext& ctx) {
+    const std::optional<std::string>& span = ctx.span ? ctx.span : ctx.root_span;
+    if (!span && !ctx.trace) return 0;
+    static const std::string kZeroTrace(16, '\0'), kZeroSpan(8, '\0');
+    return dict_.link(ctx.trace ? *ctx.trace : kZeroTrace, span ? *span : kZeroSpan);
+  }
+
+  void convertSamples(const std::vector<otlp::Profile*>& profiles) {
+    for (auto* prof : profiles) prof->mutable_samples()->Reserve(p_.sample_size());
+    std::vector<int32_t> stack;
+    std::vector<int32_t> attrs;
+    for (const auto& smp : p_.sample()) {
+      stack.clear();
+      for (uint64_t id : smp.location_id()) stack.push_back(locations_.get(id));
+      int32_t stack_index = dict_.stack(stack);
+      attrs.clear();
+      SampleContext ctx;
+      for (const auto& l : smp.label()) {
+        attrs.push_back(labelAttribute(l));
+        const std::string& key = pstr(l.key());
+        if (o_.trace_links || key == kTimestampLabel) noteContext(key, l, l.str() != 0 ? &pstr(l.str()) : nullptr, &ctx);
+      }
+      int32_t link = o_.trace_links ? linkIndex(ctx) : 0;
+      for (size_t k = 0; k < profiles.size(); ++k) {
+        auto* os = profiles[k]->add_samples();
+        os->set_stack_index(stack_index);
+        os->mutable_attribute_indices()->Add(attrs.begin(), attrs.end());
+        os->set_link_index(link);
+        os->add_values(smp.value(static_cast<int>(k)));
+        if (ctx.timestamp) os->add_timestamps_unix_nano(static_cast<uint64_t>(*ctx.timestamp));
+      }
+    }
+  }
+
+  const Profile& p_;
+  const PprofToOtlpOptions& o_;
+  otlp::Request* out_;
+  DictionaryBuilder dict_;
+  std::vector<int32_t> strings_;
+  IdMap mappings_, functions_, locations_;
+  std::unordered_map<LabelKey, int32_t, LabelKeyHash> label_attrs_;
+};
+
+}  // namespace
+
+Status pprofToOtlp(const Profile& p, const PprofToOtlpOptions& options, otlp::Request* out) {
+  if (auto st = validateProfile(p); !st) return st;
+  if (options.resource_index >= out->resource_profiles_size())
+    return Status::invalid("pprof: resource_index " + std::to_string(options.resource_index) + " out of range");
+  Converter(p, options, out).run();
+  return {};
+}
+
+Status pprofBytesToOtlp(std::string_view data, const PprofToOtlpOptions& options, otlp::Request* out,
+                        const DecodeOptions& decode) {
+  Profile p;
+  if (auto st = decodeProfile(data, &p, decode); !st) return st;
+  if (!options.keep_original_payload || !options.original_payload.empty()) return pprofToOtlp(p, options, out);
+  PprofToOtlpOptions with_payload = options;
+  with_payload.original_payload = data;
+  return pprofToOtlp(p, with_payload, out);
+}
+
+}  // namespace proflow::pprof

@@ -1,0 +1,49 @@
+// pprof -> OTLP profiles, following the OpenTelemetry collector-contrib translator and keeping what
+// it loses so otlpToPprof() can rebuild the same pprof:
+// - one ScopeProfiles per pprof, one OTLP Profile per sample type, all with the same samples in the
+//   same order (sample i of every profile comes from pprof sample i);
+// - scope attributes pprof.scope.sample_type_order (int[]: original sample_type index of each profile
+//   in the scope) and pprof.scope.default_sample_type (only when set);
+// - labels -> sample attributes (num_unit -> unit), kept verbatim; trace-correlation labels also
+//   become a Link; a numeric "end_timestamp_ns" label also becomes the sample timestamp;
+// - mapping build_id -> process.executable.build_id.{gnu,go} (or pprof.mapping.build_id), has_* ->
+//   pprof.mapping.*, is_folded -> pprof.location.is_folded, drop/keep_frames, comment, doc_url ->
+//   pprof.profile.* (only when non-empty).
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "core/formats/pprof/pprof_codec.h"
+#include "core/otlp_types.h"
+#include "core/status.h"
+
+namespace proflow::pprof {
+
+struct PprofToOtlpOptions {
+  // Added to the resource of a newly appended ResourceProfiles (string values).
+  std::vector<std::pair<std::string, std::string>> resource_attributes;
+  // Append the scope to out->resource_profiles(resource_index) instead of a new ResourceProfiles.
+  int resource_index = -1;
+  std::string scope_name = "proflow.pprof";
+  std::string scope_version;
+  // Turn span/trace id labels into Sample links.
+  bool trace_links = true;
+  // Set original_payload_format = "pprof" and original_payload on the first profile of the scope.
+  // The payload is `original_payload` when given, else the uncompressed serialization of the input.
+  bool keep_original_payload = false;
+  std::string_view original_payload;
+};
+
+// Appends the converted profile to `out`, interning through a DictionaryBuilder on
+// out->mutable_dictionary() (existing dictionary entries are reused). `p` must be valid
+// (validateProfile); an invalid profile is refused with kInvalidArgument and `out` is left unchanged.
+Status pprofToOtlp(const Profile& p, const PprofToOtlpOptions& options, otlp::Request* out);
+
+// Convenience: decodeProfile() + pprofToOtlp(). Keeps `data` as the original payload when asked.
+Status pprofBytesToOtlp(std::string_view data, const PprofToOtlpOptions& options, otlp::Request* out,
+                        const DecodeOptions& decode = {});
+
+}  // namespace proflow::pprof
