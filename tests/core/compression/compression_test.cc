@@ -1,0 +1,287 @@
+#include "core/compression/compression.h"
+
+#include <gtest/gtest.h>
+#include <lz4frame.h>
+#include <zlib.h>
+#include <zstd.h>
+
+#include <random>
+#include <string>
+
+namespace proflow::compression {
+namespace {
+
+// Compressible but not trivial: repeated words with a random tail, like symbol tables.
+std::string sampleData(size_t n) {
+  std::mt19937 rng(42);
+  static const char* words[] = {"main", "runtime.mallocgc", "net/http.(*conn).serve", "java.lang.Thread.run",
+                                "std::vector<int>::push_back", "0x7f3a2b"};
+  std::string s;
+  while (s.size() < n) {
+    s += words[rng() % 6];
+    s += static_cast<char>('a' + rng() % 26);
+    s += '\n';
+  }
+  s.resize(n);
+  return s;
+}
+
+std::string randomBytes(size_t n) {
+  std::mt19937 rng(7);
+  std::string s(n, '\0');
+  for (char& c : s) c = static_cast<char>(rng());
+  return s;
+}
+
+const Codec kCodecs[] = {Codec::kGzip, Codec::kZlib, Codec::kZstd, Codec::kLz4};
+
+TEST(Compression, RoundTripsEveryCodec) {
+  for (Codec c : kCodecs) {
+    for (const std::string& in : {std::string(), std::string("x"), sampleData(300000), randomBytes(70000)}) {
+      std::string z, out;
+      ASSERT_TRUE(compress(c, in, z).isOk()) << codecName(c);
+      Status s = decompress(c, z, out, Limits{});
+      ASSERT_TRUE(s.isOk()) << codecName(c) << " size " << in.size() << ": " << s.toString();
+      EXPECT_EQ(out, in) << codecName(c);
+      if (c != Codec::kZlib) {
+        EXPECT_EQ(detectCodec(z), c) << codecName(c);
+        out.clear();
+        ASSERT_TRUE(decompressAuto(z, out, Limits{}).isOk());
+        EXPECT_EQ(out, in);
+      }
+    }
+  }
+}
+
+TEST(Compression, LevelsAreHonoured) {
+  std::string in = sampleData(200000), fast, best;
+  ASSERT_TRUE(compress(Codec::kZstd, in, fast, 1).isOk());
+  ASSERT_TRUE(compress(Codec::kZstd, in, best, 19).isOk());
+  EXPECT_LT(best.size(), fast.size());
+  EXPECT_FALSE(compress(Codec::kGzip, in, fast, 42).isOk());
+}
+
+TEST(Compression, NoneCopiesWithSizeCheck) {
+  std::string out;
+  Limits l;
+  l.max_output_bytes = 10;
+  EXPECT_TRUE(decompress(Codec::kNone, "0123456789", out, l).isOk());
+  EXPECT_EQ(out, "0123456789");
+  Status s = decompress(Codec::kNone, "0123456789a", out, l);
+  EXPECT_EQ(s.code(), StatusCode::kPayloadTooLarge);
+  EXPECT_NE(s.message().find("10 bytes"), std::string::npos) << s.message();
+}
+
+TEST(Compression, DeflateAcceptsZlibWrappedAndRaw) {
+  std::string in = sampleData(50000);
+  // Raw deflate (windowBits -15), as some HTTP clients send for "Content-Encoding: deflate".
+  z_stream s{};
+  ASSERT_EQ(deflateInit2(&s, 6, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY), Z_OK);
+  std::string raw(deflateBound(&s, in.size()), '\0');
+  s.next_in = reinterpret_cast<Bytef*>(in.data());
+  s.avail_in = in.size();
+  s.next_out = reinterpret_cast<Bytef*>(raw.data());
+  s.avail_out = raw.size();
+  ASSERT_EQ(deflate(&s, Z_FINISH), Z_STREAM_END);
+  raw.resize(s.total_out);
+  deflateEnd(&s);
+  std::string out;
+  ASSERT_TRUE(decompress(Codec::kZlib, raw, out, Limits{}).isOk());
+  EXPECT_EQ(out, in);
+
+  std::string wrapped;
+  ASSERT_TRUE(compress(Codec::kZlib, in, wrapped).isOk());
+  EXPECT_EQ(static_cast<unsigned char>(wrapped[0]), 0x78);  // zlib header, not raw
+  out.clear();
+  ASSERT_TRUE(decompress(Codec::kZlib, wrapped, out, Limits{}).isOk());
+  EXPECT_EQ(out, in);
+}
+
+TEST(Compression, MultiMemberGzipAndMultiFrameZstdAndLz4) {
+  for (Codec c : {Codec::kGzip, Codec::kZstd, Codec::kLz4}) {
+    std::string a, b;
+    ASSERT_TRUE(compress(c, "hello ", a).isOk());
+    ASSERT_TRUE(compress(c, "world", b).isOk());
+    std::string out;
+    Status s = decompress(c, a + b, out, Limits{});
+    ASSERT_TRUE(s.isOk()) << codecName(c) << ": " << s.toString();
+    EXPECT_EQ(out, "hello world") << codecName(c);
+  }
+}
+
+TEST(Compression, ZstdFrameWithoutContentSize) {
+  std::string in = sampleData(1 << 20);
+  ZSTD_CCtx* cctx = ZSTD_createCCtx();
+  std::string z(ZSTD_compressBound(in.size()), '\0');
+  ZSTD_inBuffer src{in.data(), in.size(), 0};
+  ZSTD_outBuffer dst{z.data(), z.size(), 0};
+  // As a streaming producer that does not know the size: the frame header carries no content size.
+  ZSTD_CCtx_setParameter(cctx, ZSTD_c_contentSizeFlag, 0);
+  while (ZSTD_compressStream2(cctx, &dst, &src, ZSTD_e_end) != 0) {
+  }
+  ZSTD_freeCCtx(cctx);
+  z.resize(dst.pos);
+  ASSERT_EQ(ZSTD_getFrameContentSize(z.data(), z.size()), ZSTD_CONTENTSIZE_UNKNOWN);
+  std::string out;
+  ASSERT_TRUE(decompress(Codec::kZstd, z, out, Limits{}).isOk());
+  EXPECT_EQ(out, in);
+}
+
+TEST(Compression, TruncatedInputIsInvalidArgument) {
+  std::string in = sampleData(100000);
+  for (Codec c : kCodecs) {
+    std::string z, out;
+    ASSERT_TRUE(compress(c, in, z).isOk());
+    for (size_t cut : {size_t{0}, size_t{1}, z.size() / 2, z.size() - 1}) {
+      Status s = decompress(c, std::string_view(z).substr(0, cut), out, Limits{});
+      EXPECT_EQ(s.code(), StatusCode::kInvalidArgument) << codecName(c) << " cut " << cut << ": " << s.toString();
+      EXPECT_NE(s.message().find(codecName(c)), std::string::npos) << s.message();
+    }
+  }
+}
+
+TEST(Compression, GarbageIsInvalidArgumentWithOffset) {
+  std::string garbage = randomBytes(5000);
+  for (Codec c : kCodecs) {
+    std::string z, out;
+    ASSERT_TRUE(compress(c, sampleData(20000), z).isOk());
+    // Keep the header, corrupt the body.
+    std::string bad = z.substr(0, 12) + garbage;
+    Status s = decompress(c, bad, out, Limits{});
+    EXPECT_EQ(s.code(), StatusCode::kInvalidArgument) << codecName(c) << ": " << s.toString();
+  }
+  std::string out;
+  const char bad_gzip[] = "\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\x03\xff\xff\xff\xff";
+  Status s = decompress(Codec::kGzip, std::string_view(bad_gzip, sizeof bad_gzip - 1), out, Limits{});
+  EXPECT_EQ(s.code(), StatusCode::kInvalidArgument);
+  EXPECT_NE(s.message().find("gzip: corrupt deflate stream at input offset"), std::string::npos) << s.message();
+}
+
+TEST(Compression, TrailingGarbageAfterGzipIsRejected) {
+  std::string z, out;
+  ASSERT_TRUE(compress(Codec::kGzip, "payload", z).isOk());
+  Status s = decompress(Codec::kGzip, z + "junk", out, Limits{});
+  EXPECT_EQ(s.code(), StatusCode::kInvalidArgument);
+  EXPECT_NE(s.message().find("trailing garbage"), std::string::npos) << s.message();
+}
+
+// 1 GiB of zeros, compressed chunk by chunk so the test never holds the plain data.
+std::string gzipZeros(size_t total) {
+  z_stream s{};
+  EXPECT_EQ(deflateInit2(&s, 1, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY), Z_OK);
+  std::string chunk(1 << 20, '\0'), out, buf(1 << 16, '\0');
+  for (size_t done = 0; done < total; done += chunk.size()) {
+    s.next_in = reinterpret_cast<Bytef*>(chunk.data());
+    s.avail_in = chunk.size();
+    int flush = done + chunk.size() >= total ? Z_FINISH : Z_NO_FLUSH;
+    do {
+      s.next_out = reinterpret_cast<Bytef*>(buf.data());
+      s.avail_out = buf.size();
+      deflate(&s, flush);
+      out.append(buf.data(), buf.size() - s.avail_out);
+    } while (s.avail_out == 0);
+  }
+  deflateEnd(&s);
+  return out;
+}
+
+std::string zstdZeros(size_t total) {
+  ZSTD_CCtx* cctx = ZSTD_createCCtx();
+  std::string chunk(1 << 20, '\0'), out, buf(1 << 16, '\0');
+  for (size_t done = 0; done < total; done += chunk.size()) {
+    ZSTD_inBuffer src{chunk.data(), chunk.size(), 0};
+    auto mode = done + chunk.size() >= total ? ZSTD_e_end : ZSTD_e_continue;
+    size_t left;
+    do {
+      ZSTD_outBuffer dst{buf.data(), buf.size(), 0};
+      left = ZSTD_compressStream2(cctx, &dst, &src, mode);
+      out.append(buf.data(), dst.pos);
+    } while (mode == ZSTD_e_end ? left != 0 : src.pos < src.size);
+  }
+  ZSTD_freeCCtx(cctx);
+  return out;
+}
+
+TEST(Compression, GzipBombIsRejectedWithinTheCap) {
+  std::string bomb = gzipZeros(size_t{1} << 30);
+  ASSERT_LT(bomb.size(), 8u << 20);  // level 1: ~230:1
+  std::string out;
+  Limits l;  // 64 MiB, 100:1
+  Status s = decompress(Codec::kGzip, bomb, out, l);
+  EXPECT_EQ(s.code(), StatusCode::kPayloadTooLarge);
+  EXPECT_NE(s.message().find("decompressed size exceeds limit of 64MiB"), std::string::npos) << s.message();
+  EXPECT_LE(out.capacity(), l.max_output_bytes);
+  EXPECT_LE(out.size(), l.max_output_bytes);
+}
+
+TEST(Compression, ZstdBombIsRejectedWithinTheCap) {
+  std::string bomb = zstdZeros(size_t{1} << 30);
+  std::string out;
+  Limits l;
+  l.max_output_bytes = 8u << 20;
+  l.max_inflate_ratio = 1e9;  // only the size cap
+  Status s = decompress(Codec::kZstd, bomb, out, l);
+  EXPECT_EQ(s.code(), StatusCode::kPayloadTooLarge) << s.toString();
+  EXPECT_NE(s.message().find("exceeds limit of 8MiB"), std::string::npos) << s.message();
+  EXPECT_LE(out.capacity(), l.max_output_bytes);
+}
+
+TEST(Compression, InflateRatioCap) {
+  std::string zeros(10u << 20, '\0');
+  for (Codec c : kCodecs) {
+    std::string z, out;
+    ASSERT_TRUE(compress(c, zeros, z).isOk());
+    Limits l;  // 64 MiB would fit; the ratio does not (10 MiB from a few KiB)
+    Status s = decompress(c, z, out, l);
+    EXPECT_EQ(s.code(), StatusCode::kPayloadTooLarge) << codecName(c) << " " << s.toString();
+    EXPECT_NE(s.message().find("inflate ratio exceeds 100:1"), std::string::npos) << s.message();
+    // Below the floor a high ratio is fine.
+    l.ratio_floor_bytes = 16u << 20;
+    out.clear();
+    EXPECT_TRUE(decompress(c, z, out, l).isOk()) << codecName(c);
+    EXPECT_EQ(out.size(), zeros.size());
+  }
+}
+
+TEST(Compression, ExactlyAtTheCapIsAccepted) {
+  std::string in = sampleData(100000);
+  for (Codec c : kCodecs) {
+    std::string z, out;
+    ASSERT_TRUE(compress(c, in, z).isOk());
+    Limits l;
+    l.max_output_bytes = in.size();
+    Status ok = decompress(c, z, out, l);
+    EXPECT_TRUE(ok.isOk()) << codecName(c) << " " << ok.toString();
+    EXPECT_EQ(out, in);
+    l.max_output_bytes = in.size() - 1;
+    Status s = decompress(c, z, out, l);
+    EXPECT_EQ(s.code(), StatusCode::kPayloadTooLarge) << codecName(c);
+    EXPECT_NE(s.message().find("99999 bytes"), std::string::npos) << s.message();
+  }
+}
+
+TEST(Compression, DetectCodecAndNames) {
+  EXPECT_EQ(detectCodec(std::string_view("\x1f\x8b\x08", 3)), Codec::kGzip);
+  EXPECT_EQ(detectCodec(std::string_view("\x28\xb5\x2f\xfd\x00", 5)), Codec::kZstd);
+  EXPECT_EQ(detectCodec(std::string_view("\x04\x22\x4d\x18", 4)), Codec::kLz4);
+  EXPECT_EQ(detectCodec(std::string_view("\x1f", 1)), Codec::kNone);
+  EXPECT_EQ(detectCodec(std::string_view("\x28\xb5\x2f", 3)), Codec::kNone);
+  EXPECT_EQ(detectCodec(""), Codec::kNone);
+  EXPECT_EQ(detectCodec("{\"resourceProfiles\":[]}"), Codec::kNone);
+
+  EXPECT_EQ(codecFromName(""), Codec::kNone);
+  EXPECT_EQ(codecFromName("identity"), Codec::kNone);
+  EXPECT_EQ(codecFromName("none"), Codec::kNone);
+  EXPECT_EQ(codecFromName("GZIP"), Codec::kGzip);
+  EXPECT_EQ(codecFromName(" x-gzip "), Codec::kGzip);
+  EXPECT_EQ(codecFromName("deflate"), Codec::kZlib);
+  EXPECT_EQ(codecFromName("zlib"), Codec::kZlib);
+  EXPECT_EQ(codecFromName("zstd"), Codec::kZstd);
+  EXPECT_EQ(codecFromName("lz4"), Codec::kLz4);
+  EXPECT_EQ(codecFromName("br"), std::nullopt);
+  EXPECT_EQ(codecFromName("snappy"), std::nullopt);
+  for (Codec c : kCodecs) EXPECT_EQ(codecFromName(codecName(c)), c);
+}
+
+}  // namespace
+}  // namespace proflow::compression
