@@ -1,0 +1,183 @@
+#include "processors/symbolize/elf_module.h"
+
+#include <cxxabi.h>
+#include <elfutils/libdwfl.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <cstring>
+
+namespace proflow::symbolize {
+namespace {
+
+// Memoized answers per module are dropped past this size; the module cache bounds the rest.
+constexpr size_t kMemoLimitBytes = 64u << 20;
+
+// libdwfl asks this for the DWARF of a module whose own file has none. We answer only with the
+// debug file our locator chose: the standard callback would also try debuginfod on its own (when
+// DEBUGINFOD_URLS is set), a network call we want to control ourselves.
+int findDebuginfo(Dwfl_Module*, void** userdata, const char*, Dwarf_Addr, const char*, const char*, GElf_Word,
+                  char** debuginfo_file_name) {
+  const auto* path = static_cast<const std::string*>(*userdata);
+  if (path == nullptr || path->empty()) return -1;
+  int fd = ::open(path->c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd >= 0) *debuginfo_file_name = strdup(path->c_str());
+  return fd;
+}
+
+int noElf(Dwfl_Module*, void**, const char*, Dwarf_Addr, char**, Elf**) { return -1; }
+
+const Dwfl_Callbacks kCallbacks = {
+    .find_elf = noElf,
+    .find_debuginfo = findDebuginfo,
+    .section_address = dwfl_offline_section_address,
+    .debuginfo_path = nullptr,
+};
+
+size_t fileSize(const std::string& path) {
+  struct stat st;
+  return !path.empty() && stat(path.c_str(), &st) == 0 ? static_cast<size_t>(st.st_size) : 0;
+}
+
+size_t framesBytes(const Frames& frames) {
+  size_t n = 96;
+  for (const auto& f : frames) n += sizeof(Frame) + f.function.size() + f.system_name.size() + f.file.size();
+  return n;
+}
+
+}  // namespace
+
+std::string demangle(const std::string& name) {
+  if (name.size() < 2 || name[0] != '_' || name[1] != 'Z') return name;
+  int status = 0;
+  char* out = abi::__cxa_demangle(name.c_str(), nullptr, nullptr, &status);
+  std::string result = (status == 0 && out != nullptr) ? std::string(out) : name;
+  std::free(out);
+  return result;
+}
+
+std::unique_ptr<ElfModule> ElfModule::open(const std::string& elf_path, const std::string& debug_path,
+                                           std::string* error) {
+  std::unique_ptr<ElfModule> m(new ElfModule());
+  m->debug_path_ = debug_path == elf_path ? std::string() : debug_path;
+  if (!m->load(elf_path, error)) return nullptr;
+  return m;
+}
+
+ElfModule::~ElfModule() {
+  if (dwfl_ != nullptr) dwfl_end(dwfl_);
+}
+
+bool ElfModule::load(const std::string& elf_path, std::string* error) {
+  dwfl_ = dwfl_begin(&kCallbacks);
+  if (dwfl_ == nullptr) {
+    *error = std::string("dwfl_begin: ") + dwfl_errmsg(-1);
+    return false;
+  }
+  dwfl_report_begin(dwfl_);
+  module_ = dwfl_report_offline(dwfl_, "module", elf_path.c_str(), -1);
+  dwfl_report_end(dwfl_, nullptr, nullptr);
+  if (module_ == nullptr) {
+    *error = elf_path + ": not a usable ELF file (" + dwfl_errmsg(-1) + ")";
+    return false;
+  }
+  void** userdata = nullptr;
+  dwfl_module_info(module_, &userdata, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr);
+  *userdata = &debug_path_;
+
+  GElf_Addr bias = 0;
+  Elf* elf = dwfl_module_getelf(module_, &bias);
+  size_t phnum = 0;
+  if (elf == nullptr || elf_getphdrnum(elf, &phnum) != 0) {
+    *error = elf_path + ": cannot read ELF headers (" + dwfl_errmsg(-1) + ")";
+    return false;
+  }
+  bias_ = bias;
+  for (size_t i = 0; i < phnum; ++i) {
+    GElf_Phdr phdr;
+    if (gelf_getphdr(elf, static_cast<int>(i), &phdr) != nullptr && phdr.p_type == PT_LOAD)
+      segments_.push_back({phdr.p_vaddr, phdr.p_offset, phdr.p_filesz});
+  }
+  Dwarf_Addr dwbias = 0;
+  has_dwarf_ = dwfl_module_getdwarf(module_, &dwbias) != nullptr;
+  has_symbols_ = dwfl_module_getsymtab(module_) > 0;
+  file_bytes_ = fileSize(elf_path) + fileSize(debug_path_);
+  return true;
+}
+
+std::optional<uint64_t> ElfModule::toElfAddress(uint64_t address, AddressKind kind,
+                                                const MappingRange& mapping) const {
+  if (kind == AddressKind::kElfVirtual) return address;
+  if (address < mapping.memory_start) return std::nullopt;
+  // The address's offset in the file, then the PT_LOAD segment that maps that file offset.
+  const uint64_t file_offset = address - mapping.memory_start + mapping.file_offset;
+  for (const auto& s : segments_)
+    if (file_offset >= s.offset && file_offset < s.offset + s.filesz) return file_offset - s.offset + s.vaddr;
+  return std::nullopt;
+}
+
+FramesPtr ElfModule::symbolize(uint64_t elf_address) {
+  std::lock_guard<std::mutex> lock(mu_);
+  auto it = memo_.find(elf_address);
+  if (it != memo_.end()) return it->second;
+  auto frames = std::make_shared<const Frames>(lookup(elf_address));
+  if (memo_bytes_ > kMemoLimitBytes) {
+    memo_.clear();
+    memo_bytes_ = 0;
+  }
+  memo_bytes_ += framesBytes(*frames);
+  memo_.emplace(elf_address, frames);
+  return frames;
+}
+
+Frames ElfModule::lookup(uint64_t elf_address) {
+  Frames out;
+  const uint64_t pc = elf_address + bias_;
+  if (has_dwarf_ && appendDwarfFrames(module_, pc, out)) return out;
+  symtabFrame(pc, out);
+  // Code no DWARF function covers (padding, assembly) may still be in a line table.
+  if (has_dwarf_) appendLineInfo(module_, pc, out);
+  return out;
+}
+
+void ElfModule::symtabFrame(uint64_t pc, Frames& out) {
+  GElf_Off offset = 0;
+  GElf_Sym sym;
+  const char* name = dwfl_module_addrinfo(module_, pc, &offset, &sym, nullptr, nullptr, nullptr);
+  if (name == nullptr || *name == '\0') return;
+  Frame f;
+  f.function = demangle(name);
+  if (f.function != name) f.system_name = name;
+  if (GELF_ST_BIND(sym.st_info) == STB_LOCAL) {
+    indexLocalFiles();
+    auto it = local_files_.find(name);
+    if (it != local_files_.end()) f.file = it->second;
+  }
+  out.push_back(std::move(f));
+}
+
+void ElfModule::indexLocalFiles() {
+  if (local_files_indexed_) return;
+  local_files_indexed_ = true;
+  const int n = dwfl_module_getsymtab(module_);
+  const char* file = nullptr;
+  for (int i = 1; i < n; ++i) {
+    GElf_Sym sym;
+    GElf_Addr addr = 0;
+    const char* name = dwfl_module_getsym_info(module_, i, &sym, &addr, nullptr, nullptr, nullptr);
+    if (name == nullptr) continue;
+    if (GELF_ST_TYPE(sym.st_info) == STT_FILE) file = *name != '\0' ? name : nullptr;
+    else if (file != nullptr && GELF_ST_BIND(sym.st_info) == STB_LOCAL && GELF_ST_TYPE(sym.st_info) == STT_FUNC)
+      local_files_.emplace(name, file);
+  }
+}
+
+size_t ElfModule::memoryEstimate() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return file_bytes_ + memo_bytes_ + memo_.size() * 48;
+}
+
+}  // namespace proflow::symbolize

@@ -1,0 +1,4 @@
+#pragma once
+namespace shape {
+double area_sum(int n);
+}
