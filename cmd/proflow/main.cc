@@ -1,1 +1,3 @@
-int main() { return 0; }
+#include "cmd/proflow/cli.h"
+
+int main(int argc, char** argv) { return proflow::cliMain(argc, argv); }

@@ -128,9 +128,15 @@ class FieldReader {
 
   void decodeValue(const ConfigNode& n, const std::string&, ConfigNode& out) { out = n; }
 
+  // A key that is present turns an optional section on, even with an empty value
+  // (`grpc:` enables gRPC with its defaults, as in the Collector).
   template <class T>
   void decodeValue(const ConfigNode& n, const std::string& path, std::optional<T>& out) {
-    if (n.isNull()) return;
+    if (n.isNull()) {
+      if (!out) out.emplace();
+      if constexpr (VisitableConfig<T>) decodeValue(n, path, *out);  // records field locations
+      return;
+    }
     T v{};
     if (out) v = *out;
     decodeValue(n, path, v);

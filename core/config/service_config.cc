@@ -2,6 +2,8 @@
 
 #include <set>
 
+#include "core/config/config_loader.h"
+
 namespace proflow::config {
 namespace {
 
@@ -204,6 +206,36 @@ ServiceConfig buildServiceConfig(const ConfigNode& root, const Registry& registr
     decodePipelines(*pipelines, cfg, errors);
   }
   return cfg;
+}
+
+namespace {
+
+Status finishLoad(const LoadResult& loaded, const Registry& registry, ConfigErrors& errors, ServiceConfig* out,
+                  std::string* error_text, std::vector<std::string>* warnings) {
+  if (warnings) *warnings = loaded.warnings;
+  if (errors.empty()) *out = buildServiceConfig(loaded.root, registry, errors);
+  if (!errors.empty()) {
+    if (error_text) *error_text = errors.format();
+    return Status::invalid(std::to_string(errors.size()) + " configuration error(s)");
+  }
+  return Status::ok();
+}
+
+}  // namespace
+
+Status loadServiceConfig(const std::vector<std::string>& paths, const Registry& registry, ServiceConfig* out,
+                         std::string* error_text, std::vector<std::string>* warnings) {
+  ConfigErrors errors;
+  if (paths.empty()) errors.add("", {}, "no config file given (--config FILE)");
+  auto loaded = loadFiles(paths, errors);
+  return finishLoad(loaded, registry, errors, out, error_text, warnings);
+}
+
+Status loadServiceConfigText(const std::string& yaml, const std::string& source_name, const Registry& registry,
+                             ServiceConfig* out, std::string* error_text, std::vector<std::string>* warnings) {
+  ConfigErrors errors;
+  auto loaded = parseYaml(yaml, source_name, errors);
+  return finishLoad(loaded, registry, errors, out, error_text, warnings);
 }
 
 }  // namespace proflow::config

@@ -71,6 +71,14 @@ struct ServiceConfig {
   const std::map<ComponentId, ComponentEntry>& section(ComponentKind kind) const;
 };
 
+// Reads, merges, expands and validates config files. On failure `error_text` lists every problem,
+// one per line with file:line:column.
+Status loadServiceConfig(const std::vector<std::string>& paths, const Registry& registry, ServiceConfig* out,
+                         std::string* error_text, std::vector<std::string>* warnings = nullptr);
+// Same, from YAML text (the embedded default config, tests).
+Status loadServiceConfigText(const std::string& yaml, const std::string& source_name, const Registry& registry,
+                             ServiceConfig* out, std::string* error_text, std::vector<std::string>* warnings = nullptr);
+
 // Decodes and validates everything, adding every problem to `errors` (none stop the others).
 ServiceConfig buildServiceConfig(const ConfigNode& root, const Registry& registry, ConfigErrors& errors);
 

@@ -1,0 +1,21 @@
+#include "cmd/proflow/builtins.h"
+
+#include "exporters/otlp/factory.h"
+#include "receivers/otlp/factory.h"
+
+namespace proflow {
+
+Status registerBuiltins(Registry& registry) {
+  std::unique_ptr<Factory> factories[] = {
+      // receivers
+      receivers::otlp::makeOtlpReceiverFactory(),
+      // processors
+      // exporters
+      exporters::otlp::makeOtlpExporterFactory(),
+  };
+  for (auto& f : factories)
+    if (Status s = registry.add(std::move(f)); !s.isOk()) return s;
+  return Status::ok();
+}
+
+}  // namespace proflow

@@ -1,0 +1,11 @@
+// Every component type compiled into this binary, registered in one place.
+#pragma once
+
+#include "core/registry.h"
+
+namespace proflow {
+
+// Registers all built-in factories. Fails on a duplicate type name.
+Status registerBuiltins(Registry& registry);
+
+}  // namespace proflow

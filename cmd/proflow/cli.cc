@@ -1,0 +1,90 @@
+#include "cmd/proflow/cli.h"
+
+#include <cstdio>
+#include <set>
+
+#include "cmd/proflow/commands.h"
+
+namespace proflow {
+
+std::string usage() {
+  return R"(proflow - profiling pipeline daemon
+
+Usage:
+  proflow [--config FILE]...             run the pipelines (no --config: the embedded default config)
+  proflow validate --config FILE...      check config files, print every error, open no sockets
+  proflow components                     list every registered component type by kind
+  proflow convert IN OUT [--to FORMAT]   convert a profile file offline
+  proflow --version
+
+--config may be repeated; files merge in order (later files override earlier ones).
+)";
+}
+
+CliArgs parseCli(int argc, char** argv) {
+  static const std::set<std::string> kCommands = {"run", "validate", "components", "version", "convert", "help"};
+  static const std::set<std::string> kValueOptions = {"--to", "--from", "--debug-dir", "--debuginfod", "--binary-dir"};
+  static const std::set<std::string> kFlags = {"--symbolize"};
+  CliArgs args;
+  int i = 1;
+  if (i < argc && kCommands.count(argv[i])) args.command = argv[i++];
+  for (; i < argc; ++i) {
+    std::string a = argv[i];
+    auto eq = a.find('=');
+    std::string name = a.substr(0, eq);
+    auto value = [&](std::string& out) {
+      if (eq != std::string::npos) {
+        out = a.substr(eq + 1);
+        return true;
+      }
+      if (i + 1 >= argc) {
+        args.error = name + " needs a value";
+        return false;
+      }
+      out = argv[++i];
+      return true;
+    };
+    if (name == "--config" || name == "-c") {
+      std::string v;
+      if (!value(v)) return args;
+      args.configs.push_back(v);
+    } else if (name == "--version" || name == "-v") {
+      args.command = "version";
+    } else if (name == "--help" || name == "-h") {
+      args.command = "help";
+    } else if (kValueOptions.count(name)) {
+      std::string v;
+      if (!value(v)) return args;
+      args.options.emplace_back(name, v);
+    } else if (kFlags.count(name)) {
+      args.flags.push_back(name);
+    } else if (!a.empty() && a[0] == '-') {
+      args.error = "unknown option " + a;
+      return args;
+    } else {
+      args.positional.push_back(a);
+    }
+  }
+  if (args.command != "convert" && !args.positional.empty())
+    args.error = "unexpected argument '" + args.positional.front() + "'";
+  return args;
+}
+
+int cliMain(int argc, char** argv) {
+  CliArgs args = parseCli(argc, argv);
+  if (!args.error.empty()) {
+    std::fprintf(stderr, "proflow: %s\n\n%s", args.error.c_str(), usage().c_str());
+    return 2;
+  }
+  if (args.command == "help") {
+    std::fputs(usage().c_str(), stdout);
+    return 0;
+  }
+  if (args.command == "version") return commandVersion();
+  if (args.command == "components") return commandComponents();
+  if (args.command == "validate") return commandValidate(args);
+  if (args.command == "convert") return commandConvert(args);
+  return commandRun(args);
+}
+
+}  // namespace proflow

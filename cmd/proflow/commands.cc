@@ -1,0 +1,104 @@
+#include "cmd/proflow/commands.h"
+
+#include <signal.h>
+#include <spdlog/spdlog.h>
+
+#include <cstdio>
+
+#include "cmd/proflow/builtins.h"
+#include "cmd/proflow/embedded_config.h"
+#include "core/service.h"
+#include "core/telemetry/logging.h"
+
+namespace proflow {
+namespace {
+
+bool buildRegistry(Registry& registry) {
+  if (Status s = registerBuiltins(registry); !s.isOk()) {
+    std::fprintf(stderr, "proflow: %s\n", s.message().c_str());
+    return false;
+  }
+  return true;
+}
+
+// Loads --config files, or the embedded default when none is given.
+bool loadConfig(const CliArgs& args, const Registry& registry, config::ServiceConfig* cfg) {
+  std::string errors;
+  std::vector<std::string> warnings;
+  Status s = args.configs.empty()
+                 ? config::loadServiceConfigText(kEmbeddedDefaultConfig, "<embedded config/proflow.yaml>", registry, cfg,
+                                         &errors, &warnings)
+                 : config::loadServiceConfig(args.configs, registry, cfg, &errors, &warnings);
+  for (const auto& w : warnings) std::fprintf(stderr, "warning: %s\n", w.c_str());
+  if (!s.isOk()) {
+    std::fprintf(stderr, "proflow: invalid configuration (%s):\n%s", s.message().c_str(), errors.c_str());
+    return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+int commandVersion() {
+  std::printf("proflow %s\n", PROFLOW_VERSION);
+  return 0;
+}
+
+int commandComponents() {
+  Registry registry;
+  if (!buildRegistry(registry)) return 1;
+  for (auto kind : {ComponentKind::kReceiver, ComponentKind::kProcessor, ComponentKind::kExporter,
+                    ComponentKind::kExtension}) {
+    std::printf("%ss:\n", componentKindName(kind));
+    auto factories = registry.all(kind);
+    if (factories.empty()) std::printf("  (none)\n");
+    for (const auto* f : factories)
+      std::printf("  %-20s %s\n", std::string(f->type()).c_str(), std::string(f->description()).c_str());
+  }
+  return 0;
+}
+
+int commandValidate(const CliArgs& args) {
+  Registry registry;
+  if (!buildRegistry(registry)) return 1;
+  config::ServiceConfig cfg;
+  if (!loadConfig(args, registry, &cfg)) return 1;
+  std::printf("configuration is valid: %zu pipeline(s)\n", cfg.pipelines.size());
+  return 0;
+}
+
+int commandRun(const CliArgs& args) {
+  Registry registry;
+  if (!buildRegistry(registry)) return 1;
+  config::ServiceConfig cfg;
+  if (!loadConfig(args, registry, &cfg)) return 1;
+  telemetry::setupLogging(cfg.telemetry.logs.level, cfg.telemetry.logs.encoding);
+
+  // Block the stop signals in every thread; the main thread waits for them below.
+  sigset_t stop_signals;
+  sigemptyset(&stop_signals);
+  sigaddset(&stop_signals, SIGTERM);
+  sigaddset(&stop_signals, SIGINT);
+  pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
+  signal(SIGPIPE, SIG_IGN);
+
+  Service service(std::move(cfg));
+  if (Status s = service.start(); !s.isOk()) {
+    spdlog::error("start-up failed: {}", s.message());
+    service.shutdown();
+    return 1;
+  }
+  int sig = 0;
+  sigwait(&stop_signals, &sig);
+  spdlog::info("received {}, stopping", sig == SIGTERM ? "SIGTERM" : "SIGINT");
+  service.shutdown();
+  spdlog::info("stopped");
+  return 0;
+}
+
+int commandConvert(const CliArgs&) {
+  std::fprintf(stderr, "proflow convert: not available yet in this build\n");
+  return 2;
+}
+
+}  // namespace proflow

@@ -1,0 +1,37 @@
+#include "core/graph/fanout_consumer.h"
+
+namespace proflow::graph {
+
+FanoutConsumer::FanoutConsumer(std::vector<ConsumerPtr> consumers) : consumers_(std::move(consumers)) {
+  for (const auto& c : consumers_) mutates_.push_back(c->capabilities().mutates_data);
+}
+
+Status FanoutConsumer::consume(Batch batch) {
+  // The original can go to the last mutating consumer only if no read-only consumer shares it.
+  int last_mutator = -1;
+  bool any_reader = false;
+  for (size_t i = 0; i < consumers_.size(); ++i) {
+    if (mutates_[i]) last_mutator = static_cast<int>(i);
+    else any_reader = true;
+  }
+  Status retryable, permanent;
+  for (size_t i = 0; i < consumers_.size(); ++i) {
+    Batch b = (!mutates_[i] || (!any_reader && static_cast<int>(i) == last_mutator)) ? batch : batch.deepCopy();
+    Status s = consumers_[i]->consume(std::move(b));
+    if (s.isOk()) continue;
+    if (s.retryable()) {
+      if (retryable.isOk()) retryable = s;
+    } else if (permanent.isOk()) {
+      permanent = s;
+    }
+  }
+  if (!retryable.isOk()) return retryable;
+  return permanent;
+}
+
+ConsumerPtr makeFanout(std::vector<ConsumerPtr> consumers) {
+  if (consumers.size() == 1) return consumers.front();
+  return std::make_shared<FanoutConsumer>(std::move(consumers));
+}
+
+}  // namespace proflow::graph

@@ -1,0 +1,29 @@
+// Hands one batch to several consumers: read-only consumers share the request, each mutating
+// consumer gets its own deep copy (the last one may take the original when nobody else reads it).
+#pragma once
+
+#include <vector>
+
+#include "core/consumer.h"
+
+namespace proflow::graph {
+
+class FanoutConsumer final : public ProfilesConsumer {
+ public:
+  explicit FanoutConsumer(std::vector<ConsumerPtr> consumers);
+
+  Capabilities capabilities() const override { return {}; }
+  // All consumers get the batch. If any refused, the result is a refusal: a retryable one if any
+  // consumer asked to retry (the client resends; consumers that took it see a duplicate, which OTLP
+  // allows), else the first permanent error.
+  Status consume(Batch batch) override;
+
+ private:
+  std::vector<ConsumerPtr> consumers_;
+  std::vector<bool> mutates_;
+};
+
+// Returns `consumers[0]` when there is one, else a FanoutConsumer.
+ConsumerPtr makeFanout(std::vector<ConsumerPtr> consumers);
+
+}  // namespace proflow::graph

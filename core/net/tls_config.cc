@@ -1,0 +1,21 @@
+#include "core/net/tls_config.h"
+
+#include <filesystem>
+
+namespace proflow::net {
+
+void TlsClientConfig::validate(config::ValidationContext& ctx) const {
+  auto checkFile = [&](const char* field, const std::string& path) {
+    std::error_code ec;
+    if (!path.empty() && !std::filesystem::is_regular_file(path, ec))
+      ctx.error(field, "file '" + path + "' does not exist or is not a regular file");
+  };
+  checkFile("ca_file", ca_file);
+  checkFile("cert_file", cert_file);
+  checkFile("key_file", key_file);
+  if (cert_file.empty() != key_file.empty()) ctx.error("cert_file", "cert_file and key_file must be set together");
+  if (insecure && (!ca_file.empty() || !cert_file.empty()))
+    ctx.error("insecure", "insecure: true sends plain text; remove ca_file/cert_file or set insecure: false");
+}
+
+}  // namespace proflow::net

@@ -1,0 +1,79 @@
+#include "core/service.h"
+
+#include <spdlog/spdlog.h>
+
+#include <chrono>
+#include <fstream>
+
+#include "core/telemetry/telemetry_server.h"
+
+namespace proflow {
+namespace {
+
+double residentBytes() {
+  std::ifstream statm("/proc/self/statm");
+  long pages_total = 0, pages_resident = 0;
+  statm >> pages_total >> pages_resident;
+  return static_cast<double>(pages_resident) * static_cast<double>(sysconf(_SC_PAGESIZE));
+}
+
+}  // namespace
+
+Service::Service(config::ServiceConfig config) : config_(std::move(config)) {}
+
+Service::~Service() { shutdown(); }
+
+void Service::registerProcessMetrics() {
+  const auto started = std::chrono::steady_clock::now();
+  metrics_.callbackGauge("proflow_process_resident_memory_bytes", "resident set size of the daemon", {}, residentBytes);
+  metrics_.callbackGauge("proflow_process_uptime_seconds", "seconds since the service started", {}, [started] {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  });
+  metrics_.callbackGauge("proflow_service_healthy", "1 when every pipeline runs", {},
+                         [this] { return healthy_.load() ? 1.0 : 0.0; });
+}
+
+Status Service::start() {
+  registerProcessMetrics();
+  runtime_ = std::make_unique<Runtime>(1, 2);
+  const auto& addr = config_.telemetry.metrics.address;
+  if (!addr.empty() && addr != "none") {
+    telemetry_server_ = std::make_unique<TelemetryServer>(runtime_->io(), addr, metrics_, [this] { return healthy(); });
+    Status s = telemetry_server_->start();
+    if (!s.isOk()) return Status(s.code(), "telemetry endpoint: " + s.message());
+  }
+  Status s = graph::PipelineGraph::build(config_, *runtime_, metrics_, &graph_);
+  if (!s.isOk()) return s;
+  s = graph_->start(*this);
+  if (!s.isOk()) return s;
+  healthy_ = true;
+  spdlog::info("proflow {} started: {} pipeline(s), {} component(s)", PROFLOW_VERSION, graph_->pipelineCount(),
+               graph_->nodes().size());
+  return Status::ok();
+}
+
+void Service::shutdown() {
+  std::lock_guard lock(shutdown_mu_);
+  if (shut_down_) return;
+  shut_down_ = true;
+  healthy_ = false;
+  const auto deadline = std::chrono::steady_clock::now() + config_.shutdown_timeout.value;
+  if (graph_) {
+    spdlog::info("shutting down: draining for up to {}", config_.shutdown_timeout.str());
+    graph_->shutdown(deadline);
+  }
+  if (telemetry_server_) telemetry_server_->stop();
+  if (runtime_) runtime_->stop();
+  graph_.reset();
+  telemetry_server_.reset();
+  runtime_.reset();
+}
+
+uint16_t Service::telemetryPort() const { return telemetry_server_ ? telemetry_server_->port() : 0; }
+
+void Service::reportFatalError(const ComponentId& id, const Status& status) {
+  healthy_ = false;
+  spdlog::error("component {} failed: {}", id.str(), status.toString());
+}
+
+}  // namespace proflow

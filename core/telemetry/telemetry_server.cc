@@ -1,0 +1,45 @@
+#include "core/telemetry/telemetry_server.h"
+
+#include <spdlog/spdlog.h>
+
+#include "core/net/http_server.h"
+
+namespace proflow {
+
+TelemetryServer::TelemetryServer(boost::asio::io_context& io, std::string address, telemetry::MetricsRegistry& metrics,
+                                 std::function<bool()> healthy)
+    : address_(std::move(address)), metrics_(metrics), healthy_(std::move(healthy)) {
+  net::HttpServerOptions opts;
+  opts.endpoint = address_;
+  opts.max_request_body_bytes = 4096;  // GET only
+  opts.max_wire_body_bytes = 4096;
+  opts.max_connections = 64;
+  server_ = std::make_unique<net::HttpServer>(io, opts, spdlog::default_logger());
+  server_->route("GET", "/metrics", [this](net::HttpRequest&&, net::Responder respond) {
+    net::HttpResponse r;
+    r.content_type = "text/plain; version=0.0.4; charset=utf-8";
+    r.body = metrics_.renderPrometheus();
+    respond(std::move(r));
+  });
+  server_->route("GET", "/healthz", [this](net::HttpRequest&&, net::Responder respond) {
+    bool ok = healthy_();
+    respond(net::HttpResponse::text(ok ? 200 : 503, ok ? "ok\n" : "unhealthy: a pipeline is not running\n"));
+  });
+  server_->route("GET", "/", [](net::HttpRequest&&, net::Responder respond) {
+    respond(net::HttpResponse::text(200, "proflow " PROFLOW_VERSION "\n/metrics  Prometheus metrics\n/healthz  health\n"));
+  });
+}
+
+TelemetryServer::~TelemetryServer() { stop(); }
+
+Status TelemetryServer::start() {
+  Status s = server_->start();
+  if (s.isOk()) spdlog::info("telemetry: http://{}/metrics (port {})", address_, server_->port());
+  return s;
+}
+
+void TelemetryServer::stop() { server_->stop(); }
+
+uint16_t TelemetryServer::port() const { return server_->port(); }
+
+}  // namespace proflow

@@ -1,0 +1,37 @@
+// The self-telemetry endpoint (service.telemetry.metrics.address): GET /metrics (Prometheus text),
+// GET /healthz (200 when every pipeline runs, else 503) and GET / (a short index).
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <string>
+
+#include <boost/asio/io_context.hpp>
+
+#include "core/status.h"
+#include "core/telemetry/metrics.h"
+
+namespace proflow {
+
+namespace net {
+class HttpServer;
+}
+
+class TelemetryServer {
+ public:
+  TelemetryServer(boost::asio::io_context& io, std::string address, telemetry::MetricsRegistry& metrics,
+                  std::function<bool()> healthy);
+  ~TelemetryServer();
+
+  Status start();
+  void stop();
+  uint16_t port() const;
+
+ private:
+  std::string address_;
+  telemetry::MetricsRegistry& metrics_;
+  std::function<bool()> healthy_;
+  std::unique_ptr<net::HttpServer> server_;
+};
+
+}  // namespace proflow

@@ -1,0 +1,25 @@
+#include "exporters/otlp/factory.h"
+
+#include "core/exporterhelper/exporter_helper.h"
+#include "core/factory_helpers.h"
+#include "exporters/otlp/grpc_sender.h"
+
+namespace proflow::exporters::otlp {
+namespace {
+
+class OtlpExporterFactory final : public ExporterFactoryFor<OtlpExporterConfig> {
+ public:
+  std::string_view type() const override { return "otlp"; }
+  std::string_view description() const override { return "OTLP profiles over gRPC"; }
+
+ protected:
+  std::unique_ptr<Exporter> createExporter(const CreateSettings& s, const OtlpExporterConfig& c) const override {
+    return std::make_unique<exporterhelper::ExporterHelper>(s, c.helper, std::make_unique<GrpcSender>(s, c));
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Factory> makeOtlpExporterFactory() { return std::make_unique<OtlpExporterFactory>(); }
+
+}  // namespace proflow::exporters::otlp

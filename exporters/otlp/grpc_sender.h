@@ -1,0 +1,33 @@
+// One OTLP/gRPC Export call per attempt; the exporter helper queues and retries around it.
+#pragma once
+
+#include <memory>
+
+#include <grpcpp/channel.h>
+
+#include "core/exporterhelper/sender.h"
+#include "core/factory.h"
+#include "exporters/otlp/config.h"
+
+namespace proflow::exporters::otlp {
+
+class GrpcSender final : public exporterhelper::Sender {
+ public:
+  GrpcSender(const CreateSettings& settings, OtlpExporterConfig config);
+  ~GrpcSender() override;
+
+  Status start(Host& host) override;
+  Status push(const Batch& batch, Deadline deadline) override;
+
+ private:
+  struct Stub;
+  CreateSettings settings_;
+  OtlpExporterConfig config_;
+  std::shared_ptr<grpc::Channel> channel_;
+  std::unique_ptr<Stub> stub_;
+};
+
+// Reads a whole file for TLS material; empty string when the path is empty.
+std::string readPem(const std::string& path);
+
+}  // namespace proflow::exporters::otlp

@@ -1,0 +1,29 @@
+#include "receivers/otlp/config.h"
+
+#include "core/net/endpoint.h"
+
+namespace proflow::receivers::otlp {
+
+void OtlpReceiverConfig::validate(config::ValidationContext& ctx) const {
+  if (!protocols.grpc && !protocols.http)
+    ctx.error("protocols", "enable at least one protocol: protocols: { grpc: {}, http: {} }");
+  if (protocols.grpc) {
+    net::Endpoint ep;
+    if (Status s = net::parseEndpoint(protocols.grpc->endpoint, &ep); !s.isOk())
+      ctx.error("protocols.grpc.endpoint", s.message());
+    if (protocols.grpc->max_recv_msg_size.bytes == 0 || protocols.grpc->max_recv_msg_size.bytes > (1ull << 31) - 1)
+      ctx.error("protocols.grpc.max_recv_msg_size", "must be between 1 byte and 2GiB");
+    if (protocols.grpc->max_concurrent_requests < 1)
+      ctx.error("protocols.grpc.max_concurrent_requests", "must be at least 1");
+  }
+  if (protocols.http) {
+    net::Endpoint ep;
+    if (Status s = net::parseEndpoint(protocols.http->endpoint, &ep); !s.isOk())
+      ctx.error("protocols.http.endpoint", s.message());
+    if (protocols.http->max_request_body_size.bytes == 0)
+      ctx.error("protocols.http.max_request_body_size", "must be greater than 0");
+    if (protocols.http->max_inflate_ratio < 1) ctx.error("protocols.http.max_inflate_ratio", "must be at least 1");
+  }
+}
+
+}  // namespace proflow::receivers::otlp

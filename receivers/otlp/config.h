@@ -1,0 +1,60 @@
+// Config of the `otlp` receiver: OTLP profiles over gRPC and/or HTTP.
+//
+//   receivers:
+//     otlp:
+//       protocols:
+//         grpc: { endpoint: 127.0.0.1:4317 }
+//         http: { endpoint: 127.0.0.1:4318 }
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "core/config/config_reader.h"
+
+namespace proflow::receivers::otlp {
+
+struct GrpcProtocolConfig {
+  std::string endpoint = "127.0.0.1:4317";
+  config::ByteSize max_recv_msg_size = config::ByteSize(64ull << 20);  // after decompression
+  int max_concurrent_requests = 64;  // requests decoded/processed at once; more are refused (retryable)
+  template <class V>
+  void visit(V& v) {
+    v.field("endpoint", endpoint, "host:port to listen on");
+    v.field("max_recv_msg_size", max_recv_msg_size, "largest request accepted, after decompression");
+    v.field("max_concurrent_requests", max_concurrent_requests, "requests processed at once");
+  }
+};
+
+struct HttpProtocolConfig {
+  std::string endpoint = "127.0.0.1:4318";
+  config::ByteSize max_request_body_size = config::ByteSize(64ull << 20);  // after decompression
+  double max_inflate_ratio = 100;
+  template <class V>
+  void visit(V& v) {
+    v.field("endpoint", endpoint, "host:port to listen on");
+    v.field("max_request_body_size", max_request_body_size, "largest body accepted, after decompression");
+    v.field("max_inflate_ratio", max_inflate_ratio, "largest decompressed/compressed ratio accepted");
+  }
+};
+
+struct ProtocolsConfig {
+  std::optional<GrpcProtocolConfig> grpc;
+  std::optional<HttpProtocolConfig> http;
+  template <class V>
+  void visit(V& v) {
+    v.field("grpc", grpc, "enable OTLP/gRPC (present = on)");
+    v.field("http", http, "enable OTLP/HTTP (present = on)");
+  }
+};
+
+struct OtlpReceiverConfig {
+  ProtocolsConfig protocols;
+  template <class V>
+  void visit(V& v) {
+    v.field("protocols", protocols);
+  }
+  void validate(config::ValidationContext& ctx) const;
+};
+
+}  // namespace proflow::receivers::otlp

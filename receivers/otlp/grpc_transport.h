@@ -1,0 +1,36 @@
+// OTLP/gRPC: /opentelemetry.proto.collector.profiles.v1development.ProfilesService/Export.
+// Uses gRPC's callback API with raw ByteBuffers so the request is parsed once, on proflow's worker
+// pool (not on gRPC's threads), straight into the batch the pipeline will own.
+#pragma once
+
+#include <atomic>
+#include <memory>
+
+#include <grpcpp/server.h>
+
+#include "core/consumer.h"
+#include "core/factory.h"
+#include "receivers/otlp/config.h"
+
+namespace proflow::receivers::otlp {
+
+class GrpcTransport {
+ public:
+  GrpcTransport(const CreateSettings& settings, GrpcProtocolConfig config, ConsumerPtr next);
+  ~GrpcTransport();
+
+  Status start();
+  void shutdown(Deadline deadline);
+  int port() const { return port_; }
+
+ private:
+  class Service;
+  CreateSettings settings_;
+  GrpcProtocolConfig config_;
+  ConsumerPtr next_;
+  std::unique_ptr<Service> service_;
+  std::unique_ptr<grpc::Server> server_;
+  int port_ = 0;
+};
+
+}  // namespace proflow::receivers::otlp

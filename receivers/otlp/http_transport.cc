@@ -1,0 +1,119 @@
+#include "receivers/otlp/http_transport.h"
+
+#include <boost/asio/post.hpp>
+
+#include "core/formats/otlp_json/otlp_json.h"
+#include "core/grpc_status.h"
+#include "google/rpc/status.pb.h"
+#include "receivers/otlp/otlp_ingest.h"
+
+namespace proflow::receivers::otlp {
+namespace {
+
+constexpr const char* kPath = "/v1development/profiles";
+constexpr const char* kProtobuf = "application/x-protobuf";
+constexpr const char* kJson = "application/json";
+
+enum class Encoding { kProtobuf, kJson, kUnsupported };
+
+Encoding encodingOf(const net::HttpRequest& req) {
+  std::string ct(req.header("content-type"));
+  if (auto semi = ct.find(';'); semi != std::string::npos) ct.resize(semi);
+  while (!ct.empty() && ct.back() == ' ') ct.pop_back();
+  if (ct == kProtobuf) return Encoding::kProtobuf;
+  if (ct == kJson) return Encoding::kJson;
+  return Encoding::kUnsupported;
+}
+
+std::string retryAfterSeconds(const Status& s) {
+  auto secs = std::max<int64_t>(1, (s.retryAfter().count() + 999) / 1000);
+  return std::to_string(secs);
+}
+
+}  // namespace
+
+net::HttpResponse otlpErrorResponse(const Status& status, const net::HttpRequest& request) {
+  google::rpc::Status body;
+  body.set_code(static_cast<int>(toGrpcStatus(status).error_code()));
+  body.set_message(status.message());
+  net::HttpResponse r;
+  r.status = httpStatusFor(status);
+  if (encodingOf(request) == Encoding::kJson) {
+    r.content_type = kJson;
+    r.body = otlp_json::toOtlpJson(body);
+  } else {
+    r.content_type = kProtobuf;
+    r.body = body.SerializeAsString();
+  }
+  if (status.retryable()) r.headers.emplace_back("Retry-After", retryAfterSeconds(status));
+  return r;
+}
+
+HttpTransport::HttpTransport(const CreateSettings& settings, HttpProtocolConfig config, ConsumerPtr next)
+    : settings_(settings), config_(std::move(config)), next_(std::move(next)) {}
+
+HttpTransport::~HttpTransport() { shutdown(std::chrono::steady_clock::now()); }
+
+Status HttpTransport::start() {
+  net::HttpServerOptions opts;
+  opts.endpoint = config_.endpoint;
+  opts.max_request_body_bytes = config_.max_request_body_size.bytes;
+  opts.max_wire_body_bytes = config_.max_request_body_size.bytes;
+  opts.decompression.max_inflate_ratio = config_.max_inflate_ratio;
+  server_ = std::make_unique<net::HttpServer>(settings_.runtime->io(), opts, settings_.logger, settings_.telemetry);
+  server_->route("POST", kPath, [this](net::HttpRequest&& req, net::Responder respond) {
+    handle(std::move(req), std::move(respond));
+  }, otlpErrorResponse);
+  if (Status s = server_->start(); !s.isOk()) return Status(s.code(), "OTLP/HTTP: " + s.message());
+  settings_.logger->info("OTLP/HTTP listening on {} (port {})", config_.endpoint, server_->port());
+  return Status::ok();
+}
+
+void HttpTransport::handle(net::HttpRequest&& req, net::Responder respond) {
+  const Encoding enc = encodingOf(req);
+  if (enc == Encoding::kUnsupported) {
+    settings_.telemetry->record(telemetry::Event::kReceived, {});
+    settings_.telemetry->record(telemetry::Event::kRefused, {});
+    auto r = otlpErrorResponse(Status::invalid("unsupported Content-Type '" + std::string(req.header("content-type")) +
+                                               "': use application/x-protobuf or application/json"),
+                               req);
+    r.status = 415;
+    respond(std::move(r));
+    return;
+  }
+  // Decoding can take a while for big bodies: keep it off the I/O thread.
+  boost::asio::post(settings_.runtime->workers(), [this, req = std::move(req), respond, enc]() mutable {
+    ::proflow::otlp::Request request;
+    Status parsed = enc == Encoding::kJson ? otlp_json::parseOtlpJson(req.body, &request)
+                                           : (request.ParseFromString(req.body)
+                                                  ? Status::ok()
+                                                  : Status::invalid("body is not a valid ExportProfilesServiceRequest protobuf"));
+    if (!parsed.isOk()) {
+      settings_.telemetry->record(telemetry::Event::kReceived, {});
+      settings_.telemetry->record(telemetry::Event::kRefused, {});
+      respond(otlpErrorResponse(parsed, req));
+      return;
+    }
+    IngestResult r = ingest(std::move(request), *next_, *settings_.telemetry);
+    if (!r.status.isOk()) {
+      respond(otlpErrorResponse(r.status, req));
+      return;
+    }
+    net::HttpResponse ok;
+    ok.status = 200;
+    if (enc == Encoding::kJson) {
+      ok.content_type = kJson;
+      ok.body = otlp_json::toOtlpJson(r.response);
+    } else {
+      ok.content_type = kProtobuf;
+      ok.body = r.response.SerializeAsString();
+    }
+    respond(std::move(ok));
+  });
+}
+
+void HttpTransport::shutdown(Deadline) {
+  if (server_) server_->stop();
+}
+
+}  // namespace proflow::receivers::otlp

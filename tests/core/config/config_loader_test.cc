@@ -1,0 +1,96 @@
+#include <gtest/gtest.h>
+
+#include <map>
+
+#include "core/config/config_loader.h"
+#include "tests/support/temp_dir.h"
+
+namespace proflow::config {
+namespace {
+
+EnvLookup fakeEnv(std::map<std::string, std::string> vars) {
+  return [vars](const std::string& name) -> std::optional<std::string> {
+    auto it = vars.find(name);
+    if (it == vars.end()) return std::nullopt;
+    return it->second;
+  };
+}
+
+std::string expand(const std::string& s, const EnvLookup& env, ConfigErrors* errors = nullptr,
+                   std::vector<std::string>* warnings = nullptr) {
+  ConfigErrors local_errors;
+  std::vector<std::string> local_warnings;
+  return expandEnv(s, env, {"f.yaml", 1, 1}, errors ? *errors : local_errors, warnings ? *warnings : local_warnings);
+}
+
+TEST(ConfigLoader, ExpandsEnvironmentReferences) {
+  auto env = fakeEnv({{"HOST", "gateway"}, {"EMPTY", ""}});
+  EXPECT_EQ(expand("${env:HOST}:4317", env), "gateway:4317");
+  EXPECT_EQ(expand("${env:PORT:-4317}", env), "4317");
+  EXPECT_EQ(expand("${env:EMPTY:-fallback}", env), "fallback");
+  EXPECT_EQ(expand("$${env:HOST}", env), "${env:HOST}");
+  EXPECT_EQ(expand("plain", env), "plain");
+}
+
+TEST(ConfigLoader, UnsetVariableWithoutDefaultWarnsAndExpandsToEmpty) {
+  std::vector<std::string> warnings;
+  EXPECT_EQ(expand("a${env:NOPE}b", fakeEnv({}), nullptr, &warnings), "ab");
+  ASSERT_EQ(warnings.size(), 1u);
+  EXPECT_NE(warnings[0].find("NOPE"), std::string::npos);
+}
+
+TEST(ConfigLoader, BadReferencesAreErrors) {
+  ConfigErrors errors;
+  expand("${HOME}", fakeEnv({}), &errors);
+  expand("${env:1BAD}", fakeEnv({}), &errors);
+  expand("${env:OPEN", fakeEnv({}), &errors);
+  EXPECT_EQ(errors.size(), 3u) << errors.format();
+}
+
+TEST(ConfigLoader, KeepsLineAndColumnOfEveryNode) {
+  ConfigErrors errors;
+  auto r = parseYaml("a:\n  b: 1\n  c:\n    - x\n", "test.yaml", errors, fakeEnv({}));
+  ASSERT_TRUE(errors.empty()) << errors.format();
+  const ConfigNode* a = r.root.find("a");
+  ASSERT_NE(a, nullptr);
+  EXPECT_EQ(a->keyLocation("b").str(), "test.yaml:2:3");
+  EXPECT_EQ(a->find("c")->items[0].location.str(), "test.yaml:4:7");
+}
+
+TEST(ConfigLoader, InvalidYamlReportsPosition) {
+  ConfigErrors errors;
+  parseYaml("a: [1, 2\nb: c\n", "broken.yaml", errors, fakeEnv({}));
+  ASSERT_EQ(errors.size(), 1u);
+  EXPECT_NE(errors.format().find("broken.yaml:"), std::string::npos) << errors.format();
+}
+
+TEST(ConfigLoader, DuplicateKeysAreErrors) {
+  ConfigErrors errors;
+  parseYaml("a: 1\na: 2\n", "dup.yaml", errors, fakeEnv({}));
+  ASSERT_EQ(errors.size(), 1u);
+  EXPECT_NE(errors.format().find("dup.yaml:2:1"), std::string::npos) << errors.format();
+}
+
+TEST(ConfigLoader, LaterFilesOverrideEarlierOnes) {
+  testing::TempDir dir;
+  auto base = dir.write("base.yaml", "exporters:\n  x: {endpoint: a, keep: 1}\nlist: [1, 2]\n");
+  auto over = dir.write("over.yaml", "exporters:\n  x: {endpoint: b}\n  y: {}\nlist: [3]\n");
+  ConfigErrors errors;
+  auto r = loadFiles({base, over}, errors, fakeEnv({}));
+  ASSERT_TRUE(errors.empty()) << errors.format();
+  const ConfigNode* x = r.root.find("exporters")->find("x");
+  EXPECT_EQ(x->find("endpoint")->scalar, "b");
+  EXPECT_EQ(x->find("endpoint")->location.file, over);
+  EXPECT_EQ(x->find("keep")->scalar, "1");
+  EXPECT_NE(r.root.find("exporters")->find("y"), nullptr);
+  ASSERT_EQ(r.root.find("list")->items.size(), 1u);  // lists are replaced, not merged
+}
+
+TEST(ConfigLoader, MissingFileIsAnError) {
+  ConfigErrors errors;
+  loadFiles({"/nonexistent/proflow.yaml"}, errors, fakeEnv({}));
+  EXPECT_EQ(errors.size(), 1u);
+}
+
+}  // namespace
+}  // namespace proflow::config

@@ -1,0 +1,66 @@
+#include <gtest/gtest.h>
+
+#include <mutex>
+
+#include "core/graph/fanout_consumer.h"
+#include "tests/support/profile_builder.h"
+
+namespace proflow {
+namespace {
+
+class Recorder final : public ProfilesConsumer {
+ public:
+  Recorder(bool mutates, Status answer = {}) : mutates_(mutates), answer_(std::move(answer)) {}
+  Capabilities capabilities() const override { return {mutates_}; }
+  Status consume(Batch b) override {
+    got.push_back(b);
+    return answer_;
+  }
+  std::vector<Batch> got;
+
+ private:
+  bool mutates_;
+  Status answer_;
+};
+
+Batch someBatch() { return Batch(testing::makeRequest("svc", {testing::makeProfile(2)})); }
+
+TEST(FanoutConsumer, ReadersShareMutatorsGetCopies) {
+  auto r1 = std::make_shared<Recorder>(false), r2 = std::make_shared<Recorder>(false);
+  auto m1 = std::make_shared<Recorder>(true);
+  auto fan = graph::makeFanout({r1, m1, r2});
+  Batch b = someBatch();
+  ASSERT_TRUE(fan->consume(b).isOk());
+  EXPECT_TRUE(r1->got[0].sharesRequestWith(b));
+  EXPECT_TRUE(r2->got[0].sharesRequestWith(b));
+  EXPECT_FALSE(m1->got[0].sharesRequestWith(b));
+}
+
+TEST(FanoutConsumer, LastMutatorTakesTheOriginalWhenNobodyReads) {
+  auto m1 = std::make_shared<Recorder>(true), m2 = std::make_shared<Recorder>(true);
+  auto fan = graph::makeFanout({m1, m2});
+  Batch b = someBatch();
+  ASSERT_TRUE(fan->consume(b).isOk());
+  EXPECT_FALSE(m1->got[0].sharesRequestWith(b));
+  EXPECT_TRUE(m2->got[0].sharesRequestWith(b));
+}
+
+TEST(FanoutConsumer, SingleConsumerIsNotWrapped) {
+  auto r = std::make_shared<Recorder>(true);
+  EXPECT_EQ(graph::makeFanout({r}), r);
+}
+
+TEST(FanoutConsumer, RetryableRefusalWinsOverPermanent) {
+  auto bad = std::make_shared<Recorder>(false, Status::invalid("no"));
+  auto full = std::make_shared<Recorder>(false, Status::exhausted("full"));
+  auto ok = std::make_shared<Recorder>(false);
+  auto fan = graph::makeFanout({bad, ok, full});
+  Status s = fan->consume(someBatch());
+  EXPECT_EQ(s.code(), StatusCode::kResourceExhausted);
+  EXPECT_EQ(ok->got.size(), 1u);  // everyone still got it
+  auto fan2 = graph::makeFanout({ok, bad});
+  EXPECT_EQ(fan2->consume(someBatch()).code(), StatusCode::kInvalidArgument);
+}
+
+}  // namespace
+}  // namespace proflow

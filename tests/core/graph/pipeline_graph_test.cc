@@ -1,0 +1,119 @@
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include "core/graph/pipeline_graph.h"
+#include "core/service.h"
+#include "tests/support/fake_components.h"
+#include "tests/support/profile_builder.h"
+
+namespace proflow {
+namespace {
+
+using testing::FakeExporter;
+using testing::FakeReceiver;
+using testing::Journal;
+
+class NullHost final : public Host {
+ public:
+  void reportFatalError(const ComponentId&, const Status&) override {}
+};
+
+class PipelineGraphTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    testing::registerFakes(registry_);
+    Journal::global().clear();
+  }
+
+  std::unique_ptr<graph::PipelineGraph> build(const std::string& yaml) {
+    std::string errors;
+    EXPECT_TRUE(config::loadServiceConfigText(yaml, "g.yaml", registry_, &cfg_, &errors).isOk()) << errors;
+    std::unique_ptr<graph::PipelineGraph> g;
+    Status s = graph::PipelineGraph::build(cfg_, runtime_, metrics_, &g);
+    EXPECT_TRUE(s.isOk()) << s.toString();
+    return g;
+  }
+
+  static size_t indexOf(const std::vector<std::string>& v, const std::string& e) {
+    auto it = std::find(v.begin(), v.end(), e);
+    EXPECT_NE(it, v.end()) << e;
+    return static_cast<size_t>(it - v.begin());
+  }
+
+  Registry registry_;
+  config::ServiceConfig cfg_;
+  Runtime runtime_{1, 1};
+  telemetry::MetricsRegistry metrics_;
+  NullHost host_;
+};
+
+constexpr const char* kTwoPipelines = R"(
+receivers: { fake: {}, fake/solo: {} }
+processors: { fake/p1: {}, fake/p2: {} }
+exporters: { fake/shared: {}, fake/only_b: {} }
+service:
+  pipelines:
+    profiles/a: { receivers: [fake], processors: [fake/p1, fake/p2], exporters: [fake/shared] }
+    profiles/b: { receivers: [fake, fake/solo], processors: [fake/p1], exporters: [fake/shared, fake/only_b] }
+)";
+
+TEST_F(PipelineGraphTest, SharesReceiversAndExportersAndStartsDownstreamFirst) {
+  auto g = build(kTwoPipelines);
+  ASSERT_TRUE(g);
+  // 2 receivers + 2 exporters shared, processors per pipeline (2 + 1).
+  EXPECT_EQ(g->nodes().size(), 7u);
+  ASSERT_TRUE(g->start(host_).isOk());
+  g->shutdown(std::chrono::steady_clock::now() + std::chrono::seconds(1));
+
+  auto j = Journal::global().entries();
+  ASSERT_EQ(j.size(), 14u);
+  // Start: every exporter before any processor, every processor before any receiver.
+  EXPECT_LT(indexOf(j, "start exporter/fake/shared"), indexOf(j, "start processor/fake/p1@profiles/a"));
+  EXPECT_LT(indexOf(j, "start exporter/fake/only_b"), indexOf(j, "start processor/fake/p1@profiles/b"));
+  // Within a pipeline, the later processor starts first.
+  EXPECT_LT(indexOf(j, "start processor/fake/p2@profiles/a"), indexOf(j, "start processor/fake/p1@profiles/a"));
+  EXPECT_LT(indexOf(j, "start processor/fake/p1@profiles/a"), indexOf(j, "start receiver/fake"));
+  EXPECT_LT(indexOf(j, "start processor/fake/p1@profiles/b"), indexOf(j, "start receiver/fake/solo"));
+  // Shutdown: receivers first, exporters last, processors in pipeline order.
+  EXPECT_LT(indexOf(j, "shutdown receiver/fake"), indexOf(j, "shutdown processor/fake/p1@profiles/a"));
+  EXPECT_LT(indexOf(j, "shutdown processor/fake/p1@profiles/a"), indexOf(j, "shutdown processor/fake/p2@profiles/a"));
+  EXPECT_LT(indexOf(j, "shutdown processor/fake/p2@profiles/a"), indexOf(j, "shutdown exporter/fake/shared"));
+}
+
+TEST_F(PipelineGraphTest, DataFlowsThroughEveryPipelineOfAReceiver) {
+  auto g = build(kTwoPipelines);
+  ASSERT_TRUE(g->start(host_).isOk());
+  testing::ProfileSpec p;
+  p.samples = {{{"f", "main"}, 3}};
+  ASSERT_TRUE(FakeReceiver::find("fake")->push(Batch(testing::makeRequest("svc", {p}))).isOk());
+  ASSERT_TRUE(FakeReceiver::find("fake/solo")->push(Batch(testing::makeRequest("svc", {p}))).isOk());
+  // fake feeds a and b (shared gets 2), solo feeds b only (shared +1, only_b +1).
+  EXPECT_EQ(FakeExporter::find("fake/shared")->received().size(), 3u);
+  EXPECT_EQ(FakeExporter::find("fake/only_b")->received().size(), 2u);
+  g->shutdown(std::chrono::steady_clock::now());
+
+  // Standard counters exist for every instance without component code.
+  EXPECT_EQ(metrics_.value("proflow_receiver_accepted_batches_total", {{"receiver", "fake"}}), 1);
+  EXPECT_EQ(metrics_.value("proflow_receiver_accepted_samples_total", {{"receiver", "fake"}}), 1);
+  EXPECT_EQ(metrics_.value("proflow_exporter_received_batches_total", {{"exporter", "fake/shared"}}), 3);
+  EXPECT_EQ(metrics_.value("proflow_processor_sent_batches_total", {{"processor", "fake/p1"}, {"pipeline", "profiles/b"}}),
+            2);
+}
+
+TEST_F(PipelineGraphTest, RefusalsTravelBackToTheReceiverAndAreCounted) {
+  auto g = build(R"(
+receivers: { fake: {} }
+exporters: { fake/full: { status: exhausted } }
+service: { pipelines: { profiles: { receivers: [fake], exporters: [fake/full] } } }
+)");
+  ASSERT_TRUE(g->start(host_).isOk());
+  Status s = FakeReceiver::find("fake")->push(Batch(testing::makeRequest("svc", {testing::makeProfile(4)})));
+  EXPECT_EQ(s.code(), StatusCode::kResourceExhausted);
+  EXPECT_EQ(metrics_.value("proflow_receiver_refused_batches_total", {{"receiver", "fake"}}), 1);
+  EXPECT_EQ(metrics_.value("proflow_receiver_refused_samples_total", {{"receiver", "fake"}}), 4);
+  g->shutdown(std::chrono::steady_clock::now());
+}
+
+}  // namespace
+}  // namespace proflow

@@ -1,0 +1,165 @@
+#include "tests/support/daemon.h"
+
+#include <arpa/inet.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <signal.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstring>
+#include <thread>
+
+#include "tests/support/temp_dir.h"
+
+namespace proflow::testing {
+
+int freePort() {
+  int fd = socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  addr.sin_port = 0;
+  bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr);
+  socklen_t len = sizeof addr;
+  getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len);
+  int port = ntohs(addr.sin_port);
+  close(fd);
+  return port;
+}
+
+std::string proflowBinary() { return std::string(PROFLOW_BINARY_DIR) + "/proflow"; }
+
+namespace {
+
+pid_t spawn(const std::vector<std::string>& argv, int out_fd) {
+  pid_t pid = fork();
+  if (pid == 0) {
+    dup2(out_fd, 1);
+    dup2(out_fd, 2);
+    // The test process may have stop signals blocked; the child must start clean.
+    sigset_t none;
+    sigemptyset(&none);
+    sigprocmask(SIG_SETMASK, &none, nullptr);
+    std::vector<char*> args;
+    for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+    args.push_back(nullptr);
+    execvp(args[0], args.data());
+    _exit(127);
+  }
+  return pid;
+}
+
+bool waitPid(pid_t pid, int* status, std::chrono::milliseconds timeout) {
+  auto until = std::chrono::steady_clock::now() + timeout;
+  while (std::chrono::steady_clock::now() < until) {
+    pid_t r = waitpid(pid, status, WNOHANG);
+    if (r == pid) return true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  return false;
+}
+
+int exitCode(int status) {
+  if (WIFEXITED(status)) return WEXITSTATUS(status);
+  if (WIFSIGNALED(status)) return -WTERMSIG(status);
+  return -1;
+}
+
+}  // namespace
+
+Daemon::Daemon(std::vector<std::string> args, std::string log_path) : log_path_(std::move(log_path)) {
+  args.insert(args.begin(), proflowBinary());
+  int fd = open(log_path_.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  pid_ = spawn(args, fd);
+  close(fd);
+}
+
+Daemon::~Daemon() {
+  if (!exited_ && pid_ > 0) {
+    kill(pid_, SIGKILL);
+    waitpid(pid_, &status_, 0);
+  }
+}
+
+bool Daemon::running() {
+  if (exited_) return false;
+  if (waitpid(pid_, &status_, WNOHANG) == pid_) exited_ = true;
+  return !exited_;
+}
+
+bool Daemon::waitHealthy(int metrics_port, std::chrono::milliseconds timeout) {
+  auto until = std::chrono::steady_clock::now() + timeout;
+  while (std::chrono::steady_clock::now() < until) {
+    if (!running()) return false;
+    if (httpGet(metrics_port, "/healthz") == 200) return true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  return false;
+}
+
+int Daemon::terminate(std::chrono::milliseconds timeout) {
+  if (!exited_) kill(pid_, SIGTERM);
+  return wait(timeout);
+}
+
+int Daemon::wait(std::chrono::milliseconds timeout) {
+  if (!exited_) {
+    if (!waitPid(pid_, &status_, timeout)) return -1000;
+    exited_ = true;
+  }
+  return exitCode(status_);
+}
+
+std::string Daemon::log() const { return readFile(log_path_); }
+
+int runCommand(const std::vector<std::string>& argv, std::string* output, std::chrono::milliseconds timeout) {
+  TempDir dir;
+  std::string log = dir.file("out.txt");
+  int fd = open(log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  pid_t pid = spawn(argv, fd);
+  close(fd);
+  int status = 0;
+  if (!waitPid(pid, &status, timeout)) {
+    kill(pid, SIGKILL);
+    waitpid(pid, &status, 0);
+    if (output) *output = readFile(log) + "\n[timed out]";
+    return -1000;
+  }
+  if (output) *output = readFile(log);
+  return exitCode(status);
+}
+
+int httpGet(int port, const std::string& path, std::string* body) {
+  int fd = socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  addr.sin_port = htons(static_cast<uint16_t>(port));
+  timeval tv{5, 0};
+  setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+  if (connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0) {
+    close(fd);
+    return 0;
+  }
+  std::string req = "GET " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n";
+  if (send(fd, req.data(), req.size(), MSG_NOSIGNAL) < 0) {
+    close(fd);
+    return 0;
+  }
+  std::string resp;
+  char buf[8192];
+  ssize_t n;
+  while ((n = recv(fd, buf, sizeof buf, 0)) > 0) resp.append(buf, static_cast<size_t>(n));
+  close(fd);
+  if (resp.size() < 12) return 0;
+  int code = std::atoi(resp.c_str() + 9);
+  if (body) {
+    auto pos = resp.find("\r\n\r\n");
+    *body = pos == std::string::npos ? "" : resp.substr(pos + 4);
+  }
+  return code;
+}
+
+}  // namespace proflow::testing

@@ -1,0 +1,51 @@
+// Runs the real proflow binary as a child process for end-to-end tests.
+#pragma once
+
+#include <sys/types.h>
+
+#include <chrono>
+#include <string>
+#include <vector>
+
+namespace proflow::testing {
+
+// A TCP port that was free a moment ago on 127.0.0.1 (bind to port 0, read it, close).
+int freePort();
+
+// Path of the built binary (PROFLOW_BINARY_DIR/proflow).
+std::string proflowBinary();
+
+class Daemon {
+ public:
+  // Starts `proflow <args...>` with stderr/stdout going to `log_path`.
+  Daemon(std::vector<std::string> args, std::string log_path);
+  ~Daemon();  // SIGKILLs if still running
+  Daemon(const Daemon&) = delete;
+  Daemon& operator=(const Daemon&) = delete;
+
+  // Polls GET http://127.0.0.1:<metrics_port>/healthz until 200 or the timeout; false on timeout or exit.
+  bool waitHealthy(int metrics_port, std::chrono::milliseconds timeout = std::chrono::seconds(20));
+  // Sends SIGTERM and waits; returns the exit code (-signal when killed by one, -1000 on timeout).
+  int terminate(std::chrono::milliseconds timeout = std::chrono::seconds(30));
+  // Waits for exit without signalling (for commands like `validate`).
+  int wait(std::chrono::milliseconds timeout = std::chrono::seconds(30));
+  bool running();
+  std::string log() const;
+  pid_t pid() const { return pid_; }
+
+ private:
+  pid_t pid_ = -1;
+  int status_ = 0;
+  bool exited_ = false;
+  std::string log_path_;
+};
+
+// Runs a command to completion; returns exit code and fills `output` (stdout+stderr).
+int runCommand(const std::vector<std::string>& argv, std::string* output,
+               std::chrono::milliseconds timeout = std::chrono::minutes(5));
+
+// Minimal blocking HTTP/1.1 GET on 127.0.0.1 (no dependency on the code under test). Returns the
+// status code (0 when the connection failed) and fills `body`.
+int httpGet(int port, const std::string& path, std::string* body = nullptr);
+
+}  // namespace proflow::testing

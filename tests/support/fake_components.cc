@@ -1,0 +1,142 @@
+#include "tests/support/fake_components.h"
+
+#include <map>
+
+#include "core/dictionary_builder.h"
+
+namespace proflow::testing {
+namespace {
+
+std::mutex g_instances_mu;
+std::map<std::string, FakeReceiver*> g_receivers;
+std::map<std::string, FakeExporter*> g_exporters;
+
+template <class T>
+T* lookup(std::map<std::string, T*>& m, const std::string& id) {
+  std::lock_guard lock(g_instances_mu);
+  auto it = m.find(id);
+  return it == m.end() ? nullptr : it->second;
+}
+
+class FakeReceiverFactory final : public ReceiverFactoryFor<FakeConfig> {
+ public:
+  explicit FakeReceiverFactory(std::string type) : type_(std::move(type)) {}
+  std::string_view type() const override { return type_; }
+  std::string_view description() const override { return "test receiver"; }
+
+ protected:
+  std::unique_ptr<Receiver> createReceiver(const CreateSettings& s, const FakeConfig&, ConsumerPtr next) const override {
+    auto r = std::make_unique<FakeReceiver>(s.id.str(), std::move(next));
+    std::lock_guard lock(g_instances_mu);
+    g_receivers[s.id.str()] = r.get();
+    return r;
+  }
+
+ private:
+  std::string type_;
+};
+
+class FakeProcessorFactory final : public ProcessorFactoryFor<FakeConfig> {
+ public:
+  explicit FakeProcessorFactory(std::string type) : type_(std::move(type)) {}
+  std::string_view type() const override { return type_; }
+  std::string_view description() const override { return "test processor"; }
+
+ protected:
+  std::unique_ptr<Processor> createProcessor(const CreateSettings& s, const FakeConfig& c,
+                                             ConsumerPtr next) const override {
+    return std::make_unique<FakeProcessor>(s.id.str() + "@" + s.telemetry->labels().back().second, c, std::move(next));
+  }
+
+ private:
+  std::string type_;
+};
+
+class FakeExporterFactory final : public ExporterFactoryFor<FakeConfig> {
+ public:
+  explicit FakeExporterFactory(std::string type) : type_(std::move(type)) {}
+  std::string_view type() const override { return type_; }
+  std::string_view description() const override { return "test exporter"; }
+
+ protected:
+  std::unique_ptr<Exporter> createExporter(const CreateSettings& s, const FakeConfig& c) const override {
+    auto e = std::make_unique<FakeExporter>(s.id.str(), c);
+    std::lock_guard lock(g_instances_mu);
+    g_exporters[s.id.str()] = e.get();
+    return e;
+  }
+
+ private:
+  std::string type_;
+};
+
+}  // namespace
+
+void Journal::add(std::string e) {
+  std::lock_guard lock(mu_);
+  entries_.push_back(std::move(e));
+}
+std::vector<std::string> Journal::entries() const {
+  std::lock_guard lock(mu_);
+  return entries_;
+}
+void Journal::clear() {
+  std::lock_guard lock(mu_);
+  entries_.clear();
+}
+Journal& Journal::global() {
+  static Journal j;
+  return j;
+}
+
+Status FakeReceiver::start(Host&) {
+  Journal::global().add("start receiver/" + id_);
+  return Status::ok();
+}
+void FakeReceiver::shutdown(Deadline) { Journal::global().add("shutdown receiver/" + id_); }
+FakeReceiver* FakeReceiver::find(const std::string& id) { return lookup(g_receivers, id); }
+
+Status FakeExporter::start(Host&) {
+  Journal::global().add("start exporter/" + id_);
+  return Status::ok();
+}
+void FakeExporter::shutdown(Deadline) { Journal::global().add("shutdown exporter/" + id_); }
+Status FakeExporter::consume(Batch b) {
+  if (cfg_.status == "unavailable") return Status::unavailable("fake exporter says unavailable");
+  if (cfg_.status == "invalid") return Status::invalid("fake exporter says invalid");
+  if (cfg_.status == "exhausted") return Status::exhausted("fake exporter says full");
+  std::lock_guard lock(mu_);
+  received_.push_back(std::move(b));
+  return Status::ok();
+}
+std::vector<Batch> FakeExporter::received() const {
+  std::lock_guard lock(mu_);
+  return received_;
+}
+FakeExporter* FakeExporter::find(const std::string& id) { return lookup(g_exporters, id); }
+
+Status FakeProcessor::start(Host&) {
+  Journal::global().add("start processor/" + id_);
+  return Status::ok();
+}
+void FakeProcessor::shutdown(Deadline) { Journal::global().add("shutdown processor/" + id_); }
+Status FakeProcessor::consume(Batch b) {
+  if (cfg_.mutates) {
+    DictionaryBuilder dict(b.request().mutable_dictionary());
+    int32_t attr = dict.stringAttribute("touched_by", id_);
+    for (auto& rp : *b.request().mutable_resource_profiles())
+      for (auto& sp : *rp.mutable_scope_profiles())
+        for (auto& p : *sp.mutable_profiles()) p.add_attribute_indices(attr);
+  }
+  return next_->consume(std::move(b));
+}
+
+void registerFakes(Registry& registry) {
+  for (const char* t : {"fake", "fake2"}) {
+    (void)registry.add(std::make_unique<FakeReceiverFactory>(t));
+    (void)registry.add(std::make_unique<FakeProcessorFactory>(t));
+    (void)registry.add(std::make_unique<FakeExporterFactory>(t));
+  }
+}
+
+}  // namespace proflow::testing

@@ -1,0 +1,95 @@
+// Test components with their factories: they record lifecycle calls into a shared journal and let
+// tests push batches in (FakeReceiver) and see what came out (FakeExporter).
+#pragma once
+
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "core/factory_helpers.h"
+#include "core/registry.h"
+
+namespace proflow::testing {
+
+// Ordered log of "start exporter/x", "shutdown receiver/y", ... shared by all fakes.
+class Journal {
+ public:
+  void add(std::string e);
+  std::vector<std::string> entries() const;
+  static Journal& global();
+  void clear();
+
+ private:
+  mutable std::mutex mu_;
+  std::vector<std::string> entries_;
+};
+
+struct FakeConfig {
+  std::string label;   // free text
+  int value = 0;       // must be >= 0
+  bool mutates = false;
+  std::string status;  // exporter: "" OK, "unavailable", "invalid", "exhausted"
+  template <class V>
+  void visit(V& v) {
+    v.field("label", label);
+    v.field("value", value);
+    v.field("mutates", mutates);
+    v.field("status", status);
+  }
+  void validate(config::ValidationContext& ctx) const {
+    if (value < 0) ctx.error("value", "must be >= 0");
+  }
+};
+
+class FakeReceiver final : public Receiver {
+ public:
+  FakeReceiver(std::string id, ConsumerPtr next) : id_(std::move(id)), next_(std::move(next)) {}
+  Status start(Host&) override;
+  void shutdown(Deadline) override;
+  Status push(Batch b) { return next_->consume(std::move(b)); }
+  // The most recently created instance per id (tests reach receivers through this).
+  static FakeReceiver* find(const std::string& id);
+
+ private:
+  std::string id_;
+  ConsumerPtr next_;
+};
+
+class FakeExporter final : public Exporter {
+ public:
+  FakeExporter(std::string id, FakeConfig cfg) : id_(std::move(id)), cfg_(std::move(cfg)) {}
+  Capabilities capabilities() const override { return {cfg_.mutates}; }
+  Status start(Host&) override;
+  void shutdown(Deadline) override;
+  Status consume(Batch b) override;
+  std::vector<Batch> received() const;
+  static FakeExporter* find(const std::string& id);
+
+ private:
+  std::string id_;
+  FakeConfig cfg_;
+  mutable std::mutex mu_;
+  std::vector<Batch> received_;
+};
+
+// Tags every profile with an attribute and passes it on; declares mutates_data.
+class FakeProcessor final : public Processor {
+ public:
+  FakeProcessor(std::string id, FakeConfig cfg, ConsumerPtr next)
+      : id_(std::move(id)), cfg_(std::move(cfg)), next_(std::move(next)) {}
+  Capabilities capabilities() const override { return {cfg_.mutates}; }
+  Status start(Host&) override;
+  void shutdown(Deadline) override;
+  Status consume(Batch b) override;
+
+ private:
+  std::string id_;
+  FakeConfig cfg_;
+  ConsumerPtr next_;
+};
+
+// Registers receiver/processor/exporter type "fake" (and "fake2" for each kind).
+void registerFakes(Registry& registry);
+
+}  // namespace proflow::testing
