@@ -1,0 +1,32 @@
+#include "exporters/file/encoder.h"
+
+#include <array>
+
+namespace proflow::exporters::file {
+namespace {
+
+constexpr std::array<EncoderEntry, 2> kEncoders = {{
+    {"otlp_json", &makeOtlpJsonEncoder},
+    {"otlp_proto", &makeOtlpProtoEncoder},
+}};
+
+}  // namespace
+
+const EncoderEntry* findEncoder(std::string_view format) {
+  for (const auto& e : kEncoders)
+    if (e.name == format) return &e;
+  return nullptr;
+}
+
+std::vector<std::string> encoderNames() {
+  std::vector<std::string> out;
+  for (const auto& e : kEncoders) out.emplace_back(e.name);
+  return out;
+}
+
+std::unique_ptr<Encoder> makeEncoder(std::string_view format) {
+  const EncoderEntry* e = findEncoder(format);
+  return e ? e->make() : nullptr;
+}
+
+}  // namespace proflow::exporters::file

@@ -1,0 +1,46 @@
+// The `file` exporter: encodes each batch as one record and appends it to a file, synchronously in
+// consume(), so the caller learns about a failed write (disk full -> retryable kUnavailable).
+#pragma once
+
+#include <condition_variable>
+#include <memory>
+#include <mutex>
+#include <stop_token>
+#include <thread>
+
+#include "core/factory.h"
+#include "exporters/file/config.h"
+#include "exporters/file/encoder.h"
+#include "exporters/file/rotating_file.h"
+
+namespace proflow::exporters::file {
+
+class FileExporter final : public Exporter {
+ public:
+  FileExporter(const CreateSettings& settings, FileExporterConfig config, std::unique_ptr<Encoder> encoder);
+  ~FileExporter() override;
+
+  Status start(Host& host) override;
+  void shutdown(Deadline deadline) override;
+  Status consume(Batch batch) override;
+
+ private:
+  void syncLoop(std::stop_token stop);
+  void syncNow();
+  void record(telemetry::Event event, const BatchCounts& counts);
+
+  CreateSettings settings_;
+  FileExporterConfig config_;
+  std::unique_ptr<Encoder> encoder_;
+
+  std::mutex mu_;  // guards file_, dirty_ and running_
+  RotatingFile file_;
+  bool running_ = false;
+  bool dirty_ = false;  // written since the last fdatasync
+
+  std::mutex sync_mu_;
+  std::condition_variable_any sync_cv_;
+  std::jthread syncer_;  // forces data to disk every flush_interval
+};
+
+}  // namespace proflow::exporters::file
