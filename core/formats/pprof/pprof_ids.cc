@@ -97,6 +97,12 @@ std::optional<std::string> parseTraceId(std::string_view text) { return parseId(
 std::optional<std::string> spanIdFromNumber(int64_t v) { return fromNumber(v, 8); }
 std::optional<std::string> traceIdFromNumber(int64_t v) { return fromNumber(v, 16); }
 
+int spanKeyPriority(std::string_view k) {
+  if (k == "span_id") return 0;
+  if (k == "span id") return 1;
+  return 2;
+}
+
 LinkRole linkRoleOf(std::string_view k) {
   if (k == "span_id" || k == "span id" || k == "profile_id") return LinkRole::kSpan;
   if (k == "local root span id") return LinkRole::kRootSpan;

@@ -51,5 +51,8 @@ std::optional<std::string> traceIdFromNumber(int64_t v);
 // Which trace-correlation role a label key has.
 enum class LinkRole { kNone, kSpan, kRootSpan, kTrace };
 LinkRole linkRoleOf(std::string_view label_key);
+// When a sample has several span labels: lower wins. span_id (OTel/Pyroscope) 0, "span id"
+// (Datadog) 1, profile_id (older Pyroscope) 2; "local root span id" is used only without any of them.
+int spanKeyPriority(std::string_view label_key);
 
 }  // namespace proflow::pprof

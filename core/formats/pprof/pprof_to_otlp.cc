@@ -30,6 +30,7 @@ struct LabelKeyHash {
 // What the labels of one sample say about trace correlation and time.
 struct SampleContext {
   std::optional<std::string> span, root_span, trace;
+  int span_priority = 99;
   std::optional<int64_t> timestamp;
 };
 
@@ -183,14 +184,20 @@ class Converter {
                           SampleContext* ctx) {
     if (str == nullptr && key == kTimestampLabel) ctx->timestamp = l.num();
     switch (linkRoleOf(key)) {
-      case LinkRole::kSpan:
-        ctx->span = str ? parseSpanId(*str) : spanIdFromNumber(l.num());
+      case LinkRole::kSpan: {
+        auto id = str ? parseSpanId(*str) : spanIdFromNumber(l.num());
+        int prio = spanKeyPriority(key);
+        if (id && prio < ctx->span_priority) {
+          ctx->span = std::move(id);
+          ctx->span_priority = prio;
+        }
         break;
+      }
       case LinkRole::kRootSpan:
-        ctx->root_span = str ? parseSpanId(*str) : spanIdFromNumber(l.num());
+        if (!ctx->root_span) ctx->root_span = str ? parseSpanId(*str) : spanIdFromNumber(l.num());
         break;
       case LinkRole::kTrace:
-        ctx->trace = str ? parseTraceId(*str) : traceIdFromNumber(l.num());
+        if (!ctx->trace) ctx->trace = str ? parseTraceId(*str) : traceIdFromNumber(l.num());
         break;
       case LinkRole::kNone:
         break;

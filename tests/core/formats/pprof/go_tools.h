@@ -1,0 +1,22 @@
+// Test-time producers and readers for pprof: builds Google's pprof tool (cached in the build tree,
+// built once under a file lock) and the profgen Go program from testdata/, and runs them.
+#pragma once
+
+#include <string>
+
+namespace proflow::testing {
+
+// Runs `cmd` with /bin/sh; stdout (and stderr unless `stdout_only`) go to `output`. Returns the exit
+// status (-1 if not run).
+int runCommand(const std::string& cmd, std::string* output, bool stdout_only = false);
+
+// Path of the pprof tool, building it on first use. Empty with `error` set on failure.
+std::string pprofTool(std::string* error);
+
+// Builds profgen and writes cpu/heap/allocs/mutex/block/goroutine .pb.gz into `dir`.
+bool generateGoProfiles(const std::string& dir, std::string* error);
+
+// `pprof -raw` of a profile file (no symbolization), or "" with `error` set.
+std::string pprofRaw(const std::string& tool, const std::string& file, std::string* error);
+
+}  // namespace proflow::testing
