@@ -1,0 +1,272 @@
+// Chunk loading: header, metadata, constant-pool index, and generic value skipping driven by metadata.
+#include "core/formats/jfr/chunk.h"
+
+#include <algorithm>
+
+namespace proflow::jfr {
+namespace {
+
+constexpr int kMaxNesting = 32;
+
+uint64_t be(const uint8_t* p, int n) {
+  uint64_t v = 0;
+  for (int i = 0; i < n; ++i) v = (v << 8) | p[i];
+  return v;
+}
+
+}  // namespace
+
+std::string ParseError::toString() const { return "offset " + std::to_string(offset) + ": " + message; }
+
+bool parseChunkHeader(const uint8_t* p, size_t available, ChunkHeader* h, std::string* error) {
+  if (available < kChunkHeaderSize) {
+    *error = "truncated chunk header (" + std::to_string(available) + " of 68 bytes)";
+    return false;
+  }
+  if (be(p, 4) != 0x464C5200) {
+    *error = "bad chunk magic (expected FLR\\0)";
+    return false;
+  }
+  h->major = static_cast<uint16_t>(be(p + 4, 2));
+  h->minor = static_cast<uint16_t>(be(p + 6, 2));
+  if (h->major != 1 && h->major != 2) {
+    *error = "unsupported JFR version " + std::to_string(h->major) + "." + std::to_string(h->minor);
+    return false;
+  }
+  h->size = be(p + 8, 8);
+  h->cp_offset = be(p + 16, 8);
+  h->metadata_offset = be(p + 24, 8);
+  h->start_nanos = static_cast<int64_t>(be(p + 32, 8));
+  h->duration_nanos = static_cast<int64_t>(be(p + 40, 8));
+  h->start_ticks = static_cast<int64_t>(be(p + 48, 8));
+  h->ticks_per_second = static_cast<int64_t>(be(p + 56, 8));
+  h->features = static_cast<uint32_t>(be(p + 64, 4));
+  if (h->size < kChunkHeaderSize) {
+    *error = "chunk size " + std::to_string(h->size) + " smaller than its header";
+    return false;
+  }
+  return true;
+}
+
+bool Chunk::fail(uint64_t chunk_offset, std::string message) {
+  if (!failed_) {
+    failed_ = true;
+    error_ = {file_offset_ + chunk_offset, std::move(message)};
+  }
+  return false;
+}
+
+bool Chunk::load(std::span<const uint8_t> bytes, uint64_t file_offset, const Limits& limits) {
+  bytes_ = bytes;
+  file_offset_ = file_offset;
+  limits_ = limits;
+  failed_ = false;
+  error_ = {};
+  pools_.clear();
+  event_plans_.clear();
+  selector_by_id_.clear();
+  selector_sparse_.clear();
+  std::string err;
+  if (!parseChunkHeader(bytes.data(), bytes.size(), &header_, &err)) return fail(0, err);
+  if (header_.size != bytes.size())
+    return fail(0, "chunk size " + std::to_string(header_.size) + " does not match the " +
+                       std::to_string(bytes.size()) + " bytes given");
+  if (header_.size > 0xFFFFFFFEull) return fail(0, "chunk larger than 4 GiB");
+  if (header_.minor >= 1 && header_.state() == 255) return fail(64, "chunk header is being updated (unfinished chunk)");
+  if (header_.metadata_offset == 0 || header_.cp_offset == 0)
+    return fail(16, "unfinished chunk: constant-pool or metadata offset is 0");
+  if (header_.metadata_offset < kChunkHeaderSize || header_.metadata_offset >= header_.size)
+    return fail(24, "metadata offset " + std::to_string(header_.metadata_offset) + " outside the chunk");
+  if (header_.cp_offset < kChunkHeaderSize || header_.cp_offset >= header_.size)
+    return fail(16, "constant-pool offset " + std::to_string(header_.cp_offset) + " outside the chunk");
+  return loadMetadata() && loadPools();
+}
+
+bool Chunk::loadMetadata() {
+  const uint8_t* base = bytes_.data();
+  uint64_t pos = header_.metadata_offset;
+  ByteReader r(base, base + pos, base + header_.size);
+  uint64_t size = r.varint();
+  uint64_t type = r.varint();
+  if (!r.ok() || size == 0 || size > header_.size - pos) return fail(pos, "bad metadata event size");
+  if (type != 0) return fail(pos, "metadata offset does not point at a metadata event");
+  ByteReader body(base, r.pos(), base + pos + size);
+  std::string err;
+  if (!metadata_.parse(body, pos + size, &err)) return fail(body.ok() ? pos : body.failOffset(), err);
+  string_cls_ = metadata_.indexByName("java.lang.String");
+  return true;
+}
+
+bool Chunk::loadPools() {
+  pools_.assign(metadata_.classes().size(), KeyIndex{});
+  uint64_t pos = header_.cp_offset;
+  for (;;) {
+    int64_t delta = 0;
+    if (!readCheckpoint(pos, &delta)) return false;
+    if (delta == 0) break;
+    // Deltas point backwards; anything else could loop forever on a corrupt file.
+    if (delta > 0 || static_cast<uint64_t>(-delta) > pos - kChunkHeaderSize)
+      return fail(pos, "bad checkpoint delta " + std::to_string(delta));
+    pos -= static_cast<uint64_t>(-delta);
+  }
+  makePoolPlans();
+  return true;
+}
+
+bool Chunk::readCheckpoint(uint64_t pos, int64_t* delta) {
+  const uint8_t* base = bytes_.data();
+  ByteReader r(base, base + pos, base + header_.size);
+  uint64_t size = r.varint();
+  uint64_t type = r.varint();
+  if (!r.ok() || size == 0 || size > header_.size - pos) return fail(pos, "bad checkpoint event size");
+  if (type != 1) return fail(pos, "constant-pool offset does not point at a checkpoint event");
+  ByteReader c(base, r.pos(), base + pos + size);
+  c.varint();  // start ticks
+  c.varint();  // duration
+  *delta = static_cast<int64_t>(c.varint());
+  c.varint();  // flags
+  uint64_t pool_count = c.varint();
+  if (!c.ok() || pool_count > c.remaining()) return fail(pos, "bad checkpoint header");
+  for (uint64_t p = 0; p < pool_count; ++p) {
+    uint64_t pool_pos = c.offset();
+    uint64_t class_id = c.varint();
+    uint64_t count = c.varint();
+    int32_t cls = metadata_.indexById(class_id);
+    if (!c.ok() || count > c.remaining()) return fail(pool_pos, "bad constant pool header");
+    if (cls < 0) return fail(pool_pos, "constant pool of unknown type id " + std::to_string(class_id));
+    KeyIndex& index = pools_[static_cast<size_t>(cls)];
+    for (uint64_t i = 0; i < count; ++i) {
+      uint64_t key = c.varint();
+      index.put(key, static_cast<uint32_t>(c.offset()));
+      if (!skipClass(c, cls, 0))
+        return fail(c.failOffset(), "malformed " + metadata_.at(cls).name + " constant-pool entry");
+    }
+  }
+  if (c.offset() != pos + size) return fail(pos, "checkpoint size does not match its content");
+  return true;
+}
+
+bool Chunk::skipClass(ByteReader& r, int32_t cls, int depth) {
+  const ClassDesc& c = metadata_.at(cls);
+  switch (c.kind) {
+    case Kind::kBoolean:
+    case Kind::kByte:
+      r.u8();
+      break;
+    case Kind::kChar:
+    case Kind::kShort:
+    case Kind::kInt:
+    case Kind::kLong:
+      r.varint();
+      break;
+    case Kind::kFloat:
+      r.skip(4);
+      break;
+    case Kind::kDouble:
+      r.skip(8);
+      break;
+    case Kind::kString:
+      r.skipString();
+      break;
+    case Kind::kStruct:
+      if (c.empty_encoding) break;
+      if (depth >= kMaxNesting) return r.fail(), false;
+      for (const FieldDesc& f : c.fields)
+        if (!skipField(r, f, depth + 1)) return false;
+      break;
+  }
+  return r.ok();
+}
+
+bool Chunk::skipField(ByteReader& r, const FieldDesc& f, int depth) {
+  if (f.type < 0) return r.fail(), false;  // refers to a class the metadata does not define
+  if (!f.array) {
+    if (f.constant_pool) return r.varint(), r.ok();
+    return skipClass(r, f.type, depth);
+  }
+  uint64_t n = r.varint();
+  if (!r.ok()) return false;
+  if (!f.constant_pool && metadata_.at(f.type).empty_encoding) return true;
+  if (n > r.remaining()) return r.fail(), false;  // every element takes at least one byte
+  for (uint64_t i = 0; i < n; ++i) {
+    if (f.constant_pool) {
+      r.varint();
+    } else if (!skipClass(r, f.type, depth)) {
+      return false;
+    }
+  }
+  return r.ok();
+}
+
+bool Chunk::readRecord(ByteReader& r, const Plan& plan, uint64_t* out, uint32_t* present) {
+  const ClassDesc& c = metadata_.at(plan.cls);
+  for (int i = 0; i <= plan.last_needed; ++i) {
+    const FieldDesc& f = c.fields[static_cast<size_t>(i)];
+    int slot = plan.slots[static_cast<size_t>(i)];
+    if (slot < 0 || f.array || f.type < 0) {
+      if (!skipField(r, f, 1)) return false;
+      continue;
+    }
+    uint64_t v = 0;
+    if (f.constant_pool) {
+      v = r.varint();
+    } else {
+      switch (metadata_.at(f.type).kind) {
+        case Kind::kBoolean:
+        case Kind::kByte:
+          v = r.u8();
+          break;
+        case Kind::kChar:
+        case Kind::kShort:
+        case Kind::kInt:
+        case Kind::kLong:
+          v = r.varint();
+          break;
+        case Kind::kFloat:
+          v = r.beU(4);
+          break;
+        case Kind::kDouble:
+          v = r.beU(8);
+          break;
+        case Kind::kString:
+          v = r.offset();
+          r.skipString();
+          break;
+        case Kind::kStruct:
+          if (!skipClass(r, f.type, 1)) return false;
+          continue;  // inline structs are not captured
+      }
+    }
+    out[slot] = v;
+    *present |= 1u << slot;
+  }
+  return r.ok();
+}
+
+Chunk::Plan Chunk::makePlan(int32_t cls, std::span<const std::pair<std::string_view, int>> fields) const {
+  Plan p;
+  p.cls = cls;
+  if (cls < 0) return p;
+  const ClassDesc& c = metadata_.at(cls);
+  p.slots.assign(c.fields.size(), -1);
+  for (auto [name, slot] : fields) {
+    int i = c.fieldIndex(name);
+    if (i < 0) continue;
+    p.slots[static_cast<size_t>(i)] = static_cast<int8_t>(slot);
+    p.last_needed = std::max(p.last_needed, i);
+    const FieldDesc& f = c.fields[static_cast<size_t>(i)];
+    if (!f.array && !f.constant_pool && f.type >= 0 && metadata_.at(f.type).kind == Kind::kString)
+      p.string_slots |= 1u << slot;
+  }
+  return p;
+}
+
+std::vector<uint64_t> Chunk::poolKeys(std::string_view type_name) const {
+  std::vector<uint64_t> keys;
+  int32_t cls = metadata_.indexByName(type_name);
+  if (cls < 0 || static_cast<size_t>(cls) >= pools_.size()) return keys;
+  pools_[static_cast<size_t>(cls)].forEachKey([&](uint64_t k) { keys.push_back(k); });
+  return keys;
+}
+
+}  // namespace proflow::jfr

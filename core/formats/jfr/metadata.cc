@@ -1,0 +1,241 @@
+#include "core/formats/jfr/metadata.h"
+
+#include <charconv>
+
+namespace proflow::jfr {
+
+namespace {
+
+constexpr int kMaxDepth = 64;
+
+Kind primitiveKind(std::string_view name) {
+  if (name == "boolean") return Kind::kBoolean;
+  if (name == "byte") return Kind::kByte;
+  if (name == "char") return Kind::kChar;
+  if (name == "short") return Kind::kShort;
+  if (name == "int") return Kind::kInt;
+  if (name == "long") return Kind::kLong;
+  if (name == "float") return Kind::kFloat;
+  if (name == "double") return Kind::kDouble;
+  if (name == "java.lang.String") return Kind::kString;
+  return Kind::kStruct;
+}
+
+TimeUnit unitFromName(std::string_view v) {
+  if (v == "TICKS") return TimeUnit::kTicks;
+  if (v == "NANOSECONDS") return TimeUnit::kNanoseconds;
+  if (v == "MICROSECONDS") return TimeUnit::kMicroseconds;
+  if (v == "MILLISECONDS") return TimeUnit::kMilliseconds;
+  if (v == "SECONDS") return TimeUnit::kSeconds;
+  return TimeUnit::kNone;
+}
+
+bool parseU64(std::string_view s, uint64_t* out) {
+  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), *out);
+  return ec == std::errc() && p == s.data() + s.size();
+}
+
+}  // namespace
+
+int ClassDesc::fieldIndex(std::string_view field_name) const {
+  for (size_t i = 0; i < fields.size(); ++i)
+    if (fields[i].name == field_name) return static_cast<int>(i);
+  return -1;
+}
+
+int32_t Metadata::indexByName(std::string_view name) const {
+  auto it = by_name_.find(std::string(name));
+  return it == by_name_.end() ? -1 : it->second;
+}
+
+int32_t Metadata::indexById(uint64_t id) const {
+  auto it = by_id_.find(id);
+  return it == by_id_.end() ? -1 : it->second;
+}
+
+bool Metadata::parse(ByteReader& r, uint64_t end, std::string* error) {
+  r.varint();  // start ticks
+  r.varint();  // duration
+  metadata_id_ = r.varint();
+  uint64_t n = r.varint();
+  if (!r.ok() || n > r.remaining()) {
+    *error = "bad metadata string table";
+    return false;
+  }
+  strings_.clear();
+  strings_.reserve(n);
+  std::string scratch;
+  for (uint64_t i = 0; i < n; ++i) {
+    std::string_view s;
+    uint64_t key = 0;
+    bool is_ref = false;
+    if (!readString(r, scratch, &s, &key, &is_ref) || is_ref) {
+      *error = "bad metadata string";
+      return false;
+    }
+    strings_.emplace_back(s);
+  }
+  if (!readTree(r, end, error)) return false;
+  if (r.offset() != end) {
+    *error = "metadata event size does not match its content";
+    return false;
+  }
+  if (!buildClasses(error)) return false;
+  resolveTypes();
+  computeEmptyEncodings();
+  strings_.clear();
+  elements_.clear();
+  return true;
+}
+
+// Reads the element tree iteratively (explicit stack) so hostile nesting cannot overflow the C++ stack.
+bool Metadata::readTree(ByteReader& r, uint64_t end, std::string* error) {
+  elements_.clear();
+  struct Pending {
+    uint32_t element;
+    uint64_t children_left;
+  };
+  std::vector<Pending> stack;
+  auto readElement = [&](uint32_t* index) -> bool {
+    Element e;
+    e.name = static_cast<uint32_t>(r.varint());
+    uint64_t attrs = r.varint();
+    if (!r.ok() || e.name >= strings_.size() || attrs > r.remaining()) return false;
+    e.attributes.reserve(attrs);
+    for (uint64_t i = 0; i < attrs; ++i) {
+      uint64_t k = r.varint(), v = r.varint();
+      if (!r.ok() || k >= strings_.size() || v >= strings_.size()) return false;
+      e.attributes.emplace_back(static_cast<uint32_t>(k), static_cast<uint32_t>(v));
+    }
+    *index = static_cast<uint32_t>(elements_.size());
+    elements_.push_back(std::move(e));
+    uint64_t children = r.varint();
+    if (!r.ok() || children > r.remaining() || stack.size() >= kMaxDepth) return false;
+    stack.push_back({*index, children});
+    return true;
+  };
+  uint32_t root = 0;
+  if (!readElement(&root)) {
+    *error = "bad metadata element";
+    return false;
+  }
+  while (!stack.empty()) {
+    if (r.offset() > end) break;
+    Pending& top = stack.back();
+    if (top.children_left == 0) {
+      stack.pop_back();
+      continue;
+    }
+    --top.children_left;
+    uint32_t parent = top.element, child = 0;
+    if (!readElement(&child)) {
+      *error = "bad metadata element";
+      return false;
+    }
+    elements_[parent].children.push_back(child);
+  }
+  if (!stack.empty() || !r.ok()) {
+    *error = "truncated metadata element tree";
+    return false;
+  }
+  return true;
+}
+
+bool Metadata::buildClasses(std::string* error) {
+  classes_.clear();
+  by_id_.clear();
+  by_name_.clear();
+  auto attr = [&](const Element& e, std::string_view key) -> const std::string* {
+    for (auto [k, v] : e.attributes)
+      if (strings_[k] == key) return &strings_[v];
+    return nullptr;
+  };
+  auto name = [&](const Element& e) -> const std::string& { return strings_[e.name]; };
+  // Annotations are resolved after all classes are known (they reference classes by id).
+  struct PendingAnnotation {
+    size_t cls, field;
+    uint64_t annotation_class;
+    std::string value;
+  };
+  std::vector<PendingAnnotation> annotations;
+  for (uint32_t top : elements_.empty() ? std::vector<uint32_t>{} : elements_[0].children) {
+    if (name(elements_[top]) != "metadata") continue;
+    for (uint32_t ci : elements_[top].children) {
+      const Element& ce = elements_[ci];
+      if (name(ce) != "class") continue;
+      ClassDesc c;
+      const std::string* id = attr(ce, "id");
+      const std::string* cname = attr(ce, "name");
+      if (!id || !cname || !parseU64(*id, &c.id)) {
+        *error = "metadata class without id or name";
+        return false;
+      }
+      c.name = *cname;
+      if (const std::string* s = attr(ce, "superType")) c.super_type = *s;
+      if (const std::string* s = attr(ce, "simpleType")) c.simple_type = *s == "true";
+      c.kind = primitiveKind(c.name);
+      for (uint32_t fi : ce.children) {
+        const Element& fe = elements_[fi];
+        if (name(fe) != "field") continue;
+        FieldDesc f;
+        const std::string* fname = attr(fe, "name");
+        const std::string* ftype = attr(fe, "class");
+        if (!fname || !ftype || !parseU64(*ftype, &f.type_id)) {
+          *error = "metadata field without name or class in " + c.name;
+          return false;
+        }
+        f.name = *fname;
+        if (const std::string* s = attr(fe, "constantPool")) f.constant_pool = *s == "true";
+        if (const std::string* s = attr(fe, "dimension")) f.array = *s != "0";
+        for (uint32_t ai : fe.children) {
+          const Element& ae = elements_[ai];
+          uint64_t acls = 0;
+          const std::string* aclass = attr(ae, "class");
+          const std::string* avalue = attr(ae, "value");
+          if (name(ae) == "annotation" && aclass && avalue && parseU64(*aclass, &acls))
+            annotations.push_back({classes_.size(), c.fields.size(), acls, *avalue});
+        }
+        c.fields.push_back(std::move(f));
+      }
+      by_id_[c.id] = static_cast<int32_t>(classes_.size());
+      classes_.push_back(std::move(c));
+    }
+  }
+  for (size_t i = 0; i < classes_.size(); ++i) by_name_.emplace(classes_[i].name, static_cast<int32_t>(i));
+  for (const auto& a : annotations) {
+    int32_t ac = indexById(a.annotation_class);
+    if (ac < 0) continue;
+    FieldDesc& f = classes_[a.cls].fields[a.field];
+    if (classes_[ac].name == "jdk.jfr.Timespan") f.timespan = unitFromName(a.value);
+    if (classes_[ac].name == "jdk.jfr.Timestamp") f.timestamp = unitFromName(a.value);
+  }
+  return true;
+}
+
+void Metadata::resolveTypes() {
+  for (auto& c : classes_)
+    for (auto& f : c.fields) f.type = indexById(f.type_id);
+}
+
+// A struct takes no bytes when all its fields are non-array, non-pool structs that take no bytes.
+// Iterated to a fixed point so recursive (malformed) definitions settle instead of recursing.
+void Metadata::computeEmptyEncodings() {
+  for (auto& c : classes_) c.empty_encoding = c.kind == Kind::kStruct;
+  bool changed = true;
+  while (changed) {
+    changed = false;
+    for (auto& c : classes_) {
+      if (!c.empty_encoding) continue;
+      for (const auto& f : c.fields) {
+        bool empty_field = !f.array && !f.constant_pool && f.type >= 0 && classes_[f.type].empty_encoding;
+        if (!empty_field) {
+          c.empty_encoding = false;
+          changed = true;
+          break;
+        }
+      }
+    }
+  }
+}
+
+}  // namespace proflow::jfr

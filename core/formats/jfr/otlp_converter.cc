@@ -1,0 +1,465 @@
+#include "core/formats/jfr/otlp_converter.h"
+
+#include <algorithm>
+#include <charconv>
+#include <limits>
+#include <unordered_map>
+#include <vector>
+
+#include "core/dictionary_builder.h"
+#include "core/formats/jfr/chunk_reader.h"
+
+namespace proflow::jfr {
+namespace {
+
+enum Kind : int {
+  kExecution,
+  kNativeMethod,
+  kWallClock,
+  kInNewTlab,
+  kOutsideTlab,
+  kAllocSample,
+  kMonitorEnter,
+  kThreadPark,
+  kLiveObject,
+  kMalloc,
+  kActiveSetting,
+  kKindCount
+};
+constexpr std::string_view kEventNames[kKindCount] = {
+    "jdk.ExecutionSample",      "jdk.NativeMethodSample", "profiler.WallClockSample",
+    "jdk.ObjectAllocationInNewTLAB", "jdk.ObjectAllocationOutsideTLAB", "jdk.ObjectAllocationSample",
+    "jdk.JavaMonitorEnter",     "jdk.ThreadPark",         "profiler.LiveObject",
+    "profiler.Malloc",          "jdk.ActiveSetting"};
+
+// Values scaled at finish() by a period known only once the settings have been read.
+enum Scale : uint8_t { kNoScale, kCpuPeriod, kNativePeriod, kWallInterval };
+
+enum ProfileId : int {
+  kCpu, kWall, kExecWall, kNative, kTlabObjects, kTlabBytes, kOutsideObjects, kOutsideBytes, kSampleObjects,
+  kSampleBytes, kMonitorCount, kMonitorDelay, kParkCount, kParkDelay, kLive, kMallocObjects, kMallocBytes,
+  kProfileCount
+};
+
+struct ProfileSpec {
+  std::string_view type, unit, period_type, period_unit;
+  Scale scale;
+};
+constexpr ProfileSpec kSpecs[kProfileCount] = {
+    {"cpu", "nanoseconds", "cpu", "nanoseconds", kCpuPeriod},
+    {"wall", "nanoseconds", "wall", "nanoseconds", kWallInterval},
+    {"wall", "nanoseconds", "wall", "nanoseconds", kCpuPeriod},  // ExecutionSample with event=wall
+    {"native_method", "nanoseconds", "native_method", "nanoseconds", kNativePeriod},
+    {"alloc_in_new_tlab_objects", "count", "space", "bytes", kNoScale},
+    {"alloc_in_new_tlab_bytes", "bytes", "space", "bytes", kNoScale},
+    {"alloc_outside_tlab_objects", "count", "space", "bytes", kNoScale},
+    {"alloc_outside_tlab_bytes", "bytes", "space", "bytes", kNoScale},
+    {"alloc_sample_objects", "count", "space", "bytes", kNoScale},
+    {"alloc_sample_bytes", "bytes", "space", "bytes", kNoScale},
+    {"contentions", "count", "mutex", "count", kNoScale},
+    {"delay", "nanoseconds", "mutex", "count", kNoScale},
+    {"contentions", "count", "block", "count", kNoScale},
+    {"delay", "nanoseconds", "block", "count", kNoScale},
+    {"live", "count", "objects", "count", kNoScale},
+    {"malloc_objects", "count", "space", "bytes", kNoScale},
+    {"malloc_bytes", "bytes", "space", "bytes", kNoScale},
+};
+
+struct SampleKey {
+  int32_t stack, thread_attr, span_attr, link;
+  int64_t context;
+  bool operator==(const SampleKey&) const = default;
+};
+struct SampleKeyHash {
+  size_t operator()(const SampleKey& k) const {
+    uint64_t h = static_cast<uint32_t>(k.stack) * 0x9E3779B97F4A7C15ull;
+    h ^= (static_cast<uint64_t>(static_cast<uint32_t>(k.thread_attr)) << 32 | static_cast<uint32_t>(k.link)) +
+         0x7F4A7C15ull + (h << 6) + (h >> 2);
+    h ^= static_cast<uint64_t>(k.context) * 0xC2B2AE3D27D4EB4Full + static_cast<uint32_t>(k.span_attr);
+    return h ^ (h >> 29);
+  }
+};
+
+// "10 ms", "20ms", "1 s", "500 us", "1000000 ns" or a bare number of ns (async-profiler) -> ns; 0 if unknown.
+int64_t parseDuration(std::string_view v) {
+  while (!v.empty() && v.front() == ' ') v.remove_prefix(1);
+  int64_t n = 0;
+  auto [p, ec] = std::from_chars(v.data(), v.data() + v.size(), n);
+  if (ec != std::errc() || n <= 0) return 0;
+  std::string_view unit(p, static_cast<size_t>(v.data() + v.size() - p));
+  while (!unit.empty() && unit.front() == ' ') unit.remove_prefix(1);
+  if (unit.empty() || unit == "ns") return n;
+  if (unit == "us") return n * 1000;
+  if (unit == "ms") return n * 1000000;
+  if (unit == "s") return n * 1000000000;
+  return 0;
+}
+
+// How a JFR frame type maps onto OTLP.
+struct FrameClass {
+  uint8_t otlp_type = 0;  // index into kFrameTypes
+  bool inlined = false;
+};
+constexpr std::string_view kFrameTypes[] = {"jvm", "native", "kernel"};
+
+}  // namespace
+
+class OtlpConverter::Impl {
+ public:
+  Impl(otlp::Request* out, const ConvertOptions& o) : out_(out), opts_(o), dict_(out->mutable_dictionary()) {
+    for (int i = 0; i < 3; ++i) frame_type_attrs_[i] = dict_.stringAttribute("profile.frame.type", kFrameTypes[i]);
+  }
+
+  bool addChunk(Chunk& chunk);
+  void finish(std::span<const uint8_t> original);
+
+  uint64_t events = 0;
+  uint64_t samples = 0;
+
+ private:
+  struct Acc {
+    std::unique_ptr<otlp::Profile> profile;
+    std::unordered_map<SampleKey, int, SampleKeyHash> index;
+  };
+
+  void startChunk(Chunk& chunk);
+  void onEvent(const Event& e);
+  void onSetting(const Event& e);
+  void add(ProfileId id, const SampleKey& key, int64_t value, int64_t ts);
+  SampleKey keyOf(const Event& e);
+  int32_t stackIndex(uint64_t key);
+  int32_t threadAttr(uint64_t key);
+  int32_t spanAttr(const Event& e);
+  int32_t linkIndex(const Event& e);
+  FrameClass frameClass(const Frame& f);
+  std::pair<int32_t, int32_t> function(uint64_t method_key, const FrameClass& fc);
+  void appendAttributes(otlp::Sample* s, const SampleKey& k);
+
+  otlp::Request* out_;
+  ConvertOptions opts_;
+  DictionaryBuilder dict_;
+  Chunk* chunk_ = nullptr;
+  int32_t frame_type_attrs_[3] = {};
+  Acc accs_[kProfileCount];
+  int64_t start_nanos_ = std::numeric_limits<int64_t>::max();
+  int64_t end_nanos_ = std::numeric_limits<int64_t>::min();
+  // Settings seen so far (per file).
+  int64_t cpu_period_ = 0, native_period_ = 0, wall_interval_ = 0;
+  bool wall_mode_ = false;
+  // Per-chunk caches: pool keys are only meaningful inside their chunk.
+  KeyIndex stacks_;
+  std::unordered_map<uint64_t, int32_t> threads_;
+  std::unordered_map<uint64_t, std::pair<int32_t, int32_t>> functions_;  // method -> (function, mapping)
+  std::unordered_map<uint64_t, FrameClass> frame_classes_;
+  bool c_native_frames_ = false;  // async-profiler: "Native" means C code
+  // Per-file caches.
+  std::unordered_map<int64_t, std::vector<int32_t>> context_attrs_;
+  StackTrace trace_;
+  std::vector<int32_t> locations_;
+  std::vector<std::pair<int32_t, int32_t>> pending_lines_;  // (function, line) of inlined frames
+  std::string scratch_, scratch2_;
+};
+
+void OtlpConverter::Impl::startChunk(Chunk& chunk) {
+  chunk_ = &chunk;
+  stacks_.clear();
+  threads_.clear();
+  functions_.clear();
+  frame_classes_.clear();
+  c_native_frames_ = false;
+  for (uint64_t k : chunk.poolKeys("jdk.types.FrameType")) {
+    std::string_view t = chunk.frameType(k, scratch_);
+    if (t == "C++" || t == "Kernel") c_native_frames_ = true;
+  }
+  const ChunkHeader& h = chunk.header();
+  start_nanos_ = std::min(start_nanos_, h.start_nanos);
+  end_nanos_ = std::max(end_nanos_, h.start_nanos + h.duration_nanos);
+  chunk.select(kEventNames);
+}
+
+bool OtlpConverter::Impl::addChunk(Chunk& chunk) {
+  startChunk(chunk);
+  uint64_t pos = 0;
+  Event e;
+  while (chunk.nextEvent(&pos, &e)) onEvent(e);
+  chunk_ = nullptr;
+  return !chunk.failed();
+}
+
+void OtlpConverter::Impl::onSetting(const Event& e) {
+  if (!e.has(EventField::kName) || !e.has(EventField::kValue)) return;
+  std::string_view name = chunk_->stringAt(e.get(EventField::kName), scratch_);
+  std::string_view value = chunk_->stringAt(e.get(EventField::kValue), scratch2_);
+  std::string_view type = e.has(EventField::kId) ? chunk_->typeNameById(e.get(EventField::kId)) : "";
+  if (name == "period" && type == kEventNames[kExecution]) cpu_period_ = parseDuration(value);
+  if (name == "period" && type == kEventNames[kNativeMethod]) native_period_ = parseDuration(value);
+  // async-profiler's recording options.
+  if (name == "interval") cpu_period_ = parseDuration(value);
+  if (name == "wall") wall_interval_ = parseDuration(value);
+  if (name == "event") wall_mode_ = value == "wall";
+}
+
+void OtlpConverter::Impl::onEvent(const Event& e) {
+  using F = EventField;
+  if (e.selector == kActiveSetting) return onSetting(e);
+  ++events;
+  SampleKey key = keyOf(e);
+  int64_t ts = e.has(F::kStartTime) ? chunk_->ticksToEpochNanos(e.get(F::kStartTime)) : chunk_->header().start_nanos;
+  auto i64 = [&](F f) { return static_cast<int64_t>(e.get(f)); };
+  switch (e.selector) {
+    case kExecution:
+      return add(wall_mode_ ? kExecWall : kCpu, key, 1, ts);
+    case kNativeMethod:
+      return add(kNative, key, 1, ts);
+    case kWallClock:
+      return add(kWall, key, e.has(F::kSamples) ? i64(F::kSamples) : 1, ts);
+    case kInNewTlab:
+      add(kTlabObjects, key, 1, ts);
+      return add(kTlabBytes, key, e.has(F::kTlabSize) ? i64(F::kTlabSize) : i64(F::kAllocationSize), ts);
+    case kOutsideTlab:
+      add(kOutsideObjects, key, 1, ts);
+      return add(kOutsideBytes, key, i64(F::kAllocationSize), ts);
+    case kAllocSample:
+      add(kSampleObjects, key, 1, ts);
+      return add(kSampleBytes, key, i64(F::kWeight), ts);
+    case kMonitorEnter:
+    case kThreadPark: {
+      bool mon = e.selector == kMonitorEnter;
+      int64_t ns = chunk_->timespanToNanos(i64(F::kDuration), chunk_->durationUnit(e.selector));
+      add(mon ? kMonitorCount : kParkCount, key, 1, ts);
+      return add(mon ? kMonitorDelay : kParkDelay, key, ns, ts);
+    }
+    case kLiveObject:
+      return add(kLive, key, 1, ts);
+    case kMalloc:
+      add(kMallocObjects, key, 1, ts);
+      return add(kMallocBytes, key, i64(F::kSize), ts);
+  }
+}
+
+SampleKey OtlpConverter::Impl::keyOf(const Event& e) {
+  using F = EventField;
+  SampleKey k{};
+  k.stack = e.has(F::kStackTrace) ? stackIndex(e.get(F::kStackTrace)) : 0;
+  k.thread_attr = e.has(F::kThread) ? threadAttr(e.get(F::kThread)) : 0;
+  k.context = e.has(F::kContextId) ? static_cast<int64_t>(e.get(F::kContextId)) : 0;
+  k.span_attr = spanAttr(e);
+  k.link = linkIndex(e);
+  return k;
+}
+
+void OtlpConverter::Impl::add(ProfileId id, const SampleKey& key, int64_t value, int64_t ts) {
+  Acc& acc = accs_[id];
+  if (!acc.profile) acc.profile = std::make_unique<otlp::Profile>();
+  auto [it, inserted] = acc.index.try_emplace(key, acc.profile->samples_size());
+  otlp::Sample* s;
+  if (inserted) {
+    s = acc.profile->add_samples();
+    s->set_stack_index(key.stack);
+    s->set_link_index(key.link);
+    appendAttributes(s, key);
+    ++samples;
+  } else {
+    s = acc.profile->mutable_samples(it->second);
+  }
+  s->add_values(value);
+  s->add_timestamps_unix_nano(static_cast<uint64_t>(ts));
+  end_nanos_ = std::max(end_nanos_, ts + 1);
+}
+
+void OtlpConverter::Impl::appendAttributes(otlp::Sample* s, const SampleKey& k) {
+  if (k.thread_attr) s->add_attribute_indices(k.thread_attr);
+  if (k.context != 0 && opts_.labels) {
+    auto [it, inserted] = context_attrs_.try_emplace(k.context);
+    if (inserted) {
+      if (const LabelPairs* labels = opts_.labels->find(k.context))
+        for (const auto& [name, value] : *labels) it->second.push_back(dict_.stringAttribute(name, value));
+    }
+    for (int32_t a : it->second) s->add_attribute_indices(a);
+  }
+  if (k.span_attr) s->add_attribute_indices(k.span_attr);
+}
+
+int32_t OtlpConverter::Impl::threadAttr(uint64_t key) {
+  auto [it, inserted] = threads_.try_emplace(key, 0);
+  if (inserted) {
+    ThreadInfo t;
+    if (chunk_->thread(key, &t)) {
+      const std::string& name = t.java_name.empty() ? t.os_name : t.java_name;
+      if (!name.empty()) it->second = dict_.stringAttribute("thread.name", name);
+    }
+  }
+  return it->second;
+}
+
+int32_t OtlpConverter::Impl::spanAttr(const Event& e) {
+  if (!e.has(EventField::kSpanName) || !chunk_->isStringField(e.selector, EventField::kSpanName)) return 0;
+  std::string_view name = chunk_->stringAt(e.get(EventField::kSpanName), scratch_);
+  return name.empty() ? 0 : dict_.stringAttribute("span_name", name);
+}
+
+int32_t OtlpConverter::Impl::linkIndex(const Event& e) {
+  if (!e.has(EventField::kSpanId) || e.get(EventField::kSpanId) == 0) return 0;
+  auto be = [](uint64_t v, int bytes) {
+    std::string s(static_cast<size_t>(bytes), '\0');
+    for (int i = bytes - 1; i >= 0; --i, v >>= 8) s[static_cast<size_t>(i)] = static_cast<char>(v & 0xff);
+    return s;
+  };
+  std::string trace = be(e.get(EventField::kTraceIdHi), 8) + be(e.get(EventField::kTraceIdLo), 8);
+  return dict_.link(trace, be(e.get(EventField::kSpanId), 8));
+}
+
+FrameClass OtlpConverter::Impl::frameClass(const Frame& f) {
+  if (!f.has_type) return {};
+  auto [it, inserted] = frame_classes_.try_emplace(f.type);
+  if (inserted) {
+    std::string_view t = chunk_->frameType(f.type, scratch_);
+    FrameClass& c = it->second;
+    c.inlined = t == "Inlined";
+    if (t == "C++" || (t == "Native" && c_native_frames_)) c.otlp_type = 1;
+    if (t == "Kernel") c.otlp_type = 2;
+  }
+  return it->second;
+}
+
+// Function (and, for native code, the library's Mapping) of a method, cached per chunk.
+std::pair<int32_t, int32_t> OtlpConverter::Impl::function(uint64_t method_key, const FrameClass& fc) {
+  auto [it, inserted] = functions_.try_emplace(method_key);
+  if (!inserted) return it->second;
+  MethodInfo m;
+  std::string cls, name;
+  if (chunk_->method(method_key, &m)) {
+    uint64_t sym = 0;
+    if (chunk_->classNameSymbol(m.class_key, &sym)) cls = chunk_->symbol(sym, scratch_);
+    name = chunk_->symbol(m.name_symbol, scratch_);
+  }
+  if (name.empty()) name = "<unknown>";
+  int32_t mapping = 0;
+  std::string full;
+  if (fc.otlp_type != 0) {  // C/C++/kernel: the "class" is the library
+    full = name;
+    if (!cls.empty()) {
+      otlp::Mapping mp;
+      mp.set_filename_strindex(dict_.string(cls));
+      mapping = dict_.mapping(mp);
+    }
+  } else {
+    std::replace(cls.begin(), cls.end(), '/', '.');
+    full = cls.empty() ? name : cls + "." + name;
+  }
+  it->second = {dict_.function(full, {}, {}), mapping};
+  return it->second;
+}
+
+int32_t OtlpConverter::Impl::stackIndex(uint64_t key) {
+  uint32_t cached = stacks_.get(key);
+  if (cached != KeyIndex::kAbsent) return static_cast<int32_t>(cached);
+  int32_t result = 0;
+  if (chunk_->stackTrace(key, &trace_)) {
+    locations_.clear();
+    pending_lines_.clear();
+    for (size_t i = 0; i < trace_.frames.size(); ++i) {
+      const Frame& f = trace_.frames[i];
+      FrameClass fc = frameClass(f);
+      auto [fn, mapping] = function(f.method, fc);
+      pending_lines_.emplace_back(fn, f.line > 0 ? f.line : 0);
+      // An inlined frame lives inside the next (calling) physical frame's Location.
+      if (fc.inlined && i + 1 < trace_.frames.size()) continue;
+      otlp::Location loc;
+      loc.set_mapping_index(mapping);
+      for (auto [lf, line] : pending_lines_) {
+        otlp::Line* l = loc.add_lines();
+        l->set_function_index(lf);
+        l->set_line(line);
+      }
+      loc.add_attribute_indices(frame_type_attrs_[fc.otlp_type]);
+      locations_.push_back(dict_.location(loc));
+      pending_lines_.clear();
+    }
+    result = dict_.stack(locations_);
+  }
+  stacks_.put(key, static_cast<uint32_t>(result));
+  return result;
+}
+
+void OtlpConverter::Impl::finish(std::span<const uint8_t> original) {
+  int64_t cpu = opts_.cpu_period_nanos > 0 ? opts_.cpu_period_nanos
+                : cpu_period_ > 0          ? cpu_period_
+                                           : opts_.default_period_nanos;
+  int64_t native = native_period_ > 0 ? native_period_ : opts_.default_period_nanos;
+  int64_t wall = wall_interval_ > 0 ? wall_interval_ : cpu;
+  auto* scope = out_->add_resource_profiles()->add_scope_profiles();
+  if (start_nanos_ > end_nanos_) start_nanos_ = end_nanos_ = 0;
+  bool first = true;
+  for (int id = 0; id < kProfileCount; ++id) {
+    Acc& acc = accs_[id];
+    if (!acc.profile) continue;
+    const ProfileSpec& spec = kSpecs[id];
+    int64_t factor = spec.scale == kCpuPeriod ? cpu : spec.scale == kNativePeriod ? native
+                   : spec.scale == kWallInterval ? wall : 1;
+    otlp::Profile& p = *acc.profile;
+    if (factor != 1)
+      for (auto& s : *p.mutable_samples())
+        for (auto& v : *s.mutable_values()) v *= factor;
+    p.mutable_sample_type()->set_type_strindex(dict_.string(spec.type));
+    p.mutable_sample_type()->set_unit_strindex(dict_.string(spec.unit));
+    p.mutable_period_type()->set_type_strindex(dict_.string(spec.period_type));
+    p.mutable_period_type()->set_unit_strindex(dict_.string(spec.period_unit));
+    if (spec.scale != kNoScale) p.set_period(factor);
+    p.set_time_unix_nano(static_cast<uint64_t>(start_nanos_));
+    p.set_duration_nano(static_cast<uint64_t>(end_nanos_ - start_nanos_));
+    p.set_original_payload_format("jfr");
+    if (first && opts_.keep_original_payload && !original.empty())
+      p.set_original_payload(original.data(), original.size());
+    first = false;
+    scope->mutable_profiles()->AddAllocated(acc.profile.release());
+    acc.index.clear();
+  }
+}
+
+OtlpConverter::OtlpConverter(otlp::Request* out, const ConvertOptions& options)
+    : impl_(std::make_unique<Impl>(out, options)) {}
+OtlpConverter::~OtlpConverter() = default;
+bool OtlpConverter::addChunk(Chunk& chunk) { return impl_->addChunk(chunk); }
+void OtlpConverter::finish(std::span<const uint8_t> original) { impl_->finish(original); }
+uint64_t OtlpConverter::events() const { return impl_->events; }
+uint64_t OtlpConverter::samples() const { return impl_->samples; }
+
+namespace {
+
+ConvertResult run(ChunkReader& reader, const ConvertOptions& options, otlp::Request* out,
+                  std::span<const uint8_t> original) {
+  ConvertResult r;
+  OtlpConverter conv(out, options);
+  Chunk chunk;
+  while (reader.next(chunk)) {
+    ++r.chunks;
+    // A malformed event ends its chunk only: later chunks are self-contained and still converted.
+    if (!conv.addChunk(chunk) && r.ok) {
+      r.ok = false;
+      r.error = chunk.error();
+    }
+  }
+  if (r.ok && reader.failed()) {
+    r.ok = false;
+    r.error = reader.error();
+  }
+  conv.finish(original);
+  r.events = conv.events();
+  r.samples = conv.samples();
+  return r;
+}
+
+}  // namespace
+
+ConvertResult convertToOtlp(std::span<const uint8_t> jfr, const ConvertOptions& options, otlp::Request* out) {
+  ChunkReader reader(jfr, options.limits);
+  return run(reader, options, out, jfr);
+}
+
+ConvertResult convertToOtlp(std::istream& jfr, const ConvertOptions& options, otlp::Request* out) {
+  ChunkReader reader(jfr, options.limits);
+  return run(reader, options, out, {});
+}
+
+}  // namespace proflow::jfr

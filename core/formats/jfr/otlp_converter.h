@@ -1,0 +1,89 @@
+// JFR -> OTLP profiles. One Profile per (sample type, period type); every event becomes one value plus its
+// timestamp (timestamps_unix_nano) in the sample keyed by {stack, attributes, link}, so events survive,
+// not only aggregates.
+//
+// Mapping (event -> sample types, value per event):
+//   jdk.ExecutionSample            cpu/nanoseconds (or wall/nanoseconds when async-profiler ran with
+//                                  event=wall), value = sampling period
+//   jdk.NativeMethodSample         native_method/nanoseconds, value = its sampling period
+//   profiler.WallClockSample       wall/nanoseconds, value = samples x wall interval
+//   jdk.ObjectAllocationInNewTLAB  alloc_in_new_tlab_objects/count [1], alloc_in_new_tlab_bytes/bytes [tlabSize]
+//   jdk.ObjectAllocationOutsideTLAB alloc_outside_tlab_objects/count [1], alloc_outside_tlab_bytes/bytes
+//                                  [allocationSize]
+//   jdk.ObjectAllocationSample     alloc_sample_objects/count [1], alloc_sample_bytes/bytes [weight]
+//   jdk.JavaMonitorEnter           contentions/count [1], delay/nanoseconds [duration] (period type mutex)
+//   jdk.ThreadPark                 contentions/count [1], delay/nanoseconds [duration] (period type block)
+//   profiler.LiveObject            live/count [1]
+//   profiler.Malloc                malloc_objects/count [1], malloc_bytes/bytes [size]
+// Frames: Function name `package.Class.method` (dots), Line.line = line number, inlined frames folded into
+// the Location of their physical frame (lines[0] innermost), Location attribute profile.frame.type
+// (jvm / native / kernel). Native frames of async-profiler: name = symbol, Mapping filename = library.
+// Sample attributes: thread.name, Pyroscope context labels (by contextId), span_name. Links: spanId with
+// traceIdHi/traceIdLo.
+#pragma once
+
+#include <cstdint>
+#include <istream>
+#include <memory>
+#include <span>
+#include <string>
+
+#include "core/formats/jfr/chunk.h"
+#include "core/formats/jfr/context_labels.h"
+#include "core/otlp_types.h"
+
+namespace proflow::jfr {
+
+struct ConvertOptions {
+  // Sampling period of jdk.ExecutionSample in ns; 0 = take it from the recording's settings
+  // (jdk.ActiveSetting), falling back to `default_period_nanos`.
+  int64_t cpu_period_nanos = 0;
+  int64_t default_period_nanos = 10'000'000;
+  // Pyroscope dynamic labels, applied by contextId; may be null. Must outlive the conversion.
+  const ContextLabels* labels = nullptr;
+  // Stores the whole input in Profile.original_payload (first profile only; the format "jfr" is set on
+  // every profile).
+  bool keep_original_payload = false;
+  Limits limits;
+};
+
+struct ConvertResult {
+  bool ok = true;      // false: the input was malformed; samples of complete chunks are still in the output
+  ParseError error;    // set when !ok
+  uint64_t chunks = 0;
+  uint64_t events = 0;   // events converted
+  uint64_t samples = 0;  // distinct OTLP samples created
+};
+
+// Incremental converter: feed chunks as they are read, then finish() into the request.
+class OtlpConverter {
+ public:
+  // Samples are interned into out->dictionary() as they arrive (existing entries are reused); `out` must
+  // outlive the converter.
+  OtlpConverter(otlp::Request* out, const ConvertOptions& options = {});
+  ~OtlpConverter();
+  OtlpConverter(const OtlpConverter&) = delete;
+  OtlpConverter& operator=(const OtlpConverter&) = delete;
+
+  // Converts the selected events of one loaded chunk. Returns false if an event was malformed (the
+  // events before it are kept); chunk.error() says where.
+  bool addChunk(Chunk& chunk);
+
+  // Appends one ResourceProfiles (no resource attributes; the caller adds them) with one ScopeProfiles
+  // holding the profiles. `original` is stored when keep_original_payload is set. Call once.
+  void finish(std::span<const uint8_t> original = {});
+
+  uint64_t events() const;
+  uint64_t samples() const;
+
+ private:
+  class Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+// Whole-input helpers: read every chunk, convert, finish into `out`.
+ConvertResult convertToOtlp(std::span<const uint8_t> jfr, const ConvertOptions& options, otlp::Request* out);
+// Streaming: memory holds one chunk at a time (plus the output). keep_original_payload is ignored.
+ConvertResult convertToOtlp(std::istream& jfr, const ConvertOptions& options, otlp::Request* out);
+
+}  // namespace proflow::jfr
