@@ -42,7 +42,7 @@ class JsonFormatter final : public spdlog::formatter {
     auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(msg.time.time_since_epoch()).count() % 1000;
     std::tm tm{};
     gmtime_r(&t, &tm);
-    char ts[40];
+    char ts[64];
     std::snprintf(ts, sizeof ts, "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday,
                   tm.tm_hour, tm.tm_min, tm.tm_sec, static_cast<int>(ms));
     dest.append(std::string_view("{\"ts\":\""));

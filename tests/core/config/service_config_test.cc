@@ -76,7 +76,7 @@ service:
       exporters: [fake]
 )");
   // value < 0 (validate), unknown receiver type, unknown key, bad integer, undefined id, traces pipeline.
-  EXPECT_NE(errors.find("cfg.yaml:2:19: receivers.fake.value: must be >= 0"), std::string::npos) << errors;
+  EXPECT_NE(errors.find("cfg.yaml:2:11: receivers.fake.value: must be >= 0"), std::string::npos) << errors;
   EXPECT_NE(errors.find("cfg.yaml:3:3: receivers.nosuch: unknown receiver type 'nosuch'; known types: fake, fake2"),
             std::string::npos)
       << errors;
@@ -84,7 +84,7 @@ service:
                         "status, value"),
             std::string::npos)
       << errors;
-  EXPECT_NE(errors.find("cfg.yaml:7:19: exporters.fake.value: expected an integer"), std::string::npos) << errors;
+  EXPECT_NE(errors.find("cfg.yaml:7:18: exporters.fake.value: expected an integer"), std::string::npos) << errors;
   EXPECT_NE(errors.find("cfg.yaml:11:25: service.pipelines.profiles.receivers[1]: receiver 'missing' is not defined"),
             std::string::npos)
       << errors;
