@@ -48,6 +48,15 @@ size_t framesBytes(const Frames& frames) {
   return n;
 }
 
+// libelf opens a truncated file without complaint; its section headers then lie past the end.
+bool headersWithinFile(Elf* elf, size_t file_size) {
+  GElf_Ehdr ehdr;
+  if (gelf_getehdr(elf, &ehdr) == nullptr) return false;
+  const uint64_t sh_end = ehdr.e_shoff + uint64_t{ehdr.e_shnum} * ehdr.e_shentsize;
+  const uint64_t ph_end = ehdr.e_phoff + uint64_t{ehdr.e_phnum} * ehdr.e_phentsize;
+  return sh_end <= file_size && ph_end <= file_size;
+}
+
 }  // namespace
 
 std::string demangle(const std::string& name) {
@@ -96,6 +105,10 @@ bool ElfModule::load(const std::string& elf_path, std::string* error) {
     return false;
   }
   bias_ = bias;
+  if (!headersWithinFile(elf, fileSize(elf_path))) {
+    *error = elf_path + ": truncated or corrupt ELF (section headers beyond the end of the file)";
+    return false;
+  }
   for (size_t i = 0; i < phnum; ++i) {
     GElf_Phdr phdr;
     if (gelf_getphdr(elf, static_cast<int>(i), &phdr) != nullptr && phdr.p_type == PT_LOAD)
