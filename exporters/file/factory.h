@@ -5,8 +5,9 @@
 
 #include "core/factory.h"
 
-namespace proflow {
+namespace proflow::exporters::file {
 
-std::unique_ptr<proflow::Factory> makeFileExporterFactory();
+// Type `file`: appends batches to a local file (otlp_json lines or size-prefixed otlp_proto), rotation.
+std::unique_ptr<Factory> makeFileExporterFactory();
 
-}  // namespace proflow
+}  // namespace proflow::exporters::file

@@ -1,0 +1,26 @@
+#include "exporters/debug/factory.h"
+
+#include "core/factory_helpers.h"
+#include "exporters/debug/debug_exporter.h"
+
+namespace proflow::exporters::debug {
+namespace {
+
+class DebugExporterFactory final : public ExporterFactoryFor<DebugExporterConfig> {
+ public:
+  std::string_view type() const override { return "debug"; }
+  std::string_view description() const override {
+    return "logs a summary of every batch: per batch, per profile, or with the top stacks";
+  }
+
+ protected:
+  std::unique_ptr<Exporter> createExporter(const CreateSettings& s, const DebugExporterConfig& c) const override {
+    return std::make_unique<DebugExporter>(s, c);
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Factory> makeDebugExporterFactory() { return std::make_unique<DebugExporterFactory>(); }
+
+}  // namespace proflow::exporters::debug

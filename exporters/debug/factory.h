@@ -1,0 +1,13 @@
+// Factory of the `debug` exporter (registered in cmd/proflow/builtins.cc).
+#pragma once
+
+#include <memory>
+
+#include "core/factory.h"
+
+namespace proflow::exporters::debug {
+
+// Type `debug`: logs a summary of each batch (basic / normal / detailed).
+std::unique_ptr<Factory> makeDebugExporterFactory();
+
+}  // namespace proflow::exporters::debug
