@@ -1,0 +1,295 @@
+#include "core/net/http_connection.h"
+
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <boost/asio/dispatch.hpp>
+#include <boost/asio/post.hpp>
+#include <climits>
+#include <limits>
+
+#include "core/telemetry/component_telemetry.h"
+
+namespace proflow::net::detail {
+namespace asio = boost::asio;
+
+namespace {
+
+std::string sizeText(uint64_t n) {
+  if (n >= (1u << 20) && n % (1u << 20) == 0) return std::to_string(n >> 20) + "MiB";
+  return std::to_string(n) + " bytes";
+}
+
+bool iequals(std::string_view a, std::string_view b) {
+  return a.size() == b.size() && !CaseInsensitiveLess{}(a, b) && !CaseInsensitiveLess{}(b, a);
+}
+
+bool isHttpProtocolError(const beast::error_code& ec) {
+  return ec.category() == http::make_error_code(http::error::bad_target).category() &&
+         ec != http::error::end_of_stream && ec != http::error::partial_message;
+}
+
+}  // namespace
+
+Connection::Connection(asio::ip::tcp::socket&& socket, std::shared_ptr<HttpServer::Shared> shared)
+    : stream_(std::move(socket)), shared_(std::move(shared)) {
+  beast::error_code ec;
+  auto ep = stream_.socket().remote_endpoint(ec);
+  if (!ec) {
+    remote_ = ep.address().is_v6() ? "[" + ep.address().to_string() + "]:" + std::to_string(ep.port())
+                                   : ep.address().to_string() + ":" + std::to_string(ep.port());
+  }
+}
+
+Connection::~Connection() {
+  std::lock_guard<std::mutex> lock(shared_->mu);
+  shared_->connections.erase(this);
+}
+
+void Connection::start() {
+  {
+    std::lock_guard<std::mutex> lock(shared_->mu);
+    shared_->connections.emplace(this, weak_from_this());
+  }
+  asio::dispatch(stream_.get_executor(), [self = shared_from_this()] { self->readHeader(); });
+}
+
+void Connection::closeIfIdleAsync() {
+  asio::post(stream_.get_executor(), [self = shared_from_this()] {
+    if (self->phase_ == Phase::kIdle) self->close();
+  });
+}
+
+void Connection::readHeader() {
+  if (shared_->stopping) return close();
+  phase_ = Phase::kIdle;
+  req_ = HttpRequest{};
+  req_.remote_address = remote_;
+  route_ = nullptr;
+  codec_.reset();
+  parser_.emplace();
+  parser_->header_limit(static_cast<uint32_t>(std::min<size_t>(shared_->opts.max_header_bytes, UINT32_MAX)));
+  // Checked in checkHead(), after routing, so the error can be formatted. Not boost::none: Beast 1.74
+  // compares the Content-Length against the optional itself, and "none" compares smaller than any value.
+  parser_->body_limit(std::numeric_limits<uint64_t>::max());
+  stream_.expires_after(shared_->opts.read_header_timeout);
+  http::async_read_header(stream_, buffer_, *parser_,
+                          [self = shared_from_this()](beast::error_code ec, size_t) { self->onHeader(ec); });
+}
+
+void Connection::onHeader(beast::error_code ec) {
+  if (ec) return onHeaderError(ec);
+  const auto& h = parser_->get();
+  version_ = h.version();
+  req_.method = std::string(h.method_string());
+  req_.target = std::string(h.target());
+  std::string_view target(h.target().data(), h.target().size());
+  size_t q = target.find('?');
+  req_.path = std::string(target.substr(0, q));
+  if (q != std::string_view::npos) req_.query = parseQuery(target.substr(q + 1));
+  for (const auto& f : h) req_.headers.emplace(std::string(f.name_string()), std::string(f.value()));
+  if (!checkHead()) return;
+  phase_ = Phase::kBody;
+  if (iequals(req_.header("Expect"), "100-continue") && !parser_->is_done()) {
+    continue_ = std::make_shared<http::response<http::empty_body>>(http::status::continue_, version_);
+    stream_.expires_after(shared_->opts.write_timeout);
+    http::async_write(stream_, *continue_, [self = shared_from_this()](beast::error_code e, size_t) {
+      if (e) return self->close();
+      self->readBody();
+    });
+    return;
+  }
+  readBody();
+}
+
+void Connection::onHeaderError(beast::error_code ec) {
+  if (ec == http::error::header_limit) {
+    return reject(RejectReason::kHeaderTooLarge, 431,
+                  Status::tooLarge("request header exceeds " + sizeText(shared_->opts.max_header_bytes)), false);
+  }
+  if (isHttpProtocolError(ec)) {
+    return reject(RejectReason::kBadRequest, 400, Status::invalid("malformed HTTP request: " + ec.message()), false);
+  }
+  close();  // peer closed, timeout, or stop()
+}
+
+// Routing and the checks that need only the header. Rejections here close the connection: the
+// body (if any) was not read.
+bool Connection::checkHead() {
+  const auto& opts = shared_->opts;
+  std::string allow;
+  for (const auto& r : shared_->routes) {
+    if (r.path != req_.path) continue;
+    if (r.method == req_.method) route_ = &r;
+    allow += (allow.empty() ? "" : ", ") + r.method;
+  }
+  if (!route_ && allow.empty()) {
+    reject(RejectReason::kNotFound, 404, Status(StatusCode::kNotFound, "no handler for path " + req_.path), false);
+    return false;
+  }
+  const Route& any = *std::find_if(shared_->routes.begin(), shared_->routes.end(),
+                                   [&](const Route& r) { return r.path == req_.path; });
+  if (!route_) {
+    reject(RejectReason::kMethodNotAllowed, 405,
+           Status(StatusCode::kUnimplemented, "method " + req_.method + " not allowed for " + req_.path + "; allowed: " + allow),
+           false, &any.formatter, allow);
+    return false;
+  }
+  auto cl = parser_->content_length();
+  if (cl && *cl > opts.max_wire_body_bytes) {
+    reject(RejectReason::kTooLarge, 413,
+           Status::tooLarge("request body of " + std::to_string(*cl) + " bytes exceeds limit of " +
+                            sizeText(opts.max_wire_body_bytes)),
+           false, &route_->formatter);
+    return false;
+  }
+  std::string_view enc = req_.header("Content-Encoding");
+  codec_ = compression::codecFromName(enc);
+  if (!codec_) {
+    reject(RejectReason::kUnsupportedEncoding, 415,
+           Status::invalid("unsupported Content-Encoding \"" + std::string(enc) + "\"; supported: gzip, deflate, zstd, lz4"),
+           false, &route_->formatter);
+    return false;
+  }
+  parser_->body_limit(static_cast<uint64_t>(opts.max_wire_body_bytes));  // chunked bodies
+  return true;
+}
+
+void Connection::readBody() {
+  if (parser_->is_done()) return onBodyDone();
+  // An idle timeout, renewed on every read, rather than a deadline for the whole body.
+  if (shared_->opts.read_timeout.count() > 0) {
+    stream_.expires_after(shared_->opts.read_timeout);
+  } else {
+    stream_.expires_never();
+  }
+  http::async_read_some(stream_, buffer_, *parser_,
+                        [self = shared_from_this()](beast::error_code ec, size_t) { self->onBodyRead(ec); });
+}
+
+void Connection::onBodyRead(beast::error_code ec) {
+  if (ec == http::error::body_limit) {
+    return reject(RejectReason::kTooLarge, 413,
+                  Status::tooLarge("request body exceeds limit of " + sizeText(shared_->opts.max_wire_body_bytes)),
+                  false, &route_->formatter);
+  }
+  if (ec && isHttpProtocolError(ec)) {
+    return reject(RejectReason::kBadRequest, 400, Status::invalid("malformed HTTP body: " + ec.message()), false,
+                  &route_->formatter);
+  }
+  if (ec) return close();
+  readBody();
+}
+
+void Connection::onBodyDone() {
+  stream_.expires_never();
+  auto& msg = parser_->get();
+  keep_alive_ = msg.keep_alive();
+  std::string wire = std::move(msg.body());
+  req_.wire_bytes = wire.size();
+  if (shared_->telemetry) shared_->telemetry->bytesIn(wire.size());
+  const auto& opts = shared_->opts;
+  if (*codec_ != compression::Codec::kNone && !wire.empty()) {
+    compression::Limits limits = opts.decompression;
+    limits.max_output_bytes = opts.max_request_body_bytes;
+    Status s = compression::decompress(*codec_, wire, req_.body, limits);
+    if (!s.isOk()) {
+      bool too_large = s.code() == StatusCode::kPayloadTooLarge;
+      req_.body.clear();
+      return reject(too_large ? RejectReason::kTooLarge : RejectReason::kBadEncoding, too_large ? 413 : 400, s,
+                    keep_alive_, &route_->formatter);
+    }
+  } else if (wire.size() > opts.max_request_body_bytes) {
+    return reject(RejectReason::kTooLarge, 413,
+                  Status::tooLarge("request body of " + std::to_string(wire.size()) + " bytes exceeds limit of " +
+                                   sizeText(opts.max_request_body_bytes)),
+                  keep_alive_, &route_->formatter);
+  } else {
+    req_.body = std::move(wire);
+  }
+  dispatch();
+}
+
+void Connection::dispatch() {
+  phase_ = Phase::kHandling;
+  auto state = std::make_shared<Responder::State>();
+  state->deliver = [self = shared_from_this()](HttpResponse r) {
+    asio::post(self->stream_.get_executor(), [self, r = std::move(r)]() mutable { self->onResponse(std::move(r)); });
+  };
+  const Route& route = *route_;
+  try {
+    route.handler(std::move(req_), Responder(std::move(state)));
+  } catch (const std::exception& e) {
+    // The dropped Responder answers 500.
+    if (shared_->logger) shared_->logger->error("HTTP handler for {} threw: {}", route.path, e.what());
+  }
+}
+
+void Connection::onResponse(HttpResponse r) {
+  if (phase_ != Phase::kHandling) return;
+  write(std::move(r), keep_alive_);
+}
+
+void Connection::reject(RejectReason reason, int http_status, const Status& status, bool keep_alive,
+                        const ErrorFormatter* fmt, std::string allow) {
+  shared_->reject(reason);
+  const ErrorFormatter& f = fmt && *fmt ? *fmt : shared_->default_formatter;
+  HttpResponse r = f ? f(status, req_) : defaultErrorFormatter(status, req_);
+  r.status = http_status;
+  if (!allow.empty()) r.headers.emplace_back("Allow", std::move(allow));
+  write(std::move(r), keep_alive);
+}
+
+void Connection::write(HttpResponse r, bool keep_alive) {
+  phase_ = Phase::kWriting;
+  keep_alive = keep_alive && !shared_->stopping;
+  res_ = std::make_shared<http::response<http::string_body>>();
+  res_->version(version_);
+  res_->result(static_cast<unsigned>(r.status));
+  if (!r.content_type.empty()) res_->set(http::field::content_type, r.content_type);
+  for (auto& [k, v] : r.headers) res_->insert(k, v);
+  res_->body() = std::move(r.body);
+  res_->keep_alive(keep_alive);
+  res_->prepare_payload();
+  stream_.expires_after(shared_->opts.write_timeout);
+  http::async_write(stream_, *res_, [self = shared_from_this(), keep_alive](beast::error_code ec, size_t) {
+    self->onWrite(ec, keep_alive);
+  });
+}
+
+void Connection::onWrite(beast::error_code ec, bool keep_alive) {
+  res_.reset();
+  if (ec) return close();
+  if (keep_alive && !shared_->stopping) return readHeader();
+  lingerClose();
+}
+
+// Closing a socket with unread input makes the kernel send RST, which can destroy the response we
+// just wrote before the client reads it. Half-close, then discard what the client still sends
+// (bounded in bytes and time) before closing.
+void Connection::lingerClose() {
+  phase_ = Phase::kClosed;
+  beast::error_code ec;
+  stream_.socket().shutdown(asio::ip::tcp::socket::shutdown_send, ec);
+  if (ec) return close();
+  stream_.expires_after(std::chrono::seconds(2));
+  drain();
+}
+
+void Connection::drain() {
+  if (drained_ > (1u << 20)) return close();
+  stream_.async_read_some(asio::buffer(drain_), [self = shared_from_this()](beast::error_code e, size_t n) {
+    self->drained_ += n;
+    if (e) return self->close();
+    self->drain();
+  });
+}
+
+void Connection::close() {
+  phase_ = Phase::kClosed;
+  beast::error_code ec;
+  stream_.socket().shutdown(asio::ip::tcp::socket::shutdown_both, ec);
+  stream_.close();
+}
+
+}  // namespace proflow::net::detail

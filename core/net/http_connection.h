@@ -1,0 +1,117 @@
+// Internals of HttpServer: the state connections share with the server, and one connection's
+// read -> route -> decompress -> handle -> write loop. Not for use outside core/net.
+#pragma once
+
+#include <array>
+#include <atomic>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/strand.hpp>
+#include <boost/beast/core.hpp>
+#include <boost/beast/http.hpp>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <unordered_map>
+#include <vector>
+
+#include "core/net/http_server.h"
+#include "core/telemetry/metrics.h"
+
+namespace proflow::net {
+
+namespace detail {
+class Connection;
+}
+
+struct HttpServer::Shared : std::enable_shared_from_this<HttpServer::Shared> {
+  struct Route {
+    std::string method;
+    std::string path;
+    HttpHandler handler;
+    ErrorFormatter formatter;
+  };
+
+  Shared(boost::asio::io_context& io, HttpServerOptions o, std::shared_ptr<spdlog::logger> l,
+         telemetry::ComponentTelemetry* t);
+
+  void reject(RejectReason r);
+  void accept();
+  void stopOnStrand();
+
+  boost::asio::io_context& ioc;
+  const HttpServerOptions opts;
+  std::shared_ptr<spdlog::logger> logger;
+  telemetry::ComponentTelemetry* telemetry;
+  std::array<std::atomic<uint64_t>, kRejectReasonCount> rejected{};
+  std::array<telemetry::Counter*, kRejectReasonCount> reject_counters{};
+  std::vector<Route> routes;  // fixed once start() ran
+  ErrorFormatter default_formatter = defaultErrorFormatter;
+  boost::asio::ip::tcp::acceptor acceptor;  // on its own strand
+  std::atomic<bool> started{false};
+  std::atomic<bool> stopping{false};
+  std::atomic<uint16_t> port{0};
+
+  std::mutex mu;
+  std::unordered_map<detail::Connection*, std::weak_ptr<detail::Connection>> connections;
+};
+
+struct Responder::State {
+  std::function<void(HttpResponse)> deliver;
+  std::atomic<bool> done{false};
+  ~State();
+};
+
+namespace detail {
+
+namespace beast = boost::beast;
+namespace http = boost::beast::http;
+
+class Connection : public std::enable_shared_from_this<Connection> {
+ public:
+  Connection(boost::asio::ip::tcp::socket&& socket, std::shared_ptr<HttpServer::Shared> shared);
+  ~Connection();
+
+  void start();
+  // Posts to the connection's strand: close if waiting for a request (used by stop()).
+  void closeIfIdleAsync();
+
+ private:
+  enum class Phase { kIdle, kBody, kHandling, kWriting, kClosed };
+  using Route = HttpServer::Shared::Route;
+
+  void readHeader();
+  void onHeader(beast::error_code ec);
+  void onHeaderError(beast::error_code ec);
+  bool checkHead();
+  void readBody();
+  void onBodyRead(beast::error_code ec);
+  void onBodyDone();
+  void dispatch();
+  void onResponse(HttpResponse r);
+  void reject(RejectReason reason, int http_status, const Status& status, bool keep_alive,
+              const ErrorFormatter* fmt = nullptr, std::string allow = {});
+  void write(HttpResponse r, bool keep_alive);
+  void onWrite(beast::error_code ec, bool keep_alive);
+  void lingerClose();
+  void drain();
+  void close();
+
+  beast::tcp_stream stream_;
+  beast::flat_buffer buffer_;
+  std::optional<http::request_parser<http::string_body>> parser_;
+  std::shared_ptr<HttpServer::Shared> shared_;
+  const Route* route_ = nullptr;
+  std::optional<compression::Codec> codec_;
+  HttpRequest req_;
+  unsigned version_ = 11;
+  bool keep_alive_ = true;
+  Phase phase_ = Phase::kIdle;
+  std::shared_ptr<http::response<http::string_body>> res_;
+  std::shared_ptr<http::response<http::empty_body>> continue_;
+  std::string remote_;
+  std::array<char, 16384> drain_{};
+  size_t drained_ = 0;
+};
+
+}  // namespace detail
+}  // namespace proflow::net

@@ -1,0 +1,119 @@
+// The HTTP/1.1 server behind every HTTP receiver and the telemetry endpoint (Boost.Beast).
+//
+// The server does the protocol work every receiver would otherwise repeat: routing (404/405),
+// size limits enforced while reading (Content-Length over the wire limit is refused before the body
+// is read), Content-Encoding decompression with the size and ratio caps (413/415/400), timeouts,
+// keep-alive and Expect: 100-continue. Handlers receive a complete, decompressed request and answer
+// through a Responder, from any thread, so they can decode on a worker pool.
+//
+//   net::HttpServer server(ioc, opts, logger, &telemetry);
+//   server.route("POST", "/v1development/profiles",
+//                [](net::HttpRequest&& req, net::Responder respond) { respond(net::HttpResponse::text(200, "ok")); },
+//                otlpErrorFormatter);
+//   if (Status s = server.start(); !s.isOk()) return s;
+#pragma once
+
+#include <boost/asio/io_context.hpp>
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+
+#include "core/compression/compression.h"
+#include "core/net/http_types.h"
+#include "core/status.h"
+
+namespace spdlog {
+class logger;
+}
+namespace proflow::telemetry {
+class ComponentTelemetry;
+}
+
+namespace proflow::net {
+
+// Answers one request. Copyable; the first call sends the response (posted to the connection's
+// strand, so any thread may call it) and later calls are ignored. If every copy is destroyed
+// without a call the client gets a 500, so a lost request never hangs a connection.
+class Responder {
+ public:
+  struct State;
+  explicit Responder(std::shared_ptr<State> state) : state_(std::move(state)) {}
+  void operator()(HttpResponse response) const;
+
+ private:
+  std::shared_ptr<State> state_;
+};
+
+using HttpHandler = std::function<void(HttpRequest&&, Responder)>;
+
+// Renders an error the server answers itself (or a handler chooses to). The server overwrites the
+// returned status with the HTTP code it decided (404, 405, 413, 415, 400, 431); the formatter
+// chooses body and content type, e.g. a google.rpc.Status for OTLP.
+using ErrorFormatter = std::function<HttpResponse(const Status&, const HttpRequest&)>;
+
+// text/plain body with the status message; HTTP status from httpStatusFor().
+HttpResponse defaultErrorFormatter(const Status& status, const HttpRequest& request);
+
+struct HttpServerOptions {
+  std::string endpoint = "127.0.0.1:0";        // host:port, port 0 = any free port
+  size_t max_request_body_bytes = 64u << 20;  // after decompression
+  size_t max_wire_body_bytes = 64u << 20;     // as received (compressed)
+  size_t max_header_bytes = 64u << 10;
+  // Ratio cap for compressed bodies; max_output_bytes is replaced by max_request_body_bytes.
+  compression::Limits decompression;
+  std::chrono::milliseconds read_header_timeout{std::chrono::seconds(60)};  // includes keep-alive idle time
+  std::chrono::milliseconds read_timeout{std::chrono::seconds(60)};  // max silence while reading a body; 0 = none
+  std::chrono::milliseconds write_timeout{std::chrono::seconds(30)};
+  size_t max_connections = 1024;  // further connections are closed on accept
+};
+
+// Why the server refused a request itself (label "reason" of http_rejected_requests_total).
+enum class RejectReason {
+  kBadRequest,         // malformed request line/headers/chunking: 400, connection closed
+  kNotFound,           // 404
+  kMethodNotAllowed,   // 405
+  kTooLarge,           // 413: wire or decompressed size, or inflate ratio
+  kHeaderTooLarge,     // 431
+  kUnsupportedEncoding,  // 415
+  kBadEncoding,        // 400: corrupt or truncated compressed body
+  kTooManyConnections,  // connection closed on accept
+};
+inline constexpr int kRejectReasonCount = 8;
+const char* rejectReasonName(RejectReason r);  // "bad_request", "not_found", ...
+
+class HttpServer {
+ public:
+  // `telemetry` (optional, must outlive the server) receives body wire bytes (bytesIn) and
+  // <prefix>http_rejected_requests_total{reason=...}.
+  HttpServer(boost::asio::io_context& ioc, HttpServerOptions options, std::shared_ptr<spdlog::logger> logger,
+             telemetry::ComponentTelemetry* telemetry = nullptr);
+  ~HttpServer();  // stop()s
+  HttpServer(const HttpServer&) = delete;
+  HttpServer& operator=(const HttpServer&) = delete;
+
+  // Before start(). Exact path match; register the same path with several methods to allow them.
+  // An empty formatter means defaultErrorFormatter.
+  void route(std::string method, std::string path, HttpHandler handler, ErrorFormatter error_formatter = {});
+  // Formats 404s and malformed requests (no route known).
+  void setDefaultErrorFormatter(ErrorFormatter f);
+
+  // Binds and starts accepting on the io_context. Errors name the address.
+  Status start();
+  // Actual bound port (useful with port 0); 0 before start().
+  uint16_t port() const;
+  // Stops accepting, closes connections waiting for a request, lets in-flight requests finish
+  // (their connections close after the response). Idempotent, callable from any thread.
+  void stop();
+
+  size_t connectionCount() const;
+  uint64_t rejected(RejectReason r) const;
+
+  struct Shared;  // state connections keep alive after the server object is gone
+
+ private:
+  std::shared_ptr<Shared> shared_;
+};
+
+}  // namespace proflow::net
