@@ -1,6 +1,9 @@
 #include "cmd/proflow/builtins.h"
 
+#include "exporters/debug/factory.h"
+#include "exporters/file/factory.h"
 #include "exporters/otlp/factory.h"
+#include "processors/symbolize/factory.h"
 #include "receivers/otlp/factory.h"
 
 namespace proflow {
@@ -10,7 +13,10 @@ Status registerBuiltins(Registry& registry) {
       // receivers
       receivers::otlp::makeOtlpReceiverFactory(),
       // processors
+      makeSymbolizeProcessorFactory(),
       // exporters
+      exporters::debug::makeDebugExporterFactory(),
+      exporters::file::makeFileExporterFactory(),
       exporters::otlp::makeOtlpExporterFactory(),
   };
   for (auto& f : factories)

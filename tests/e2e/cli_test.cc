@@ -1,0 +1,85 @@
+// The proflow command line as a user meets it.
+#include <gtest/gtest.h>
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "tests/support/daemon.h"
+#include "tests/support/temp_dir.h"
+
+namespace proflow {
+namespace {
+
+using testing::runCommand;
+
+TEST(Cli, PrintsVersionAndComponents) {
+  std::string out;
+  ASSERT_EQ(runCommand({testing::proflowBinary(), "--version"}, &out), 0);
+  EXPECT_EQ(out.rfind("proflow ", 0), 0u) << out;
+  ASSERT_EQ(runCommand({testing::proflowBinary(), "components"}, &out), 0);
+  for (const char* expected : {"receivers:", "processors:", "exporters:", "  otlp ", "  file ", "  debug "})
+    EXPECT_NE(out.find(expected), std::string::npos) << expected << " missing in:\n" << out;
+}
+
+TEST(Cli, ValidateListsEveryErrorWithLocations) {
+  testing::TempDir dir;
+  auto a = dir.write("a.yaml", R"(receivers:
+  otlp:
+    protocols:
+      grpc: { endpoint: "not-an-endpoint" }
+exporters:
+  file: { path: out.jsonl, format: xml }
+)");
+  auto b = dir.write("b.yaml", R"(service:
+  pipelines:
+    profiles:
+      receivers: [otlp]
+      exporters: [file, otlp/nowhere]
+  telemetry: { logs: { level: loud } }
+)");
+  std::string out;
+  int rc = runCommand({testing::proflowBinary(), "validate", "--config", a, "--config", b}, &out);
+  EXPECT_NE(rc, 0);
+  EXPECT_NE(out.find(a + ":4:25: receivers.otlp.protocols.grpc.endpoint:"), std::string::npos) << out;
+  EXPECT_NE(out.find(a + ":6:"), std::string::npos) << out;  // format: xml
+  EXPECT_NE(out.find(b + ":5:25: service.pipelines.profiles.exporters[1]: exporter 'otlp/nowhere' is not defined"),
+            std::string::npos)
+      << out;
+  EXPECT_NE(out.find("unknown log level 'loud'"), std::string::npos) << out;
+}
+
+TEST(Cli, ValidateOpensNoSockets) {
+  // Occupy a port, then validate a config that listens on it: validate must still pass.
+  int fd = socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  ASSERT_EQ(bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr), 0);
+  listen(fd, 1);
+  socklen_t len = sizeof addr;
+  getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len);
+  const int port = ntohs(addr.sin_port);
+
+  testing::TempDir dir;
+  auto cfg = dir.write("c.yaml", "receivers: { otlp: { protocols: { grpc: { endpoint: 127.0.0.1:" + std::to_string(port) +
+                                     " } } } }\nexporters: { debug: {} }\nservice:\n  telemetry: { metrics: { address: "
+                                     "127.0.0.1:" + std::to_string(port) +
+                                     " } }\n  pipelines: { profiles: { receivers: [otlp], exporters: [debug] } }\n");
+  std::string out;
+  EXPECT_EQ(runCommand({testing::proflowBinary(), "validate", "--config", cfg}, &out), 0) << out;
+  // Running it for real fails cleanly because the port is taken.
+  EXPECT_EQ(runCommand({testing::proflowBinary(), "--config", cfg}, &out), 1) << out;
+  EXPECT_NE(out.find(std::to_string(port)), std::string::npos) << out;
+  close(fd);
+}
+
+TEST(Cli, UnknownOptionIsAUsageError) {
+  std::string out;
+  EXPECT_EQ(runCommand({testing::proflowBinary(), "--colour"}, &out), 2);
+  EXPECT_NE(out.find("unknown option --colour"), std::string::npos) << out;
+}
+
+}  // namespace
+}  // namespace proflow
