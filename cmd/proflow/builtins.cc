@@ -3,6 +3,7 @@
 #include "exporters/debug/factory.h"
 #include "exporters/file/factory.h"
 #include "exporters/otlp/factory.h"
+#include "exporters/otlphttp/factory.h"
 #include "processors/symbolize/factory.h"
 #include "receivers/otlp/factory.h"
 
@@ -18,6 +19,7 @@ Status registerBuiltins(Registry& registry) {
       exporters::debug::makeDebugExporterFactory(),
       exporters::file::makeFileExporterFactory(),
       exporters::otlp::makeOtlpExporterFactory(),
+      exporters::otlphttp::makeOtlpHttpExporterFactory(),
   };
   for (auto& f : factories)
     if (Status s = registry.add(std::move(f)); !s.isOk()) return s;

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "core/config/config_reader.h"
+#include "core/net/http_client.h"
 
 namespace proflow::net {
 
@@ -28,6 +29,11 @@ struct TlsClientConfig {
   }
   // Checks that files exist and cert/key come together.
   void validate(config::ValidationContext& ctx) const;
+
+  // The HTTP client's view of this block.
+  TlsClientOptions clientOptions() const {
+    return TlsClientOptions{insecure, ca_file, cert_file, key_file, insecure_skip_verify};
+  }
 };
 
 }  // namespace proflow::net

@@ -1,0 +1,36 @@
+// One OTLP/HTTP POST per attempt; the exporter helper queues and retries around it.
+#pragma once
+
+#include <memory>
+
+#include "core/exporterhelper/sender.h"
+#include "core/factory.h"
+#include "core/net/http_client.h"
+#include "exporters/otlphttp/config.h"
+
+namespace proflow::exporters::otlphttp {
+
+// Serialized and compressed request body with the headers that describe it.
+struct EncodedRequest {
+  std::string body;
+  net::HttpHeaders headers;
+  size_t uncompressed_size = 0;
+};
+
+// Pure encoding step (tests check payloads without a network).
+Status encodeRequest(const OtlpHttpExporterConfig& config, const otlp::Request& request, EncodedRequest* out);
+
+class HttpSender final : public exporterhelper::Sender {
+ public:
+  HttpSender(const CreateSettings& settings, OtlpHttpExporterConfig config);
+  Status start(Host& host) override;
+  Status push(const Batch& batch, Deadline deadline) override;
+
+ private:
+  CreateSettings settings_;
+  OtlpHttpExporterConfig config_;
+  std::string url_;
+  std::unique_ptr<net::HttpClient> client_;
+};
+
+}  // namespace proflow::exporters::otlphttp
