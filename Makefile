@@ -3,6 +3,8 @@ BUILD_DIR ?= build
 BUILD_TYPE ?= RelWithDebInfo
 JOBS ?= $(shell nproc)
 CONFIG ?= config/proflow.yaml
+# ccache (installed with the build deps) keys on paths relative to the checkout, so clones share hits.
+export CCACHE_BASEDIR := $(CURDIR)
 
 .PHONY: all build run test deps deps-test configure bench clean
 
