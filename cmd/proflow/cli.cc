@@ -14,7 +14,11 @@ Usage:
   proflow [--config FILE]...             run the pipelines (no --config: the embedded default config)
   proflow validate --config FILE...      check config files, print every error, open no sockets
   proflow components                     list every registered component type by kind
-  proflow convert IN OUT [--to FORMAT]   convert a profile file offline
+  proflow convert IN OUT [--to FORMAT] [--from FORMAT] [--sample-type T]
+                 [--symbolize [--debug-dir D]... [--binary-dir D]... [--debuginfod URL]...]
+                                         convert a profile file offline; input formats (detected):
+                                         pprof (gzip/zstd/raw), jfr, otlp_json, otlp_proto;
+                                         output: pprof (default), otlp_json, otlp_proto, folded
   proflow --version
 
 --config may be repeated; files merge in order (later files override earlier ones).
@@ -23,7 +27,8 @@ Usage:
 
 CliArgs parseCli(int argc, char** argv) {
   static const std::set<std::string> kCommands = {"run", "validate", "components", "version", "convert", "help"};
-  static const std::set<std::string> kValueOptions = {"--to", "--from", "--debug-dir", "--debuginfod", "--binary-dir"};
+  static const std::set<std::string> kValueOptions = {"--to",         "--from",       "--debug-dir",
+                                                     "--debuginfod", "--binary-dir", "--sample-type"};
   static const std::set<std::string> kFlags = {"--symbolize"};
   CliArgs args;
   int i = 1;

@@ -96,9 +96,4 @@ int commandRun(const CliArgs& args) {
   return 0;
 }
 
-int commandConvert(const CliArgs&) {
-  std::fprintf(stderr, "proflow convert: not available yet in this build\n");
-  return 2;
-}
-
 }  // namespace proflow

@@ -26,10 +26,12 @@ std::string gatewayConfig(const Ports& p, const std::string& out) {
          "  pipelines: { profiles: { receivers: [otlp], exporters: [file] } }\n";
 }
 
-std::string agentConfig(const Ports& p, int gateway_port, const std::string& shutdown_timeout = "15s") {
+std::string agentConfig(const Ports& p, int gateway_port, const std::string& shutdown_timeout = "15s",
+                        int queue_size = 1000) {
   return "receivers: { otlp: { protocols: { grpc: { endpoint: 127.0.0.1:" + std::to_string(p.grpc) + " } } } }\n" +
          "exporters:\n  otlp:\n    endpoint: 127.0.0.1:" + std::to_string(gateway_port) +
-         "\n    tls: { insecure: true }\n    timeout: 2s\n    sending_queue: { num_consumers: 1 }\n" +
+         "\n    tls: { insecure: true }\n    timeout: 2s\n    sending_queue: { num_consumers: 1, queue_size: " +
+         std::to_string(queue_size) + " }\n" +
          "    retry_on_failure: { initial_interval: 100ms, max_interval: 300ms, max_elapsed_time: 60s }\n" +
          "service:\n  shutdown_timeout: " + shutdown_timeout +
          "\n  telemetry: { metrics: { address: 127.0.0.1:" + std::to_string(p.metrics) + " } }\n" +
@@ -99,6 +101,32 @@ TEST(Daemon, RetriesUntilALateGatewayStartsAndDrainsOnSigterm) {
   EXPECT_EQ(agent.terminate(), 0) << agent.log();
   EXPECT_EQ(gateway.terminate(), 0) << gateway.log();
   EXPECT_EQ(profilesIn(out), 5u) << agent.log();
+}
+
+TEST(Daemon, FullQueueRefusesAndEverythingAcknowledgedArrives) {
+  testing::TempDir dir;
+  Ports gw, ag;
+  const std::string out = dir.file("gateway.bin");
+  testing::Daemon agent({"--config", dir.write("ag.yaml", agentConfig(ag, gw.grpc, "15s", 2))}, dir.file("ag.log"));
+  ASSERT_TRUE(agent.waitHealthy(ag.metrics)) << agent.log();
+  size_t acknowledged = 0, refused = 0;
+  for (int i = 0; i < 12; ++i) {
+    grpc::Status s = testing::exportTo(ag.grpc, request(i));
+    if (s.ok()) {
+      ++acknowledged;
+    } else {
+      EXPECT_EQ(s.error_code(), grpc::StatusCode::RESOURCE_EXHAUSTED) << s.error_message();
+      ++refused;
+    }
+  }
+  EXPECT_GT(refused, 0u);
+  EXPECT_GE(acknowledged, 2u);
+  testing::Daemon gateway({"--config", dir.write("gw.yaml", gatewayConfig(gw, out))}, dir.file("gw.log"));
+  ASSERT_TRUE(gateway.waitHealthy(gw.metrics)) << gateway.log();
+  ASSERT_TRUE(waitFor([&] { return profilesIn(out) >= acknowledged; })) << agent.log();
+  EXPECT_EQ(agent.terminate(), 0);
+  EXPECT_EQ(gateway.terminate(), 0);
+  EXPECT_EQ(profilesIn(out), acknowledged);
 }
 
 TEST(Daemon, WhatCannotBeDeliveredByTheDeadlineIsReportedNotSilentlyLost) {

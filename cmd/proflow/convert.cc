@@ -1,0 +1,150 @@
+// `proflow convert`: the pipeline's codecs and symbolizer, offline on files.
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+
+#include "cmd/proflow/commands.h"
+#include "core/compression/compression.h"
+#include "core/formats/jfr/folded.h"
+#include "core/formats/jfr/otlp_converter.h"
+#include "core/formats/otlp_json/otlp_json.h"
+#include "core/formats/pprof/otlp_to_pprof.h"
+#include "core/formats/pprof/pprof_codec.h"
+#include "core/formats/pprof/pprof_to_otlp.h"
+#include "processors/symbolize/config.h"
+#include "processors/symbolize/otlp_symbolizer.h"
+#include "processors/symbolize/symbolizer.h"
+
+namespace proflow {
+namespace {
+
+std::string option(const CliArgs& args, const std::string& name, const std::string& fallback = "") {
+  for (const auto& [k, v] : args.options)
+    if (k == name) return v;
+  return fallback;
+}
+
+std::vector<std::string> options(const CliArgs& args, const std::string& name) {
+  std::vector<std::string> out;
+  for (const auto& [k, v] : args.options)
+    if (k == name) out.push_back(v);
+  return out;
+}
+
+bool readAll(const std::string& path, std::string* out) {
+  std::ifstream f(path, std::ios::binary);
+  if (!f) return false;
+  std::stringstream ss;
+  ss << f.rdbuf();
+  *out = ss.str();
+  return true;
+}
+
+bool writeAll(const std::string& path, const std::string& data) {
+  std::ofstream f(path, std::ios::binary | std::ios::trunc);
+  f.write(data.data(), static_cast<std::streamsize>(data.size()));
+  return static_cast<bool>(f);
+}
+
+std::string detectFormat(const std::string& data) {
+  if (data.size() >= 4 && data.compare(0, 4, std::string("FLR\0", 4)) == 0) return "jfr";
+  size_t i = data.find_first_not_of(" \t\r\n");
+  if (i != std::string::npos && data[i] == '{') return "otlp_json";
+  return "pprof_or_otlp_proto";
+}
+
+Status readInput(const std::string& data, std::string format, otlp::Request* request) {
+  if (format.empty()) format = detectFormat(data);
+  if (format == "jfr") {
+    auto bytes = std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(data.data()), data.size());
+    jfr::ConvertResult r = jfr::convertToOtlp(bytes, {}, request);
+    if (!r.ok) {
+      std::fprintf(stderr, "proflow convert: JFR input is damaged (%s); kept the %llu events of complete chunks\n",
+                   r.error.message.c_str(), static_cast<unsigned long long>(r.events));
+      if (r.events == 0) return Status::invalid("no events could be read from the JFR input");
+    }
+    return Status::ok();
+  }
+  if (format == "otlp_json") return otlp_json::parseOtlpJson(data, request);
+  if (format == "otlp_proto") {
+    std::string raw;
+    if (Status s = compression::decompressAuto(data, raw, {}); !s.isOk()) return s;
+    return request->ParseFromString(raw) ? Status::ok() : Status::invalid("input is not an OTLP profiles protobuf");
+  }
+  if (format == "pprof") return pprof::pprofBytesToOtlp(data, {}, request);
+  // Undecided binary input: pprof first (its validation rejects other protobufs), then OTLP.
+  Status as_pprof = pprof::pprofBytesToOtlp(data, {}, request);
+  if (as_pprof.isOk()) return as_pprof;
+  request->Clear();
+  if (readInput(data, "otlp_proto", request).isOk()) return Status::ok();
+  return Status::invalid("input is neither pprof (" + as_pprof.message() + ") nor JFR, OTLP JSON or OTLP protobuf");
+}
+
+Status symbolizeInPlace(const CliArgs& args, otlp::Request* request) {
+  symbolize::SymbolizerOptions opts;
+  opts.debug_dirs = options(args, "--debug-dir");
+  opts.binary_dirs = options(args, "--binary-dir");
+  opts.debuginfod.urls = options(args, "--debuginfod");
+  opts.trust_mapping_paths = true;  // offline: the mapping's own file is on this machine
+  symbolize::Symbolizer symbolizer(opts);
+  auto counts = symbolize::symbolizeRequest(symbolizer, *request, symbolize::AddressMode::kAuto);
+  std::fprintf(stderr, "symbolized %llu locations, %llu not found, %llu errors\n",
+               static_cast<unsigned long long>(counts.symbolized), static_cast<unsigned long long>(counts.not_found),
+               static_cast<unsigned long long>(counts.errors));
+  return Status::ok();
+}
+
+Status writeOutput(const otlp::Request& request, const std::string& to, const std::string& sample_type,
+                   const std::string& out_path) {
+  if (to == "otlp_json") return writeAll(out_path, otlp_json::toOtlpJson(request) + "\n") ? Status::ok() : Status::internal("cannot write " + out_path);
+  if (to == "otlp_proto") return writeAll(out_path, request.SerializeAsString()) ? Status::ok() : Status::internal("cannot write " + out_path);
+  if (to == "folded") {
+    std::string type = sample_type;
+    if (type.empty())
+      for (const auto& rp : request.resource_profiles())
+        for (const auto& sp : rp.scope_profiles())
+          for (const auto& p : sp.profiles())
+            if (type.empty()) type = std::string(request.dictionary().string_table(p.sample_type().type_strindex()));
+    jfr::FoldOptions fo;
+    fo.sample_type = type;
+    return writeAll(out_path, jfr::formatFolded(jfr::foldStacks(request, fo))) ? Status::ok() : Status::internal("cannot write " + out_path);
+  }
+  if (to == "pprof") {
+    std::vector<pprof::EncodedPprof> out;
+    if (Status s = pprof::otlpToPprofBytes(request, &out); !s.isOk()) return s;
+    if (out.empty()) return Status::invalid("the input holds no profile");
+    for (size_t i = 0; i < out.size(); ++i) {
+      std::string path = i == 0 ? out_path : out_path + "." + std::to_string(i);
+      if (!writeAll(path, out[i].data)) return Status::internal("cannot write " + path);
+      if (out.size() > 1) std::fprintf(stderr, "wrote %s\n", path.c_str());
+    }
+    return Status::ok();
+  }
+  return Status::invalid("unknown output format '" + to + "'; valid: folded, otlp_json, otlp_proto, pprof");
+}
+
+}  // namespace
+
+int commandConvert(const CliArgs& args) {
+  if (args.positional.size() != 2) {
+    std::fprintf(stderr, "usage: proflow convert IN OUT [--to pprof|otlp_json|otlp_proto|folded]\n");
+    return 2;
+  }
+  std::string data;
+  if (!readAll(args.positional[0], &data)) {
+    std::fprintf(stderr, "proflow convert: cannot read %s\n", args.positional[0].c_str());
+    return 1;
+  }
+  otlp::Request request;
+  Status s = readInput(data, option(args, "--from"), &request);
+  if (s.isOk() && std::find(args.flags.begin(), args.flags.end(), "--symbolize") != args.flags.end())
+    s = symbolizeInPlace(args, &request);
+  if (s.isOk()) s = writeOutput(request, option(args, "--to", "pprof"), option(args, "--sample-type"), args.positional[1]);
+  if (!s.isOk()) {
+    std::fprintf(stderr, "proflow convert: %s\n", s.message().c_str());
+    return 1;
+  }
+  return 0;
+}
+
+}  // namespace proflow
