@@ -5,6 +5,7 @@
 #include "exporters/otlp/factory.h"
 #include "exporters/otlphttp/factory.h"
 #include "processors/symbolize/factory.h"
+#include "receivers/jfr/factory.h"
 #include "receivers/otlp/factory.h"
 
 namespace proflow {
@@ -12,6 +13,7 @@ namespace proflow {
 Status registerBuiltins(Registry& registry) {
   std::unique_ptr<Factory> factories[] = {
       // receivers
+      receivers::jfr::makeJfrReceiverFactory(),
       receivers::otlp::makeOtlpReceiverFactory(),
       // processors
       makeSymbolizeProcessorFactory(),

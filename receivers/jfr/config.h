@@ -1,0 +1,60 @@
+// Config of the `jfr` receiver: Java Flight Recorder recordings over HTTP and from a directory.
+//
+//   receivers:
+//     jfr:
+//       endpoint: 127.0.0.1:4041          # POST /v1/jfr; "" turns HTTP off
+//       attributes: { service.name: checkout }
+//       directory:
+//         path: /recordings               # a JVM started with -XX:StartFlightRecording:filename=/recordings/...
+//         after: move                     # delete | move
+//         move_to: /recordings/done
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+
+#include "core/config/config_reader.h"
+
+namespace proflow::receivers::jfr {
+
+struct DirectoryConfig {
+  std::string path;
+  std::string suffix = ".jfr";
+  config::Duration poll_interval = std::chrono::seconds(5);
+  // A file is picked up once it has not changed for this long and parses completely.
+  config::Duration min_age = std::chrono::seconds(5);
+  std::string after = "delete";  // delete | move
+  std::string move_to;           // for after: move (and where files that fail to parse go, as .failed)
+  template <class V>
+  void visit(V& v) {
+    v.field("path", path, "directory to watch");
+    v.field("suffix", suffix, "file name suffix of recordings");
+    v.field("poll_interval", poll_interval, "how often the directory is scanned");
+    v.field("min_age", min_age, "quiet time before a file counts as finished");
+    v.field("after", after, "what to do with a delivered file: delete or move");
+    v.field("move_to", move_to, "destination directory for after: move");
+  }
+};
+
+struct JfrReceiverConfig {
+  std::string endpoint = "127.0.0.1:4041";
+  config::ByteSize max_request_body_size = config::ByteSize(256ull << 20);  // after decompression
+  double max_inflate_ratio = 100;
+  std::map<std::string, std::string> attributes;  // resource attributes added to every recording
+  bool keep_original_payload = false;
+  std::optional<DirectoryConfig> directory;
+
+  template <class V>
+  void visit(V& v) {
+    v.field("endpoint", endpoint, "host:port for POST /v1/jfr; empty disables HTTP");
+    v.field("max_request_body_size", max_request_body_size, "largest recording accepted (decompressed)");
+    v.field("max_inflate_ratio", max_inflate_ratio, "largest decompressed/compressed ratio accepted");
+    v.field("attributes", attributes, "resource attributes added to every recording");
+    v.field("keep_original_payload", keep_original_payload, "keep the JFR bytes in Profile.original_payload");
+    v.field("directory", directory, "pick up finished recordings from a directory");
+  }
+  void validate(config::ValidationContext& ctx) const;
+};
+
+}  // namespace proflow::receivers::jfr

@@ -1,0 +1,25 @@
+#include "receivers/jfr/factory.h"
+
+#include "core/factory_helpers.h"
+#include "receivers/jfr/jfr_receiver.h"
+
+namespace proflow::receivers::jfr {
+namespace {
+
+class JfrReceiverFactory final : public ReceiverFactoryFor<JfrReceiverConfig> {
+ public:
+  std::string_view type() const override { return "jfr"; }
+  std::string_view description() const override { return "Java Flight Recorder files: POST /v1/jfr and a directory"; }
+
+ protected:
+  std::unique_ptr<Receiver> createReceiver(const CreateSettings& s, const JfrReceiverConfig& c,
+                                           ConsumerPtr next) const override {
+    return std::make_unique<JfrReceiver>(s, c, std::move(next));
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Factory> makeJfrReceiverFactory() { return std::make_unique<JfrReceiverFactory>(); }
+
+}  // namespace proflow::receivers::jfr

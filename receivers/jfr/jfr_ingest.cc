@@ -1,0 +1,52 @@
+#include "receivers/jfr/jfr_ingest.h"
+
+#include "core/compression/compression.h"
+#include "core/formats/jfr/otlp_converter.h"
+
+namespace proflow::receivers::jfr {
+namespace {
+
+void addResourceAttribute(otlp::ResourceProfiles* rp, const std::string& key, const std::string& value) {
+  for (auto& kv : *rp->mutable_resource()->mutable_attributes())
+    if (kv.key() == key) {
+      kv.mutable_value()->set_string_value(value);
+      return;
+    }
+  auto* kv = rp->mutable_resource()->add_attributes();
+  kv->set_key(key);
+  kv->mutable_value()->set_string_value(value);
+}
+
+}  // namespace
+
+Status JfrIngest::ingest(std::string_view body, const std::multimap<std::string, std::string>& extra) {
+  auto refuse = [&](Status s) {
+    telemetry_.record(telemetry::Event::kReceived, {});
+    telemetry_.record(telemetry::Event::kRefused, {});
+    return s;
+  };
+  compression::Limits limits;
+  limits.max_output_bytes = config_.max_request_body_size.bytes;
+  limits.max_inflate_ratio = config_.max_inflate_ratio;
+  std::string raw;
+  if (Status s = compression::decompressAuto(body, raw, limits); !s.isOk()) return refuse(s);
+
+  otlp::Request request;
+  ::proflow::jfr::ConvertOptions options;
+  options.keep_original_payload = config_.keep_original_payload;
+  auto bytes = std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(raw.data()), raw.size());
+  ::proflow::jfr::ConvertResult r = ::proflow::jfr::convertToOtlp(bytes, options, &request);
+  // A damaged or unfinished recording is refused whole: the sender (or the directory watcher) keeps
+  // the file, and nothing half-read is acknowledged.
+  if (!r.ok) return refuse(Status::invalid("JFR: " + r.error.message));
+  if (request.resource_profiles_size() == 0) return refuse(Status::invalid("JFR: no chunk in the input"));
+
+  auto* rp = request.mutable_resource_profiles(0);
+  for (const auto& [k, v] : config_.attributes) addResourceAttribute(rp, k, v);
+  for (const auto& [k, v] : extra) addResourceAttribute(rp, k, v);
+  Batch batch(std::move(request));
+  if (batch.empty()) return Status::ok();  // a recording without profiling events
+  return next_->consume(std::move(batch));
+}
+
+}  // namespace proflow::receivers::jfr

@@ -1,0 +1,53 @@
+#include "receivers/jfr/jfr_receiver.h"
+
+#include <boost/asio/post.hpp>
+
+namespace proflow::receivers::jfr {
+
+JfrReceiver::JfrReceiver(const CreateSettings& settings, JfrReceiverConfig config, ConsumerPtr next)
+    : settings_(settings), config_(std::move(config)), ingest_(config_, std::move(next), *settings_.telemetry) {}
+
+JfrReceiver::~JfrReceiver() { shutdown(std::chrono::steady_clock::now()); }
+
+Status JfrReceiver::start(Host&) {
+  if (!config_.endpoint.empty()) {
+    net::HttpServerOptions opts;
+    opts.endpoint = config_.endpoint;
+    opts.max_request_body_bytes = config_.max_request_body_size.bytes;
+    opts.max_wire_body_bytes = config_.max_request_body_size.bytes;
+    opts.decompression.max_inflate_ratio = config_.max_inflate_ratio;
+    server_ = std::make_unique<net::HttpServer>(settings_.runtime->io(), opts, settings_.logger, settings_.telemetry);
+    server_->route("POST", "/v1/jfr", [this](net::HttpRequest&& req, net::Responder respond) {
+      handlePost(std::move(req), std::move(respond));
+    });
+    if (Status s = server_->start(); !s.isOk()) return Status(s.code(), "jfr receiver: " + s.message());
+    settings_.logger->info("JFR: POST http://{}/v1/jfr (port {})", config_.endpoint, server_->port());
+  }
+  if (config_.directory) {
+    watcher_ = std::make_unique<DirectoryWatcher>(settings_, config_, ingest_);
+    if (Status s = watcher_->start(); !s.isOk()) return s;
+  }
+  return Status::ok();
+}
+
+void JfrReceiver::handlePost(net::HttpRequest&& req, net::Responder respond) {
+  // Parsing a recording is CPU work: off the I/O thread.
+  boost::asio::post(settings_.runtime->workers(), [this, req = std::move(req), respond]() {
+    Status s = ingest_.ingest(req.body, req.query);
+    if (s.isOk()) {
+      respond(net::HttpResponse::text(200, ""));
+      return;
+    }
+    auto r = net::defaultErrorFormatter(s, req);
+    if (s.retryable())
+      r.headers.emplace_back("Retry-After", std::to_string(std::max<int64_t>(1, s.retryAfter().count() / 1000)));
+    respond(std::move(r));
+  });
+}
+
+void JfrReceiver::shutdown(Deadline) {
+  if (server_) server_->stop();
+  if (watcher_) watcher_->stop();
+}
+
+}  // namespace proflow::receivers::jfr
