@@ -1,0 +1,27 @@
+#include "processors/batch/factory.h"
+
+#include "core/factory_helpers.h"
+#include "processors/batch/batch_processor.h"
+
+namespace proflow::processors::batch {
+namespace {
+
+class BatchProcessorFactory final : public ProcessorFactoryFor<BatchProcessorConfig> {
+ public:
+  std::string_view type() const override { return "batch"; }
+  std::string_view description() const override {
+    return "merges batches into bigger requests with one dictionary (size, max size, timeout), with backpressure";
+  }
+
+ protected:
+  std::unique_ptr<Processor> createProcessor(const CreateSettings& s, const BatchProcessorConfig& c,
+                                             ConsumerPtr next) const override {
+    return std::make_unique<BatchProcessor>(s, c, std::move(next));
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Factory> makeBatchProcessorFactory() { return std::make_unique<BatchProcessorFactory>(); }
+
+}  // namespace proflow::processors::batch

@@ -1,0 +1,13 @@
+// Factory of the `batch` processor (registered in cmd/proflow/builtins.cc).
+#pragma once
+
+#include <memory>
+
+#include "core/factory.h"
+
+namespace proflow::processors::batch {
+
+// Type `batch`: merges batches into requests with one dictionary; size, max size, timeout.
+std::unique_ptr<Factory> makeBatchProcessorFactory();
+
+}  // namespace proflow::processors::batch

@@ -1,0 +1,71 @@
+// A downstream consumer whose answers a test scripts, recording what it took.
+#pragma once
+
+#include <chrono>
+#include <condition_variable>
+#include <deque>
+#include <functional>
+#include <mutex>
+#include <vector>
+
+#include "core/consumer.h"
+
+namespace proflow::processors::batch {
+
+class ScriptedSink : public ProfilesConsumer {
+ public:
+  Status consume(Batch b) override {
+    std::lock_guard lock(mu_);
+    ++attempts_;
+    Status s = default_;
+    if (!script_.empty()) {
+      s = script_.front();
+      script_.pop_front();
+    }
+    if (s.isOk()) delivered_.push_back(std::move(b));
+    cv_.notify_all();
+    return s;
+  }
+
+  // Answers for the next calls, then `default` for the rest.
+  void script(std::vector<Status> answers, Status fallback = Status::ok()) {
+    std::lock_guard lock(mu_);
+    script_.assign(answers.begin(), answers.end());
+    default_ = std::move(fallback);
+  }
+
+  // Waits (generously: this is a liveness bound, not a timing assertion) until `pred` holds.
+  bool waitFor(const std::function<bool()>& pred) {
+    std::unique_lock lock(mu_);
+    return cv_.wait_for(lock, std::chrono::seconds(60), pred);
+  }
+
+  std::vector<Batch> delivered() {
+    std::lock_guard lock(mu_);
+    return delivered_;
+  }
+  uint64_t deliveredProfilesLocked() const {
+    uint64_t n = 0;
+    for (const auto& b : delivered_) n += b.counts().profiles;
+    return n;
+  }
+  uint64_t deliveredProfiles() {
+    std::lock_guard lock(mu_);
+    return deliveredProfilesLocked();
+  }
+  int attempts() {
+    std::lock_guard lock(mu_);
+    return attempts_;
+  }
+  int attemptsLocked() const { return attempts_; }
+
+ private:
+  std::mutex mu_;
+  std::condition_variable cv_;
+  std::deque<Status> script_;
+  Status default_;
+  std::vector<Batch> delivered_;
+  int attempts_ = 0;
+};
+
+}  // namespace proflow::processors::batch
