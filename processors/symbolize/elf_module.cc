@@ -10,6 +10,10 @@
 #include <cstdlib>
 #include <cstring>
 
+#ifdef PROFLOW_HAVE_LLVM_DEMANGLE
+#include <llvm/Demangle/Demangle.h>
+#endif
+
 namespace proflow::symbolize {
 namespace {
 
@@ -62,7 +66,12 @@ bool headersWithinFile(Elf* elf, size_t file_size) {
 std::string demangle(const std::string& name) {
   if (name.size() < 2 || name[0] != '_' || name[1] != 'Z') return name;
   int status = 0;
+#ifdef PROFLOW_HAVE_LLVM_DEMANGLE
+  // LLVM's demangler, so names read exactly as llvm-symbolizer (and pprof through it) prints them.
+  char* out = llvm::itaniumDemangle(name.c_str(), nullptr, nullptr, &status);
+#else
   char* out = abi::__cxa_demangle(name.c_str(), nullptr, nullptr, &status);
+#endif
   std::string result = (status == 0 && out != nullptr) ? std::string(out) : name;
   std::free(out);
   return result;
@@ -149,48 +158,70 @@ FramesPtr ElfModule::symbolize(uint64_t elf_address) {
 Frames ElfModule::lookup(uint64_t elf_address) {
   Frames out;
   const uint64_t pc = elf_address + bias_;
-  if (has_dwarf_ && appendDwarfFrames(module_, pc, out)) return out;
+  CuRef storage;
+  CuRef* cu = has_dwarf_ ? findCu(pc, &storage) : nullptr;
+  Dwarf_Die function;
+  if (cu != nullptr && findFunction(*cu, pc, &function) && appendDwarfFrames(module_, *cu, &function, pc, out)) {
+    // As llvm-symbolizer does, the out-of-line function is named after the symbol table entry
+    // covering the address when there is one: it names clones (.isra, .cold, .constprop) exactly.
+    Frames sym;
+    symtabFrame(pc, sym);
+    if (!sym.empty()) {
+      out.back().function = std::move(sym[0].function);
+      out.back().system_name = std::move(sym[0].system_name);
+      if (out.back().file.empty()) out.back().file = std::move(sym[0].file);
+    }
+    return out;
+  }
   symtabFrame(pc, out);
   // Code no DWARF function covers (padding, assembly) may still be in a line table.
-  if (has_dwarf_) appendLineInfo(module_, pc, out);
+  if (cu != nullptr) appendLineInfo(*cu, pc, out);
   return out;
 }
 
-void ElfModule::symtabFrame(uint64_t pc, Frames& out) {
-  GElf_Off offset = 0;
-  GElf_Sym sym;
-  const char* name = dwfl_module_addrinfo(module_, pc, &offset, &sym, nullptr, nullptr, nullptr);
-  if (name == nullptr || *name == '\0') return;
-  Frame f;
-  f.function = demangle(name);
-  if (f.function != name) f.system_name = name;
-  if (GELF_ST_BIND(sym.st_info) == STB_LOCAL) {
-    indexLocalFiles();
-    auto it = local_files_.find(name);
-    if (it != local_files_.end()) f.file = it->second;
+CuRef* ElfModule::findCu(uint64_t pc, CuRef* storage) {
+  Dwarf_Addr bias = 0;
+  if (Dwarf_Die* die = dwfl_module_addrdie(module_, pc, &bias)) {
+    *storage = CuRef{*die, bias};
+    return storage;
   }
-  out.push_back(std::move(f));
+  Dwarf* dwarf = dwfl_module_getdwarf(module_, &bias);
+  if (dwarf == nullptr) return nullptr;
+  if (!cu_index_) cu_index_ = std::make_unique<CuIndex>(dwarf);
+  auto offset = cu_index_->find(pc - bias);
+  if (!offset || dwarf_offdie(dwarf, *offset, &storage->die) == nullptr) return nullptr;
+  storage->bias = bias;
+  return storage;
 }
 
-void ElfModule::indexLocalFiles() {
-  if (local_files_indexed_) return;
-  local_files_indexed_ = true;
-  const int n = dwfl_module_getsymtab(module_);
-  const char* file = nullptr;
-  for (int i = 1; i < n; ++i) {
-    GElf_Sym sym;
-    GElf_Addr addr = 0;
-    const char* name = dwfl_module_getsym_info(module_, i, &sym, &addr, nullptr, nullptr, nullptr);
-    if (name == nullptr) continue;
-    if (GELF_ST_TYPE(sym.st_info) == STT_FILE) file = *name != '\0' ? name : nullptr;
-    else if (file != nullptr && GELF_ST_BIND(sym.st_info) == STB_LOCAL && GELF_ST_TYPE(sym.st_info) == STT_FUNC)
-      local_files_.emplace(name, file);
+bool ElfModule::findFunction(const CuRef& cu, uint64_t pc, Dwarf_Die* function) {
+  Dwarf_Die die = cu.die;
+  auto& index = functions_[dwarf_dieoffset(&die)];
+  if (!index) {
+    index = std::make_unique<FunctionIndex>(&die);
+    index_bytes_ += index->bytes() + 64;
   }
+  auto offset = index->find(pc - cu.bias);
+  return offset && dwarf_offdie(dwarf_cu_getdwarf(die.cu), *offset, function) != nullptr;
+}
+
+void ElfModule::symtabFrame(uint64_t pc, Frames& out) {
+  if (!symbols_) {
+    symbols_ = std::make_unique<SymbolIndex>(module_);
+    index_bytes_ += symbols_->bytes();
+  }
+  auto sym = symbols_->find(pc);
+  if (!sym) return;
+  Frame f;
+  f.function = demangle(sym->name);
+  if (f.function != sym->name) f.system_name = sym->name;
+  if (sym->file != nullptr) f.file = sym->file;
+  out.push_back(std::move(f));
 }
 
 size_t ElfModule::memoryEstimate() const {
   std::lock_guard<std::mutex> lock(mu_);
-  return file_bytes_ + memo_bytes_ + memo_.size() * 48;
+  return file_bytes_ + memo_bytes_ + memo_.size() * 48 + index_bytes_;
 }
 
 }  // namespace proflow::symbolize

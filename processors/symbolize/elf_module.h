@@ -12,12 +12,23 @@
 #include <unordered_map>
 #include <vector>
 
+#include <elfutils/libdw.h>
+
+#include "processors/symbolize/cu_index.h"
 #include "processors/symbolize/frame.h"
+#include "processors/symbolize/function_index.h"
+#include "processors/symbolize/symbol_index.h"
 
 typedef struct Dwfl Dwfl;
 typedef struct Dwfl_Module Dwfl_Module;
 
 namespace proflow::symbolize {
+
+// A compile unit and the bias of its addresses (dwfl address = DWARF address + bias).
+struct CuRef {
+  Dwarf_Die die;
+  uint64_t bias = 0;
+};
 
 class ElfModule {
  public:
@@ -52,7 +63,8 @@ class ElfModule {
   bool load(const std::string& elf_path, std::string* error);
   Frames lookup(uint64_t elf_address);
   void symtabFrame(uint64_t dwfl_address, Frames& out);
-  void indexLocalFiles();
+  CuRef* findCu(uint64_t pc, CuRef* storage);
+  bool findFunction(const CuRef& cu, uint64_t pc, Dwarf_Die* function);
 
   Dwfl* dwfl_ = nullptr;
   Dwfl_Module* module_ = nullptr;
@@ -62,23 +74,24 @@ class ElfModule {
   bool has_dwarf_ = false;
   bool has_symbols_ = false;
   size_t file_bytes_ = 0;
-  // Source file of local symbols, from the STT_FILE symbol preceding them (what llvm-symbolizer
-  // reports for code without DWARF); built on first use.
-  std::unordered_map<std::string, std::string> local_files_;
-  bool local_files_indexed_ = false;
+  std::unique_ptr<SymbolIndex> symbols_;  // built on first use
+  std::unordered_map<uint64_t, std::unique_ptr<FunctionIndex>> functions_;  // by unit DIE offset
+  size_t index_bytes_ = 0;
+  // Built on the first address libdw cannot place in a unit (no .debug_aranges, as in Go binaries).
+  std::unique_ptr<CuIndex> cu_index_;
 
   mutable std::mutex mu_;
   std::unordered_map<uint64_t, FramesPtr> memo_;
   size_t memo_bytes_ = 0;
 };
 
-// Appends the inline chain at `pc` (a dwfl address) found in `module`'s DWARF; false when no DWARF
-// function covers it. Defined in dwarf_frames.cc.
-bool appendDwarfFrames(Dwfl_Module* module, uint64_t pc, Frames& out);
+// Appends the inline chain at `pc` (a dwfl address) inside `function`, a subprogram of unit `cu`
+// holding pc; false when the chain has no function. Defined in dwarf_frames.cc.
+bool appendDwarfFrames(Dwfl_Module* module, const CuRef& cu, Dwarf_Die* function, uint64_t pc, Frames& out);
 
 // Fills file, line and column of out[0] (adding an unnamed frame when `out` is empty) from the line
-// table entry of `pc`, if there is one. Defined in dwarf_frames.cc.
-void appendLineInfo(Dwfl_Module* module, uint64_t pc, Frames& out);
+// table row of `pc` in `cu`, if there is one. Defined in dwarf_frames.cc.
+void appendLineInfo(const CuRef& cu, uint64_t pc, Frames& out);
 
 // Demangles an Itanium C++ name; returns it unchanged when it is not one.
 std::string demangle(const std::string& name);
