@@ -1,6 +1,9 @@
 #include "core/formats/pprof/otlp_to_pprof.h"
 
 #include <algorithm>
+#include <memory>
+
+#include <google/protobuf/arena.h>
 
 #include "core/dictionary_builder.h"
 #include "core/formats/pprof/pprof_builder.h"
@@ -14,6 +17,7 @@ using internal::PprofBuilder;
 struct ScopeInfo {
   std::vector<int64_t> order;  // pprof.scope.sample_type_order
   std::string default_sample_type;
+  const otlp::AnyValue* unreferenced_mappings = nullptr;
 };
 
 std::string_view keyOf(const otlp::KeyValue& kv, const otlp::Dictionary& dict) {
@@ -26,6 +30,8 @@ ScopeInfo readScope(const otlp::ScopeProfiles& sp, const otlp::Dictionary& dict)
     std::string_view key = keyOf(kv, dict);
     if (key == attr::kSampleTypeOrder && kv.value().has_array_value()) {
       for (const auto& v : kv.value().array_value().values()) info.order.push_back(v.int_value());
+    } else if (key == attr::kUnreferencedMappings && kv.value().has_array_value()) {
+      info.unreferenced_mappings = &kv.value();
     } else if (key == attr::kDefaultSampleType) {
       info.default_sample_type = kv.value().has_string_value()
                                      ? kv.value().string_value()
@@ -76,13 +82,15 @@ class GroupConverter {
       : dict_(dict), o_(o), out_(out), b_(dict, out) {}
 
   // `profiles` in pprof sample-type order.
-  Status run(const std::vector<const otlp::Profile*>& profiles, const std::string& default_type) {
+  Status run(const std::vector<const otlp::Profile*>& profiles, const std::string& default_type,
+             const otlp::AnyValue* unreferenced_mappings) {
     if (auto st = header(profiles); !st) return st;
     if (!default_type.empty()) out_->set_default_sample_type(b_.str(default_type));
     const int n = profiles[0]->samples_size();
     for (int i = 0; i < n; ++i)
       if (auto st = sample(profiles, i); !st) return Status::invalid(st.message() + " (sample " + std::to_string(i) + ")");
     b_.finish();
+    if (unreferenced_mappings != nullptr) addMappings(*unreferenced_mappings);
     return {};
   }
 
@@ -102,6 +110,32 @@ class GroupConverter {
     }
     out_->set_period(first.period());
     return b_.addProfileAttributes(first);
+  }
+
+  // Mappings pprofToOtlp kept by value because no location referred to them.
+  void addMappings(const otlp::AnyValue& list) {
+    uint64_t next_id = 0;
+    for (const auto& m : out_->mapping()) next_id = std::max(next_id, m.id());
+    for (const auto& item : list.array_value().values()) {
+      auto* m = out_->add_mapping();
+      m->set_id(++next_id);
+      for (const auto& f : item.kvlist_value().values()) {
+        const auto& k = f.key();
+        const auto& v = f.value();
+        auto text = [&] {
+          return v.has_string_value() ? v.string_value() : std::string(dictString(dict_, v.string_value_strindex()));
+        };
+        if (k == "memory_start") m->set_memory_start(static_cast<uint64_t>(v.int_value()));
+        if (k == "memory_limit") m->set_memory_limit(static_cast<uint64_t>(v.int_value()));
+        if (k == "file_offset") m->set_file_offset(static_cast<uint64_t>(v.int_value()));
+        if (k == "filename") m->set_filename(b_.str(text()));
+        if (k == "build_id") m->set_build_id(b_.str(text()));
+        if (k == "has_functions") m->set_has_functions(v.bool_value());
+        if (k == "has_filenames") m->set_has_filenames(v.bool_value());
+        if (k == "has_line_numbers") m->set_has_line_numbers(v.bool_value());
+        if (k == "has_inline_frames") m->set_has_inline_frames(v.bool_value());
+      }
+    }
   }
 
   bool hasTimestampAttribute(const otlp::Sample& s) const {
@@ -152,16 +186,99 @@ class GroupConverter {
   PprofBuilder b_;
 };
 
+// Where converted groups go: kept as messages, or encoded straight away.
+class GroupSink {
+ public:
+  virtual ~GroupSink() = default;
+  virtual Profile* begin() = 0;
+  // `ok` false: drop what begin() made.
+  virtual Status end(bool ok, std::vector<int> indices) = 0;
+};
+
+class MessageSink : public GroupSink {
+ public:
+  explicit MessageSink(std::vector<PprofFromOtlp>* out) : out_(out) {}
+  Profile* begin() override { return &out_->emplace_back().profile; }
+  Status end(bool ok, std::vector<int> indices) override {
+    if (!ok) out_->pop_back();
+    else out_->back().profile_indices = std::move(indices);
+    return {};
+  }
+
+ private:
+  std::vector<PprofFromOtlp>* out_;
+};
+
+class BytesSink : public GroupSink {
+ public:
+  BytesSink(std::vector<EncodedPprof>* out, Encoding enc, int level) : out_(out), enc_(enc), level_(level) {}
+  Profile* begin() override {
+    // The Profile is only scratch before encoding: an arena avoids a malloc per message.
+    arena_ = std::make_unique<google::protobuf::Arena>();
+    current_ = google::protobuf::Arena::CreateMessage<Profile>(arena_.get());
+    return current_;
+  }
+  Status end(bool ok, std::vector<int> indices) override {
+    if (ok) {
+      EncodedPprof e;
+      if (auto st = encodeProfile(*current_, &e.data, enc_, level_); !st) return st;
+      e.profile_indices = std::move(indices);
+      out_->push_back(std::move(e));
+    }
+    current_ = nullptr;
+    arena_.reset();
+    return {};
+  }
+
+ private:
+  std::vector<EncodedPprof>* out_;
+  Encoding enc_;
+  int level_;
+  std::unique_ptr<google::protobuf::Arena> arena_;
+  Profile* current_ = nullptr;
+};
+
 Status convertGroup(const otlp::Dictionary& dict, const otlp::ScopeProfiles& sp, std::vector<int> indices,
-                    const std::string& default_type, const OtlpToPprofOptions& options,
-                    std::vector<PprofFromOtlp>* out) {
+                    const std::string& default_type, const otlp::AnyValue* unreferenced_mappings,
+                    const OtlpToPprofOptions& options, GroupSink* sink) {
   std::vector<const otlp::Profile*> profiles;
   for (int j : indices) profiles.push_back(&sp.profiles(j));
-  PprofFromOtlp result;
-  if (auto st = GroupConverter(dict, options, &result.profile).run(profiles, default_type); !st) return st;
+  Profile* profile = sink->begin();
+  auto st = GroupConverter(dict, options, profile).run(profiles, default_type, unreferenced_mappings);
   std::sort(indices.begin(), indices.end());
-  result.profile_indices = std::move(indices);
-  out->push_back(std::move(result));
+  if (auto e = sink->end(st.isOk(), std::move(indices)); !e) return e;
+  return st;
+}
+
+Status convertScope(const otlp::Dictionary& dict, const otlp::ScopeProfiles& sp, const OtlpToPprofOptions& options,
+                    GroupSink* sink) {
+  if (dict.string_table_size() == 0 && sp.profiles_size() > 0)
+    return Status::invalid("otlp: dictionary string_table is empty");
+  const ScopeInfo info = readScope(sp, dict);
+  if (auto order = zipOrder(sp, info); !order.empty())
+    return convertGroup(dict, sp, order, info.default_sample_type, info.unreferenced_mappings, options, sink);
+  for (int j = 0; j < sp.profiles_size(); ++j) {
+    // A lone profile keeps the scope's default only if it names this profile's own type.
+    const auto& p = sp.profiles(j);
+    std::string dflt =
+        dictString(dict, p.sample_type().type_strindex()) == info.default_sample_type ? info.default_sample_type : "";
+    // Unreferenced mappings go with the first profile only, so they are not duplicated.
+    const auto* extra = j == 0 ? info.unreferenced_mappings : nullptr;
+    if (auto st = convertGroup(dict, sp, {j}, dflt, extra, options, sink); !st) return st;
+  }
+  return {};
+}
+
+// Runs convertScope over the request; `tag(first, r, s)` labels the results added for scope (r, s).
+template <class Tag>
+Status convertRequest(const otlp::Request& in, const OtlpToPprofOptions& options, GroupSink* sink, Tag tag) {
+  for (int r = 0; r < in.resource_profiles_size(); ++r) {
+    const auto& rp = in.resource_profiles(r);
+    for (int s = 0; s < rp.scope_profiles_size(); ++s) {
+      if (auto st = convertScope(in.dictionary(), rp.scope_profiles(s), options, sink); !st) return st;
+      tag(r, s);
+    }
+  }
   return {};
 }
 
@@ -169,33 +286,31 @@ Status convertGroup(const otlp::Dictionary& dict, const otlp::ScopeProfiles& sp,
 
 Status scopeToPprof(const otlp::Dictionary& dict, const otlp::ScopeProfiles& sp, std::vector<PprofFromOtlp>* out,
                     const OtlpToPprofOptions& options) {
-  if (dict.string_table_size() == 0 && sp.profiles_size() > 0)
-    return Status::invalid("otlp: dictionary string_table is empty");
-  const ScopeInfo info = readScope(sp, dict);
-  if (auto order = zipOrder(sp, info); !order.empty()) return convertGroup(dict, sp, order, info.default_sample_type, options, out);
-  for (int j = 0; j < sp.profiles_size(); ++j) {
-    // A lone profile keeps the scope's default only if it names this profile's own type.
-    const auto& p = sp.profiles(j);
-    std::string dflt =
-        dictString(dict, p.sample_type().type_strindex()) == info.default_sample_type ? info.default_sample_type : "";
-    if (auto st = convertGroup(dict, sp, {j}, dflt, options, out); !st) return st;
-  }
-  return {};
+  MessageSink sink(out);
+  return convertScope(dict, sp, options, &sink);
 }
 
 Status otlpToPprof(const otlp::Request& in, std::vector<PprofFromOtlp>* out, const OtlpToPprofOptions& options) {
-  for (int r = 0; r < in.resource_profiles_size(); ++r) {
-    const auto& rp = in.resource_profiles(r);
-    for (int s = 0; s < rp.scope_profiles_size(); ++s) {
-      const size_t before = out->size();
-      if (auto st = scopeToPprof(in.dictionary(), rp.scope_profiles(s), out, options); !st) return st;
-      for (size_t k = before; k < out->size(); ++k) {
-        (*out)[k].resource_index = r;
-        (*out)[k].scope_index = s;
-      }
+  MessageSink sink(out);
+  size_t tagged = out->size();
+  return convertRequest(in, options, &sink, [&](int r, int s) {
+    for (; tagged < out->size(); ++tagged) {
+      (*out)[tagged].resource_index = r;
+      (*out)[tagged].scope_index = s;
     }
-  }
-  return {};
+  });
+}
+
+Status otlpToPprofBytes(const otlp::Request& in, std::vector<EncodedPprof>* out, const OtlpToPprofOptions& options,
+                        Encoding encoding, int level) {
+  BytesSink sink(out, encoding, level);
+  size_t tagged = out->size();
+  return convertRequest(in, options, &sink, [&](int r, int s) {
+    for (; tagged < out->size(); ++tagged) {
+      (*out)[tagged].resource_index = r;
+      (*out)[tagged].scope_index = s;
+    }
+  });
 }
 
 }  // namespace proflow::pprof

@@ -11,9 +11,11 @@
 //   "end_timestamp_ns" (unit nanoseconds) so no timestamp is lost (not added when the sample already
 //   has that attribute and one timestamp, i.e. it came from pprof). Timestamps without values count 1
 //   each. With Timestamps::kDrop the events of a sample are summed into one pprof sample.
-// Only mappings referenced by some location are written.
+// Mappings referenced by locations are written in dictionary order; mappings pprofToOtlp kept in the
+// scope attribute proflow.pprof.unreferenced_mappings follow them.
 #pragma once
 
+#include <string>
 #include <vector>
 
 #include "core/formats/pprof/pprof_codec.h"
@@ -37,6 +39,18 @@ struct PprofFromOtlp {
 
 // Converts every profile in `in`. Errors (kInvalidArgument) name the first dangling dictionary index.
 Status otlpToPprof(const otlp::Request& in, std::vector<PprofFromOtlp>* out, const OtlpToPprofOptions& options = {});
+
+// One rebuilt pprof, serialized and compressed (what exporters send), and where it came from.
+struct EncodedPprof {
+  std::string data;
+  int resource_index = 0;
+  int scope_index = 0;
+  std::vector<int> profile_indices;
+};
+
+// otlpToPprof() + encodeProfile() without keeping the Profile messages (built on an arena: faster).
+Status otlpToPprofBytes(const otlp::Request& in, std::vector<EncodedPprof>* out, const OtlpToPprofOptions& options = {},
+                        Encoding encoding = Encoding::kGzip, int level = kDefaultGzipLevel);
 
 // Converts one scope (from any request/dictionary); appends to `out`.
 Status scopeToPprof(const otlp::Dictionary& dict, const otlp::ScopeProfiles& scope, std::vector<PprofFromOtlp>* out,

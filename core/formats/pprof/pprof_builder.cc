@@ -191,19 +191,42 @@ void PprofBuilder::addNumLabel(perftools::profiles::Sample* s, std::string_view 
   if (!unit.empty()) l->set_num_unit(str(unit));
 }
 
+// Sample attributes repeat across samples: resolve each one to its label once.
+Status PprofBuilder::label(int32_t index, const CachedLabel** out) {
+  if (index >= 0 && static_cast<size_t>(index) < labels_.size() && labels_[static_cast<size_t>(index)].resolved) {
+    *out = &labels_[static_cast<size_t>(index)];
+    return {};
+  }
+  Attr a;
+  if (auto st = attribute(index, &a); !st) return st;
+  if (labels_.size() <= static_cast<size_t>(index)) labels_.resize(static_cast<size_t>(dict_.attribute_table_size()));
+  CachedLabel& c = labels_[static_cast<size_t>(index)];
+  c.resolved = true;
+  c.is_link = linkRoleOf(a.key) != LinkRole::kNone;
+  c.present = a.is_int || a.is_str;
+  c.key = str(a.key);
+  if (a.is_int) {
+    c.num = a.num;
+    if (!a.unit.empty()) c.unit = str(a.unit);
+  } else if (a.is_str) {
+    c.str = str(a.text);
+  }
+  *out = &c;
+  return {};
+}
+
 Status PprofBuilder::addLabels(const otlp::Sample& os, perftools::profiles::Sample* s) {
   bool has_link_labels = false;
-  Attr a;
   for (int32_t ai : os.attribute_indices()) {
-    if (auto st = attribute(ai, &a); !st) return st;
-    if (linkRoleOf(a.key) != LinkRole::kNone) has_link_labels = true;
-    if (a.is_int) {
-      addNumLabel(s, a.key, a.num, a.unit);
-    } else if (a.is_str) {
-      auto* l = s->add_label();
-      l->set_key(str(a.key));
-      l->set_str(str(a.text));
-    }
+    const CachedLabel* c;
+    if (auto st = label(ai, &c); !st) return st;
+    has_link_labels |= c->is_link;
+    if (!c->present) continue;
+    auto* l = s->add_label();
+    l->set_key(c->key);
+    if (c->str != 0) l->set_str(c->str);
+    if (c->num != 0) l->set_num(c->num);
+    if (c->unit != 0) l->set_num_unit(c->unit);
   }
   if (os.link_index() == 0 || has_link_labels) return {};
   if (!inRange(dict_.link_table(), os.link_index()))

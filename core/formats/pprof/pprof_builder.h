@@ -41,6 +41,11 @@ class PprofBuilder {
   Status attribute(int32_t index, Attr* a) const;
 
  private:
+  struct CachedLabel {
+    bool resolved = false, present = false, is_link = false;
+    int64_t key = 0, str = 0, num = 0, unit = 0;
+  };
+  Status label(int32_t index, const CachedLabel** out);
   Status location(int32_t index, uint64_t* id);
   Status function(int32_t index, uint64_t* id);
   Status mapping(int32_t index, uint64_t* id);
@@ -52,6 +57,7 @@ class PprofBuilder {
   std::vector<uint64_t> location_ids_, function_ids_, mapping_ids_;
   std::vector<int32_t> used_mappings_;
   std::vector<perftools::profiles::Mapping> mappings_;
+  std::vector<CachedLabel> labels_;
 };
 
 }  // namespace proflow::pprof::internal

@@ -171,7 +171,7 @@ Status decodeProfile(std::string_view data, Profile* out, const DecodeOptions& o
   return options.validate ? validateProfile(*out) : Status{};
 }
 
-Status encodeProfile(const Profile& p, std::string* out, Encoding encoding) {
+Status encodeProfile(const Profile& p, std::string* out, Encoding encoding, int level) {
   std::string raw;
   if (!p.SerializeToString(&raw)) return Status::internal("pprof: serialization failed");
   if (encoding == Encoding::kRaw) {
@@ -179,8 +179,9 @@ Status encodeProfile(const Profile& p, std::string* out, Encoding encoding) {
     return {};
   }
   out->clear();
-  auto codec = encoding == Encoding::kGzip ? compression::Codec::kGzip : compression::Codec::kZstd;
-  return compression::compress(codec, raw, *out);
+  if (encoding == Encoding::kGzip) return compression::compress(compression::Codec::kGzip, raw, *out, level);
+  // kDefaultGzipLevel means "fast" for zstd too: its level 1.
+  return compression::compress(compression::Codec::kZstd, raw, *out, level);
 }
 
 }  // namespace proflow::pprof

@@ -25,6 +25,9 @@ inline constexpr std::string_view kDropFrames = "pprof.profile.drop_frames";
 inline constexpr std::string_view kKeepFrames = "pprof.profile.keep_frames";
 inline constexpr std::string_view kDefaultSampleType = "pprof.scope.default_sample_type";
 inline constexpr std::string_view kSampleTypeOrder = "pprof.scope.sample_type_order";
+// proflow: pprof mappings no location refers to (Go lists every executable mapping of the process),
+// kept by value on the scope (array of kvlists with the Mapping field names) so they survive.
+inline constexpr std::string_view kUnreferencedMappings = "proflow.pprof.unreferenced_mappings";
 }  // namespace attr
 
 // Numeric label that carries a per-sample timestamp (ns since the epoch) in pprof (Datadog's name).

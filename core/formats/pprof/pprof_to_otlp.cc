@@ -1,6 +1,8 @@
 #include "core/formats/pprof/pprof_to_otlp.h"
 
 #include <cstring>
+
+#include <google/protobuf/arena.h>
 #include <optional>
 #include <unordered_map>
 
@@ -68,7 +70,13 @@ class Converter {
   }
 
   void convertMappings() {
+    IdMap referenced(p_.mapping_size());
+    for (const auto& l : p_.location()) referenced.set(l.mapping_id(), 1);
     for (const auto& m : p_.mapping()) {
+      if (referenced.get(m.id()) < 0) {
+        unreferenced_.push_back(&m);
+        continue;
+      }
       otlp::Mapping om;
       om.set_memory_start(m.memory_start());
       om.set_memory_limit(m.memory_limit());
@@ -131,12 +139,35 @@ class Converter {
     order->set_key(std::string(attr::kSampleTypeOrder));
     auto* arr = order->mutable_value()->mutable_array_value();
     for (int k = 0; k < p_.sample_type_size(); ++k) arr->add_values()->set_int_value(k);
+    if (!unreferenced_.empty()) addUnreferencedMappings(sp->mutable_scope()->add_attributes());
     if (p_.default_sample_type() != 0) {
       auto* d = sp->mutable_scope()->add_attributes();
       d->set_key(std::string(attr::kDefaultSampleType));
       d->mutable_value()->set_string_value(pstr(p_.default_sample_type()));
     }
     return sp;
+  }
+
+  void addUnreferencedMappings(otlp::KeyValue* kv) {
+    kv->set_key(std::string(attr::kUnreferencedMappings));
+    auto* arr = kv->mutable_value()->mutable_array_value();
+    for (const auto* m : unreferenced_) {
+      auto* fields = arr->add_values()->mutable_kvlist_value();
+      auto add = [&](const char* key) {
+        auto* f = fields->add_values();
+        f->set_key(key);
+        return f->mutable_value();
+      };
+      add("memory_start")->set_int_value(static_cast<int64_t>(m->memory_start()));
+      add("memory_limit")->set_int_value(static_cast<int64_t>(m->memory_limit()));
+      add("file_offset")->set_int_value(static_cast<int64_t>(m->file_offset()));
+      add("filename")->set_string_value(pstr(m->filename()));
+      add("build_id")->set_string_value(pstr(m->build_id()));
+      add("has_functions")->set_bool_value(m->has_functions());
+      add("has_filenames")->set_bool_value(m->has_filenames());
+      add("has_line_numbers")->set_bool_value(m->has_line_numbers());
+      add("has_inline_frames")->set_bool_value(m->has_inline_frames());
+    }
   }
 
   void addStringAttr(otlp::Profile* prof, std::string_view key, int64_t strindex) {
@@ -245,26 +276,35 @@ class Converter {
   std::vector<int32_t> strings_;
   IdMap mappings_, functions_, locations_;
   std::unordered_map<LabelKey, int32_t, LabelKeyHash> label_attrs_;
+  std::vector<const perftools::profiles::Mapping*> unreferenced_;
 };
 
-}  // namespace
-
-Status pprofToOtlp(const Profile& p, const PprofToOtlpOptions& options, otlp::Request* out) {
-  if (auto st = validateProfile(p); !st) return st;
+Status convertValid(const Profile& p, const PprofToOtlpOptions& options, otlp::Request* out) {
   if (options.resource_index >= out->resource_profiles_size())
     return Status::invalid("pprof: resource_index " + std::to_string(options.resource_index) + " out of range");
   Converter(p, options, out).run();
   return {};
 }
 
+}  // namespace
+
+Status pprofToOtlp(const Profile& p, const PprofToOtlpOptions& options, otlp::Request* out) {
+  if (auto st = validateProfile(p); !st) return st;
+  return convertValid(p, options, out);
+}
+
 Status pprofBytesToOtlp(std::string_view data, const PprofToOtlpOptions& options, otlp::Request* out,
                         const DecodeOptions& decode) {
-  Profile p;
-  if (auto st = decodeProfile(data, &p, decode); !st) return st;
-  if (!options.keep_original_payload || !options.original_payload.empty()) return pprofToOtlp(p, options, out);
+  // The decoded pprof is scratch: an arena frees its many small messages at once.
+  google::protobuf::Arena arena;
+  Profile* p = google::protobuf::Arena::CreateMessage<Profile>(&arena);
+  DecodeOptions checked = decode;
+  checked.validate = true;  // the converter indexes tables without further checks
+  if (auto st = decodeProfile(data, p, checked); !st) return st;
+  if (!options.keep_original_payload || !options.original_payload.empty()) return convertValid(*p, options, out);
   PprofToOtlpOptions with_payload = options;
   with_payload.original_payload = data;
-  return pprofToOtlp(p, with_payload, out);
+  return convertValid(*p, with_payload, out);
 }
 
 }  // namespace proflow::pprof

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "core/dictionary_builder.h"
+#include "core/request_merger.h"
 #include "core/formats/pprof/otlp_to_pprof.h"
 #include "core/formats/pprof/pprof_ids.h"
 #include "core/formats/pprof/pprof_to_otlp.h"
@@ -55,6 +56,13 @@ Profile richProfile() {
   m->set_build_id(addString(&p, "aaa/bbb/ccc/ddd"));
   m->set_has_filenames(true);
   m->set_has_inline_frames(true);
+  auto* vdso = p.add_mapping();  // listed by the producer, used by no location
+  vdso->set_id(9);
+  vdso->set_memory_start(0x7fff0000);
+  vdso->set_memory_limit(0x7fff2000);
+  vdso->set_filename(addString(&p, "[vdso]"));
+  vdso->set_build_id(addString(&p, "0123abcd"));
+  vdso->set_has_functions(true);
   auto* f = p.add_function();
   f->set_id(3);
   f->set_name(addString(&p, "inlined"));
@@ -271,6 +279,43 @@ TEST(RoundTrip, EveryFieldSurvivesThroughTheWire) {
   EXPECT_EQ(back[0].profile_indices, (std::vector<int>{0, 1}));
   ASSERT_TRUE(validateProfile(back[0].profile).isOk());
   EXPECT_EQ(describe(back[0].profile), describe(p));
+}
+
+TEST(RoundTrip, UnreferencedMappingsSurviveAMerge) {
+  const Profile p = richProfile();
+  otlp::Request req;
+  ASSERT_TRUE(pprofToOtlp(p, {}, &req).isOk());
+  for (const auto& m : req.dictionary().mapping_table())  // not an orphan in the dictionary
+    EXPECT_NE(dictString(req.dictionary(), m.filename_strindex()), "[vdso]");
+  otlp::Request merged;
+  RequestMerger merger(&merged);
+  otlp::Request other;
+  ASSERT_TRUE(pprofToOtlp(testdata::smallProfile(), {}, &other).isOk());
+  merger.append(other);  // shifts every dictionary index of `req`
+  merger.append(req);
+  std::vector<PprofFromOtlp> back;
+  ASSERT_TRUE(otlpToPprof(merged, &back).isOk());
+  ASSERT_EQ(back.size(), 2u);
+  EXPECT_EQ(describe(back[1].profile), describe(p));
+}
+
+TEST(RoundTrip, EncodedOutputMatchesMessages) {
+  otlp::Request req;
+  ASSERT_TRUE(pprofToOtlp(richProfile(), {}, &req).isOk());
+  ASSERT_TRUE(pprofToOtlp(testdata::smallProfile(), {}, &req).isOk());
+  std::vector<PprofFromOtlp> messages;
+  ASSERT_TRUE(otlpToPprof(req, &messages).isOk());
+  std::vector<EncodedPprof> encoded;
+  ASSERT_TRUE(otlpToPprofBytes(req, &encoded).isOk());
+  ASSERT_EQ(encoded.size(), messages.size());
+  for (size_t i = 0; i < encoded.size(); ++i) {
+    Profile p;
+    ASSERT_TRUE(decodeProfile(encoded[i].data, &p).isOk());  // gzip by default, valid
+    EXPECT_EQ(describe(p), describe(messages[i].profile));
+    EXPECT_EQ(encoded[i].resource_index, messages[i].resource_index);
+    EXPECT_EQ(encoded[i].profile_indices, messages[i].profile_indices);
+  }
+  EXPECT_EQ(encoded[1].resource_index, 1);
 }
 
 TEST(RoundTrip, TwoProfilesInOneRequestStayApart) {
