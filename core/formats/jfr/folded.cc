@@ -31,6 +31,17 @@ std::string foldStack(const otlp::Dictionary& d, int32_t stack_index, bool with_
   return out;
 }
 
+std::string threadName(const otlp::Dictionary& d, const otlp::Sample& s) {
+  for (int32_t ai : s.attribute_indices()) {
+    if (ai <= 0 || ai >= d.attribute_table_size()) continue;
+    const auto& kv = d.attribute_table(ai);
+    if (dictString(d, kv.key_strindex()) != "thread.name") continue;
+    if (kv.value().has_string_value_strindex()) return std::string(dictString(d, kv.value().string_value_strindex()));
+    return kv.value().string_value();
+  }
+  return "";
+}
+
 }  // namespace
 
 std::map<std::string, int64_t> foldStacks(const otlp::Request& request, const FoldOptions& o) {
@@ -49,7 +60,9 @@ std::map<std::string, int64_t> foldStacks(const otlp::Request& request, const Fo
             for (int64_t x : s.values()) v += x;
             if (s.values_size() == 0) v = s.timestamps_unix_nano_size();
           }
-          result[foldStack(d, s.stack_index(), o.with_lines)] += v;
+          std::string stack = foldStack(d, s.stack_index(), o.with_lines);
+          if (o.with_thread) stack = threadName(d, s) + (stack.empty() ? "" : ";") + stack;
+          result[stack] += v;
         }
       }
   return result;

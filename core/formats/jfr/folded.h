@@ -17,6 +17,7 @@ struct FoldOptions {
   std::string_view period_type = {};  // optional filter (e.g. "mutex" vs "block" for contentions)
   bool count_events = false;          // value = number of events instead of the sum of values
   bool with_lines = false;            // frame names get ":<line>" when the line is known
+  bool with_thread = false;           // the sample's thread.name becomes the root frame
 };
 
 // Stack (frames root first, inlined frames expanded, joined by ';') -> value.
