@@ -21,7 +21,8 @@ std::string fullPath(Dwarf_Die* cu, const char* file) {
   if (file[0] == '/' || file[0] == '\0') return file;
   Dwarf_Attribute attr;
   const char* dir = dwarf_formstring(dwarf_attr(cu, DW_AT_comp_dir, &attr));
-  if (dir == nullptr || dir[0] == '\0') return file;
+  // A relative comp_dir (Go writes ".") is one libdw has already applied.
+  if (dir == nullptr || dir[0] != '/') return file;
   std::string out = dir;
   if (out.back() != '/') out += '/';
   return out + file;

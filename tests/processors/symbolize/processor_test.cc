@@ -266,8 +266,11 @@ TEST_F(ProcessorTest, CorruptElfIsCountedAsErrorAndBatchStillFlows) {
   EXPECT_EQ(metric("symbolize_locations_errors_total"), 2);
   EXPECT_EQ(metric("symbolize_locations_symbolized_total"), 10);
   expectLinesMatchLlvm(out, good, programs_.cprog);
-  for (const auto& loc : out.dictionary().location_table())
-    if (loc.address() == 0x1000 || loc.address() == 0x1010) EXPECT_EQ(loc.lines_size(), 0);
+  for (const auto& loc : out.dictionary().location_table()) {
+    if (loc.address() == 0x1000 || loc.address() == 0x1010) {
+      EXPECT_EQ(loc.lines_size(), 0);
+    }
+  }
 }
 
 TEST_F(ProcessorTest, ConfigValidationRejectsBadValues) {

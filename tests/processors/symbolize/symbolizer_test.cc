@@ -119,6 +119,44 @@ TEST_F(SymbolizerTest, DebuglinkFileNextToStrippedBinary) {
   expectMatchesLlvm(opts, {.gnu_build_id = testing::buildIdOf(bin)}, programs_.cprog, 0);
 }
 
+TEST_F(SymbolizerTest, GoBinaryByGoBuildIdMatchesLlvm) {
+  ASSERT_EQ(testing::missingTool("go"), "");
+  proflow::testing::TempDir t;
+  const std::string bin = t.file("goprog"), stripped = t.file("goprog-nodwarf");
+  ASSERT_EQ(testing::buildGoProgram(t.path().string(), bin), "");
+  ASSERT_EQ(testing::buildGoProgram(t.path().string(), stripped, "-w"), "");  // symbol table only
+  const auto go_id = testing::run("go tool buildid " + bin);
+  ASSERT_EQ(go_id.status, 0) << go_id.output;
+  const std::string id = go_id.output.substr(0, go_id.output.find('\n'));
+  SymbolizerOptions opts;
+  opts.paths = {bin};
+  const auto addresses = testing::functionAddresses(bin, 4000, 23);
+  ASSERT_GT(addresses.size(), 1000u);
+  const auto expected = testing::llvmFrames(bin, addresses);
+  Symbolizer s(opts);
+  size_t with_lines = 0;
+  for (size_t i = 0; i < addresses.size(); ++i) {
+    auto r = s.symbolize({.go_build_id = id}, addresses[i], AddressKind::kElfVirtual);
+    ASSERT_EQ(r.status, LookupStatus::kFound) << r.error;
+    EXPECT_TRUE(sameSource(*r.frames, expected[i])) << std::hex << addresses[i] << describe(*r.frames)
+                                                    << describe(expected[i]);
+    with_lines += !r.frames->empty() && r.frames->front().line > 0;
+  }
+  EXPECT_GT(with_lines, addresses.size() / 2) << "Go DWARF line tables must be read";
+  // Without DWARF: names from the Go symbol table.
+  SymbolizerOptions sym_opts;
+  sym_opts.paths = {stripped};
+  Symbolizer s2(sym_opts);
+  const auto addrs2 = testing::functionAddresses(stripped, 500, 7);
+  const auto expected2 = testing::llvmFrames(stripped, addrs2);
+  const auto id2 = testing::run("go tool buildid " + stripped).output;
+  for (size_t i = 0; i < addrs2.size(); ++i) {
+    auto r = s2.symbolize({.go_build_id = id2.substr(0, id2.find('\n'))}, addrs2[i], AddressKind::kElfVirtual);
+    ASSERT_EQ(r.status, LookupStatus::kFound);
+    EXPECT_TRUE(sameSource(*r.frames, expected2[i])) << describe(*r.frames) << describe(expected2[i]);
+  }
+}
+
 TEST_F(SymbolizerTest, RuntimeAddressesTranslateThroughLoadSegments) {
   SymbolizerOptions opts;
   opts.paths = {programs_.shlib};

@@ -27,7 +27,7 @@ std::string missingTool(const std::string& tool) {
   static const std::map<std::string, std::string> packages = {
       {"g++", "g++"}, {"gcc", "gcc"}, {"llvm-symbolizer-14", "llvm-14"}, {"debuginfod", "debuginfod"},
       {"objcopy", "binutils"}, {"objdump", "binutils"}, {"nm", "binutils"}, {"readelf", "binutils"},
-      {"curl", "curl"}, {"strip", "binutils"}};
+      {"curl", "curl"}, {"strip", "binutils"}, {"go", "golang-go"}};
   auto it = packages.find(tool);
   return tool + " not found on PATH: install the Debian package '" +
          (it != packages.end() ? it->second : tool) + "' (scripts/install-deps.sh test)";
@@ -55,7 +55,18 @@ Programs buildPrograms(const std::string& dir) {
   return p;
 }
 
-std::vector<uint64_t> functionAddresses(const std::string& binary, size_t limit) {
+std::string buildGoProgram(const std::string& dir, const std::string& out, const std::string& ldflags) {
+  const std::string src = std::string(PROFLOW_SOURCE_DIR) + "/tests/processors/symbolize/testdata/goprog";
+  const std::string gopath = dir + "/gopath";
+  const std::string cmd = "mkdir -p " + gopath + "/src && rm -rf " + gopath + "/src/goprog && cp -r " + src + " " +
+                          gopath + "/src/goprog && cd " + gopath + "/src/goprog && GO111MODULE=off GOPATH=" + gopath +
+                          " GOCACHE=" + dir + "/gocache GOFLAGS= go build -o " + out +
+                          (ldflags.empty() ? "" : " -ldflags='" + ldflags + "'") + " .";
+  CommandResult r = run(cmd);
+  return r.status == 0 ? "" : cmd + " failed: " + r.output;
+}
+
+std::vector<uint64_t> functionAddresses(const std::string& binary, size_t limit, size_t stride) {
   // Sized function symbols: [start, start + size). Padding between functions is excluded on
   // purpose: llvm-symbolizer and libdw disagree on line-table rows of never-executed padding.
   std::vector<std::pair<uint64_t, uint64_t>> ranges;
@@ -68,6 +79,7 @@ std::vector<uint64_t> functionAddresses(const std::string& binary, size_t limit)
     if (s > 0) ranges.emplace_back(v, v + s);
   }
   std::vector<uint64_t> out;
+  size_t seen = 0;
   std::istringstream dis(run("objdump -d --no-show-raw-insn --section=.text " + binary).output);
   for (std::string line; std::getline(dis, line) && out.size() < limit;) {
     size_t colon = line.find(':');
@@ -80,7 +92,7 @@ std::vector<uint64_t> functionAddresses(const std::string& binary, size_t limit)
     }
     for (const auto& [lo, hi] : ranges)
       if (a >= lo && a < hi) {
-        out.push_back(a);
+        if (seen++ % stride == 0) out.push_back(a);
         break;
       }
   }

@@ -29,8 +29,12 @@ struct Programs {
 // Builds the workload into `dir` (g++ -g -O2 -Wl,--build-id).
 Programs buildPrograms(const std::string& dir);
 
-// Instruction addresses (ELF virtual) inside the binary's sized function symbols, at most `limit`.
-std::vector<uint64_t> functionAddresses(const std::string& binary, size_t limit = 100000);
+// Instruction addresses (ELF virtual) inside the binary's sized function symbols: every `stride`-th
+// one, at most `limit`.
+std::vector<uint64_t> functionAddresses(const std::string& binary, size_t limit = 100000, size_t stride = 1);
+
+// Builds testdata/goprog with `go build` (GOPATH mode, offline) into `dir`; "" or an error message.
+std::string buildGoProgram(const std::string& dir, const std::string& out, const std::string& ldflags = "");
 
 // llvm-symbolizer-14's inline chains for `addresses` (ELF virtual) of `binary`, same order.
 std::vector<Frames> llvmFrames(const std::string& binary, const std::vector<uint64_t>& addresses);
