@@ -62,10 +62,19 @@ class Converter {
  private:
   const std::string& pstr(int64_t i) const { return p_.string_table(static_cast<int>(i)); }
 
+  // A pprof string fit for OTLP (which requires UTF-8): invalid bytes become U+FFFD.
+  std::string_view ustr(int64_t i) {
+    const std::string& raw = pstr(i);
+    if (isValidUtf8(raw)) return raw;
+    auto [it, inserted] = sanitized_.try_emplace(i);
+    if (inserted) it->second = sanitizeUtf8(raw);
+    return it->second;
+  }
+
   // pprof string index -> dictionary string index, interned on first use.
   int32_t s(int64_t i) {
     int32_t& slot = strings_[static_cast<size_t>(i)];
-    if (slot < 0) slot = dict_.string(pstr(i));
+    if (slot < 0) slot = dict_.string(ustr(i));
     return slot;
   }
 
@@ -82,7 +91,7 @@ class Converter {
       om.set_memory_limit(m.memory_limit());
       om.set_file_offset(m.file_offset());
       om.set_filename_strindex(s(m.filename()));
-      const std::string& build_id = pstr(m.build_id());
+      const std::string build_id = buildId(m);
       if (auto kind = classifyBuildId(build_id); kind != BuildIdKind::kNone)
         om.add_attribute_indices(dict_.stringAttribute(buildIdAttribute(kind), build_id));
       if (m.has_functions()) om.add_attribute_indices(dict_.boolAttribute(attr::kHasFunctions, true));
@@ -91,6 +100,12 @@ class Converter {
       if (m.has_inline_frames()) om.add_attribute_indices(dict_.boolAttribute(attr::kHasInlineFrames, true));
       mappings_.set(m.id(), dict_.mapping(om));
     }
+  }
+
+  // Some producers write the raw note bytes instead of hex: hex them so the id stays usable.
+  std::string buildId(const perftools::profiles::Mapping& m) const {
+    const std::string& raw = pstr(m.build_id());
+    return isValidUtf8(raw) ? raw : toHex(raw);
   }
 
   void convertFunctions() {
@@ -143,7 +158,7 @@ class Converter {
     if (p_.default_sample_type() != 0) {
       auto* d = sp->mutable_scope()->add_attributes();
       d->set_key(std::string(attr::kDefaultSampleType));
-      d->mutable_value()->set_string_value(pstr(p_.default_sample_type()));
+      d->mutable_value()->set_string_value(std::string(ustr(p_.default_sample_type())));
     }
     return sp;
   }
@@ -161,8 +176,8 @@ class Converter {
       add("memory_start")->set_int_value(static_cast<int64_t>(m->memory_start()));
       add("memory_limit")->set_int_value(static_cast<int64_t>(m->memory_limit()));
       add("file_offset")->set_int_value(static_cast<int64_t>(m->file_offset()));
-      add("filename")->set_string_value(pstr(m->filename()));
-      add("build_id")->set_string_value(pstr(m->build_id()));
+      add("filename")->set_string_value(std::string(ustr(m->filename())));
+      add("build_id")->set_string_value(buildId(*m));
       add("has_functions")->set_bool_value(m->has_functions());
       add("has_filenames")->set_bool_value(m->has_filenames());
       add("has_line_numbers")->set_bool_value(m->has_line_numbers());
@@ -172,7 +187,7 @@ class Converter {
 
   void addStringAttr(otlp::Profile* prof, std::string_view key, int64_t strindex) {
     if (strindex != 0 && !pstr(strindex).empty())
-      prof->add_attribute_indices(dict_.stringAttribute(key, pstr(strindex)));
+      prof->add_attribute_indices(dict_.stringAttribute(key, ustr(strindex)));
   }
 
   otlp::Profile* addProfile(otlp::ScopeProfiles* sp, int k) {
@@ -196,7 +211,7 @@ class Converter {
   int32_t commentsAttribute() {
     otlp::AnyValue v;
     auto* arr = v.mutable_array_value();
-    for (int64_t c : p_.comment()) arr->add_values()->set_string_value(pstr(c));
+    for (int64_t c : p_.comment()) arr->add_values()->set_string_value(std::string(ustr(c)));
     return dict_.attribute(attr::kComment, v);
   }
 
@@ -205,8 +220,8 @@ class Converter {
     auto [it, inserted] = label_attrs_.try_emplace(key, 0);
     if (inserted) {
       // Same rule as pprof readers: a label with a string is a string label, otherwise numeric.
-      it->second = l.str() != 0 ? dict_.stringAttribute(pstr(l.key()), pstr(l.str()))
-                                : dict_.intAttribute(pstr(l.key()), l.num(), pstr(l.num_unit()));
+      it->second = l.str() != 0 ? dict_.stringAttribute(ustr(l.key()), ustr(l.str()))
+                                : dict_.intAttribute(ustr(l.key()), l.num(), ustr(l.num_unit()));
     }
     return it->second;
   }
@@ -277,9 +292,15 @@ class Converter {
   IdMap mappings_, functions_, locations_;
   std::unordered_map<LabelKey, int32_t, LabelKeyHash> label_attrs_;
   std::vector<const perftools::profiles::Mapping*> unreferenced_;
+  std::unordered_map<int64_t, std::string> sanitized_;
 };
 
 Status convertValid(const Profile& p, const PprofToOtlpOptions& options, otlp::Request* out) {
+  const uint64_t total = static_cast<uint64_t>(p.sample_size()) * static_cast<uint64_t>(p.sample_type_size());
+  if (total > options.max_otlp_samples)
+    return Status::tooLarge("pprof: " + std::to_string(p.sample_size()) + " samples x " +
+                            std::to_string(p.sample_type_size()) + " sample types = " + std::to_string(total) +
+                            " OTLP samples, above the limit of " + std::to_string(options.max_otlp_samples));
   if (options.resource_index >= out->resource_profiles_size())
     return Status::invalid("pprof: resource_index " + std::to_string(options.resource_index) + " out of range");
   Converter(p, options, out).run();

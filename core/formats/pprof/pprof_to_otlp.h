@@ -35,6 +35,9 @@ struct PprofToOtlpOptions {
   // The payload is `original_payload` when given, else the uncompressed serialization of the input.
   bool keep_original_payload = false;
   std::string_view original_payload;
+  // Every pprof sample becomes one OTLP sample per sample type: a small file with many value columns
+  // would multiply into a huge request. Refused (kPayloadTooLarge) above samples x sample types.
+  size_t max_otlp_samples = 20'000'000;
 };
 
 // Appends the converted profile to `out`, interning through a DictionaryBuilder on

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <random>
 #include <sstream>
 
 #include "core/dictionary_builder.h"
@@ -239,6 +240,40 @@ TEST(PprofToOtlp, RefusesInvalidProfileWithoutTouchingOutput) {
   EXPECT_EQ(req.resource_profiles_size(), 0);
 }
 
+TEST(PprofToOtlp, NonUtf8StringsAreAcceptedAndSanitized) {
+  Profile p = testdata::smallProfile();
+  p.mutable_function(0)->set_name(addString(&p, "caf\xe9"));  // Latin-1, as old C++ tools write
+  p.mutable_mapping(0)->set_build_id(addString(&p, std::string("\x7e\x9a\x00\xff", 4)));  // raw note bytes
+  addLabel(&p, p.mutable_sample(0), "path", "/tmp/\xff\xfe");
+  std::string raw;
+  ASSERT_TRUE(encodeProfile(p, &raw, Encoding::kRaw).isOk());
+  Profile decoded;
+  ASSERT_TRUE(decodeProfile(raw, &decoded).isOk());  // pprof readers do not require UTF-8
+  otlp::Request req;
+  ASSERT_TRUE(pprofToOtlp(decoded, {}, &req).isOk());
+  otlp::Request wire;
+  ASSERT_TRUE(wire.ParseFromString(req.SerializeAsString()));  // OTLP strings must be UTF-8
+  const auto& d = wire.dictionary();
+  bool saw_name = false;
+  for (const auto& s : d.string_table()) saw_name |= s == "caf\xef\xbf\xbd";
+  EXPECT_TRUE(saw_name);
+  const auto& m = d.mapping_table(d.location_table(1).mapping_index());
+  EXPECT_EQ(findAttr(d, m.attribute_indices(), attr::kBuildIdGnu)->value().string_value(), "7e9a00ff");
+}
+
+TEST(PprofToOtlp, RefusesSampleAmplification) {
+  Profile p = testdata::smallProfile();  // 2 samples x 2 types = 4 OTLP samples
+  PprofToOtlpOptions o;
+  o.max_otlp_samples = 3;
+  otlp::Request req;
+  auto st = pprofToOtlp(p, o, &req);
+  EXPECT_EQ(st.code(), StatusCode::kPayloadTooLarge);
+  EXPECT_NE(st.message().find("2 samples x 2 sample types = 4 OTLP samples"), std::string::npos) << st.message();
+  EXPECT_EQ(req.resource_profiles_size(), 0);
+  o.max_otlp_samples = 4;
+  EXPECT_TRUE(pprofToOtlp(p, o, &req).isOk());
+}
+
 TEST(PprofToOtlp, OriginalPayloadOnlyWhenAsked) {
   std::string gz;
   ASSERT_TRUE(encodeProfile(testdata::smallProfile(), &gz).isOk());
@@ -428,6 +463,34 @@ TEST(OtlpToPprof, TimestampsCanBeDropped) {
   ASSERT_EQ(p.sample_size(), 2);
   EXPECT_EQ(p.sample(0).value(0), 3);   // timestamps only -> count
   EXPECT_EQ(p.sample(1).value(0), 12);  // values summed
+}
+
+// Random corruption of a serialized request: conversion either succeeds with a valid pprof or fails
+// with an error; it never reads outside a table.
+TEST(OtlpToPprof, CorruptedRequestsNeverCrash) {
+  otlp::Request base;
+  ASSERT_TRUE(pprofToOtlp(richProfile(), {}, &base).isOk());
+  otlp::Request foreign = foreignRequest();
+  std::mt19937 rng(1);
+  int converted = 0, rejected = 0;
+  for (const otlp::Request* src : {&base, &foreign}) {
+    const std::string wire = src->SerializeAsString();
+    for (int i = 0; i < 3000; ++i) {
+      std::string m = wire;
+      for (int k = 0; k < 1 + i % 4; ++k) m[rng() % m.size()] ^= static_cast<char>(1 << (rng() % 8));
+      otlp::Request req;
+      if (!req.ParseFromString(m)) continue;
+      std::vector<PprofFromOtlp> back;
+      if (otlpToPprof(req, &back).isOk()) {
+        ++converted;
+        for (const auto& b : back) EXPECT_TRUE(validateProfile(b.profile).isOk());
+      } else {
+        ++rejected;
+      }
+    }
+  }
+  EXPECT_GT(converted, 0);
+  EXPECT_GT(rejected, 0);
 }
 
 TEST(OtlpToPprof, DanglingIndexesFailCleanly) {

@@ -67,6 +67,18 @@ TEST(LinkRole, SpanPriority) {
   EXPECT_LT(spanKeyPriority("span id"), spanKeyPriority("profile_id"));
 }
 
+TEST(Utf8, ValidityAndSanitizing) {
+  EXPECT_TRUE(isValidUtf8("plain"));
+  EXPECT_TRUE(isValidUtf8("caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80"));
+  EXPECT_FALSE(isValidUtf8("caf\xe9"));
+  EXPECT_FALSE(isValidUtf8("\xc0\xaf"));          // overlong
+  EXPECT_FALSE(isValidUtf8("\xed\xa0\x80"));      // surrogate
+  EXPECT_FALSE(isValidUtf8("\xe2\x82"));           // truncated
+  EXPECT_EQ(sanitizeUtf8("a\xff" "b"), "a\xef\xbf\xbd" "b");
+  EXPECT_EQ(sanitizeUtf8("\xc3\xa9"), "\xc3\xa9");
+  EXPECT_EQ(toHex(std::string("\x00\xab", 2)), "00ab");
+}
+
 TEST(BuildId, Classification) {
   EXPECT_EQ(classifyBuildId(""), BuildIdKind::kNone);
   EXPECT_EQ(classifyBuildId("7e9a1c2f33c4b1d0e2a6f9b8c7d6e5f4a3b2c1d0"), BuildIdKind::kGnu);
