@@ -90,9 +90,15 @@ bool Chunk::loadMetadata() {
   uint64_t type = r.varint();
   if (!r.ok() || size == 0 || size > header_.size - pos) return fail(pos, "bad metadata event size");
   if (type != 0) return fail(pos, "metadata offset does not point at a metadata event");
-  ByteReader body(base, r.pos(), base + pos + size);
-  std::string err;
-  if (!metadata_.parse(body, pos + size, &err)) return fail(body.ok() ? pos : body.failOffset(), err);
+  // Chunks of one recording usually repeat the same metadata: reuse the parsed tree when the bytes match.
+  std::span<const uint8_t> raw(base + pos, size);
+  if (raw.size() != metadata_bytes_.size() || !std::equal(raw.begin(), raw.end(), metadata_bytes_.begin())) {
+    metadata_bytes_.clear();
+    ByteReader body(base, r.pos(), base + pos + size);
+    std::string err;
+    if (!metadata_.parse(body, pos + size, &err)) return fail(body.ok() ? pos : body.failOffset(), err);
+    metadata_bytes_.assign(raw.begin(), raw.end());
+  }
   string_cls_ = metadata_.indexByName("java.lang.String");
   return true;
 }
@@ -198,52 +204,44 @@ bool Chunk::skipField(ByteReader& r, const FieldDesc& f, int depth) {
   return r.ok();
 }
 
+namespace {
+enum OpCode : uint8_t { kOpVarint, kOpByte, kOpFloat, kOpDouble, kOpString, kOpSkip };
+}  // namespace
+
 bool Chunk::readRecord(ByteReader& r, const Plan& plan, uint64_t* out, uint32_t* present) {
   const ClassDesc& c = metadata_.at(plan.cls);
-  for (int i = 0; i <= plan.last_needed; ++i) {
-    const FieldDesc& f = c.fields[static_cast<size_t>(i)];
-    int slot = plan.slots[static_cast<size_t>(i)];
-    if (slot < 0 || f.array || f.type < 0) {
-      if (!skipField(r, f, 1)) return false;
-      continue;
-    }
+  for (const Plan::Op& op : plan.ops) {
     uint64_t v = 0;
-    if (f.constant_pool) {
-      v = r.varint();
-    } else {
-      switch (metadata_.at(f.type).kind) {
-        case Kind::kBoolean:
-        case Kind::kByte:
-          v = r.u8();
-          break;
-        case Kind::kChar:
-        case Kind::kShort:
-        case Kind::kInt:
-        case Kind::kLong:
-          v = r.varint();
-          break;
-        case Kind::kFloat:
-          v = r.beU(4);
-          break;
-        case Kind::kDouble:
-          v = r.beU(8);
-          break;
-        case Kind::kString:
-          v = r.offset();
-          r.skipString();
-          break;
-        case Kind::kStruct:
-          if (!skipClass(r, f.type, 1)) return false;
-          continue;  // inline structs are not captured
-      }
+    switch (op.code) {
+      case kOpVarint:
+        v = r.varint();
+        break;
+      case kOpByte:
+        v = r.u8();
+        break;
+      case kOpFloat:
+        v = r.beU(4);
+        break;
+      case kOpDouble:
+        v = r.beU(8);
+        break;
+      case kOpString:
+        v = r.offset();
+        r.skipString();
+        break;
+      default:
+        if (!skipField(r, c.fields[static_cast<size_t>(op.field)], 1)) return false;
+        continue;
     }
-    out[slot] = v;
-    *present |= 1u << slot;
+    if (op.slot >= 0) {
+      out[op.slot] = v;
+      *present |= 1u << op.slot;
+    }
   }
   return r.ok();
 }
 
-Chunk::Plan Chunk::makePlan(int32_t cls, std::span<const std::pair<std::string_view, int>> fields) const {
+Chunk::Plan Chunk::makePlan(int32_t cls, std::span<const std::pair<std::string_view, int>> fields, bool whole) const {
   Plan p;
   p.cls = cls;
   if (cls < 0) return p;
@@ -257,6 +255,42 @@ Chunk::Plan Chunk::makePlan(int32_t cls, std::span<const std::pair<std::string_v
     const FieldDesc& f = c.fields[static_cast<size_t>(i)];
     if (!f.array && !f.constant_pool && f.type >= 0 && metadata_.at(f.type).kind == Kind::kString)
       p.string_slots |= 1u << slot;
+  }
+  if (whole) p.last_needed = static_cast<int>(c.fields.size()) - 1;
+  for (int i = 0; i <= p.last_needed; ++i) {
+    const FieldDesc& f = c.fields[static_cast<size_t>(i)];
+    uint8_t code = kOpSkip;
+    if (!f.array && f.type >= 0) {
+      if (f.constant_pool) {
+        code = kOpVarint;
+      } else {
+        switch (metadata_.at(f.type).kind) {
+          case Kind::kBoolean:
+          case Kind::kByte:
+            code = kOpByte;
+            break;
+          case Kind::kChar:
+          case Kind::kShort:
+          case Kind::kInt:
+          case Kind::kLong:
+            code = kOpVarint;
+            break;
+          case Kind::kFloat:
+            code = kOpFloat;
+            break;
+          case Kind::kDouble:
+            code = kOpDouble;
+            break;
+          case Kind::kString:
+            code = kOpString;
+            break;
+          case Kind::kStruct:
+            break;  // inline structs are skipped, not captured
+        }
+      }
+    }
+    int8_t slot = code == kOpSkip ? -1 : p.slots[static_cast<size_t>(i)];
+    p.ops.push_back({code, slot, i});
   }
   return p;
 }

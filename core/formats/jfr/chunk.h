@@ -170,10 +170,18 @@ class Chunk {
  private:
   // How to read one record: for every field of the class, the slot to store it in (-1 = skip).
   struct Plan {
+    // One step per field up to the last needed one, precomputed so the hot loop does not consult the
+    // metadata for primitive fields.
+    struct Op {
+      uint8_t code;  // OpCode
+      int8_t slot;   // -1 = not captured
+      int32_t field;
+    };
     int32_t cls = -1;
     std::vector<int8_t> slots;
     int last_needed = -1;  // decoding can stop after this field
     uint32_t string_slots = 0;
+    std::vector<Op> ops;
   };
   struct RecordPlans;
 
@@ -184,7 +192,8 @@ class Chunk {
   bool skipField(ByteReader& r, const FieldDesc& f, int depth);
   bool skipClass(ByteReader& r, int32_t cls, int depth);
   bool readRecord(ByteReader& r, const Plan& plan, uint64_t* out, uint32_t* present);
-  Plan makePlan(int32_t cls, std::span<const std::pair<std::string_view, int>> fields) const;
+  // `whole`: decode every field (inline structs must be consumed completely).
+  Plan makePlan(int32_t cls, std::span<const std::pair<std::string_view, int>> fields, bool whole = false) const;
   void makePoolPlans();
   // Reader positioned at the value of pool entry `key` of class `cls`, or a failed reader.
   ByteReader entry(int32_t cls, uint64_t key) const;
@@ -197,6 +206,7 @@ class Chunk {
   Limits limits_;
   ChunkHeader header_;
   Metadata metadata_;
+  std::vector<uint8_t> metadata_bytes_;  // the event metadata_ was parsed from
   std::vector<KeyIndex> pools_;  // per class index
   bool failed_ = false;
   ParseError error_;

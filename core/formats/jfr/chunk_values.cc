@@ -58,10 +58,8 @@ void Chunk::makePoolPlans() {
   frame_type_cls_ = metadata_.indexByName("jdk.types.FrameType");
   thread_state_cls_ = metadata_.indexByName("jdk.types.ThreadState");
   stack_trace_plan_ = makePlan(stack_trace_cls_, kStackTraceFields);
-  stack_frame_plan_ = makePlan(stack_frame_cls_, kStackFrameFields);
   // Frames are inline structs: every field must be consumed to reach the next frame.
-  if (stack_frame_cls_ >= 0)
-    stack_frame_plan_.last_needed = static_cast<int>(metadata_.at(stack_frame_cls_).fields.size()) - 1;
+  stack_frame_plan_ = makePlan(stack_frame_cls_, kStackFrameFields, /*whole=*/true);
   method_plan_ = makePlan(method_cls_, kMethodFields);
   class_plan_ = makePlan(class_cls_, kClassFields);
   thread_plan_ = makePlan(thread_cls_, kThreadFields);

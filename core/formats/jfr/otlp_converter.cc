@@ -80,6 +80,45 @@ struct SampleKeyHash {
   }
 };
 
+// Open-addressing map SampleKey -> sample index: one lookup per event, so no node allocation per sample.
+class SampleIndex {
+ public:
+  // Returns the index stored for `k`, or inserts `value` and returns -1.
+  int32_t findOrInsert(const SampleKey& k, int32_t value) {
+    if ((size_ + 1) * 2 > slots_.size()) grow();
+    size_t mask = slots_.size() - 1;
+    for (size_t i = SampleKeyHash()(k) & mask;; i = (i + 1) & mask) {
+      Slot& s = slots_[i];
+      if (s.value < 0) {
+        s = {k, value};
+        ++size_;
+        return -1;
+      }
+      if (s.key == k) return s.value;
+    }
+  }
+  void clear() {
+    slots_.clear();
+    size_ = 0;
+  }
+
+ private:
+  struct Slot {
+    SampleKey key{};
+    int32_t value = -1;
+  };
+  void grow() {
+    std::vector<Slot> old;
+    old.swap(slots_);
+    slots_.resize(old.empty() ? 64 : old.size() * 2);
+    size_ = 0;
+    for (const Slot& s : old)
+      if (s.value >= 0) findOrInsert(s.key, s.value);
+  }
+  std::vector<Slot> slots_;
+  size_t size_ = 0;
+};
+
 // "10 ms", "20ms", "1 s", "500 us", "1000000 ns" or a bare number of ns (async-profiler) -> ns; 0 if unknown.
 int64_t parseDuration(std::string_view v) {
   while (!v.empty() && v.front() == ' ') v.remove_prefix(1);
@@ -119,7 +158,7 @@ class OtlpConverter::Impl {
  private:
   struct Acc {
     std::unique_ptr<otlp::Profile> profile;
-    std::unordered_map<SampleKey, int, SampleKeyHash> index;
+    SampleIndex index;
   };
 
   void startChunk(Chunk& chunk);
@@ -148,7 +187,7 @@ class OtlpConverter::Impl {
   bool wall_mode_ = false;
   // Per-chunk caches: pool keys are only meaningful inside their chunk.
   KeyIndex stacks_;
-  std::unordered_map<uint64_t, int32_t> threads_;
+  KeyIndex threads_;  // thread key -> thread.name attribute
   std::unordered_map<uint64_t, std::pair<int32_t, int32_t>> functions_;  // method -> (function, mapping)
   std::unordered_map<uint64_t, FrameClass> frame_classes_;
   bool c_native_frames_ = false;  // async-profiler: "Native" means C code
@@ -251,16 +290,16 @@ SampleKey OtlpConverter::Impl::keyOf(const Event& e) {
 void OtlpConverter::Impl::add(ProfileId id, const SampleKey& key, int64_t value, int64_t ts) {
   Acc& acc = accs_[id];
   if (!acc.profile) acc.profile = std::make_unique<otlp::Profile>();
-  auto [it, inserted] = acc.index.try_emplace(key, acc.profile->samples_size());
+  int32_t found = acc.index.findOrInsert(key, acc.profile->samples_size());
   otlp::Sample* s;
-  if (inserted) {
+  if (found < 0) {
     s = acc.profile->add_samples();
     s->set_stack_index(key.stack);
     s->set_link_index(key.link);
     appendAttributes(s, key);
     ++samples;
   } else {
-    s = acc.profile->mutable_samples(it->second);
+    s = acc.profile->mutable_samples(found);
   }
   s->add_values(value);
   s->add_timestamps_unix_nano(static_cast<uint64_t>(ts));
@@ -281,15 +320,16 @@ void OtlpConverter::Impl::appendAttributes(otlp::Sample* s, const SampleKey& k) 
 }
 
 int32_t OtlpConverter::Impl::threadAttr(uint64_t key) {
-  auto [it, inserted] = threads_.try_emplace(key, 0);
-  if (inserted) {
-    ThreadInfo t;
-    if (chunk_->thread(key, &t)) {
-      const std::string& name = t.java_name.empty() ? t.os_name : t.java_name;
-      if (!name.empty()) it->second = dict_.stringAttribute("thread.name", name);
-    }
+  uint32_t cached = threads_.get(key);
+  if (cached != KeyIndex::kAbsent) return static_cast<int32_t>(cached);
+  int32_t attr = 0;
+  ThreadInfo t;
+  if (chunk_->thread(key, &t)) {
+    const std::string& name = t.java_name.empty() ? t.os_name : t.java_name;
+    if (!name.empty()) attr = dict_.stringAttribute("thread.name", name);
   }
-  return it->second;
+  threads_.put(key, static_cast<uint32_t>(attr));
+  return attr;
 }
 
 int32_t OtlpConverter::Impl::spanAttr(const Event& e) {
