@@ -353,6 +353,39 @@ TEST(RoundTrip, EncodedOutputMatchesMessages) {
   EXPECT_EQ(encoded[1].resource_index, 1);
 }
 
+TEST(RoundTrip, ProfileWithoutSamplesKeepsItsHeader) {
+  Profile p = testdata::smallProfile();
+  p.clear_sample();
+  p.set_period(99);
+  otlp::Request req;
+  ASSERT_TRUE(pprofToOtlp(p, {}, &req).isOk());
+  std::vector<PprofFromOtlp> back;
+  ASSERT_TRUE(otlpToPprof(req, &back).isOk());
+  ASSERT_EQ(back.size(), 1u);
+  EXPECT_EQ(back[0].profile.sample_type_size(), 2);
+  EXPECT_EQ(back[0].profile.period(), 99);
+  EXPECT_EQ(back[0].profile.sample_size(), 0);
+}
+
+TEST(PprofToOtlp, RootSpanAndDecimalTraceId) {
+  Profile p = testdata::smallProfile();
+  addNum(&p, p.mutable_sample(0), "local root span id", 42, "");
+  addLabel(&p, p.mutable_sample(0), "trace_id", "12345678901234567890");  // 20 digits: decimal
+  otlp::Request req;
+  ASSERT_TRUE(pprofToOtlp(p, {}, &req).isOk());
+  const auto& d = req.dictionary();
+  const auto& s = req.resource_profiles(0).scope_profiles(0).profiles(0).samples(0);
+  ASSERT_NE(s.link_index(), 0);
+  EXPECT_EQ(d.link_table(s.link_index()).span_id(), std::string(7, '\0') + "\x2a");
+  // 12345678901234567890 = 0xab54a98ceb1f0ad2 in the low 8 bytes.
+  EXPECT_EQ(d.link_table(s.link_index()).trace_id(), std::string(8, '\0') + "\xab\x54\xa9\x8c\xeb\x1f\x0a\xd2");
+  PprofToOtlpOptions no_links;
+  no_links.trace_links = false;
+  otlp::Request plain;
+  ASSERT_TRUE(pprofToOtlp(p, no_links, &plain).isOk());
+  EXPECT_EQ(plain.resource_profiles(0).scope_profiles(0).profiles(0).samples(0).link_index(), 0);
+}
+
 TEST(RoundTrip, TwoProfilesInOneRequestStayApart) {
   otlp::Request req;
   Profile a = richProfile(), b = testdata::smallProfile();
