@@ -156,6 +156,19 @@ void BM_Large_ToOtlp(benchmark::State& state) {
 }
 BENCHMARK(BM_Large_ToOtlp)->Unit(benchmark::kMillisecond);
 
+void BM_Large_ToOtlpArena(benchmark::State& state) {
+  Profile p;
+  DecodeOptions d;
+  d.limits.max_output_bytes = 1u << 30;
+  if (!decodeProfile(large(), &p, d).isOk()) std::abort();
+  for (auto _ : state) {
+    google::protobuf::Arena arena;
+    auto* req = google::protobuf::Arena::CreateMessage<otlp::Request>(&arena);
+    if (!pprofToOtlp(p, {}, req).isOk()) std::abort();
+  }
+}
+BENCHMARK(BM_Large_ToOtlpArena)->Unit(benchmark::kMillisecond);
+
 void BM_Large_ToPprofAndEncode(benchmark::State& state) {
   otlp::Request req;
   DecodeOptions d;
