@@ -60,8 +60,13 @@ bool generateGoProfiles(const std::string& dir, std::string* error) {
   std::string out;
   const std::string bin = dir + "/profgen";
   std::filesystem::create_directories(kToolsDir);
-  if (runCommand("cd " + quote(kSourceDir) + " && " + goEnv() + "go build -o " + quote(bin) + " .", &out) != 0) {
-    *error = "building testdata/profgen failed (needs Debian golang-go): " + out;
+  // External linking (gcc) lets the linker write a .note.gnu.build-id, which Go's runtime then puts
+  // in the profile's mapping.
+  const std::string ldflags = std::string("-linkmode=external -B 0x") + kProfgenBuildId;
+  if (runCommand("cd " + quote(kSourceDir) + " && " + goEnv() + "go build -ldflags=" + quote(ldflags) + " -o " +
+                     quote(bin) + " .",
+                 &out) != 0) {
+    *error = "building testdata/profgen failed (needs Debian golang-go and gcc): " + out;
     return false;
   }
   if (runCommand(quote(bin) + " -dir " + quote(dir) + " -cpu 1500ms", &out) != 0) {

@@ -13,6 +13,9 @@ int runCommand(const std::string& cmd, std::string* output, bool stdout_only = f
 // Path of the pprof tool, building it on first use. Empty with `error` set on failure.
 std::string pprofTool(std::string* error);
 
+// GNU build id profgen is linked with, so its mapping carries one like a C/C++ binary's would.
+inline constexpr const char* kProfgenBuildId = "7e9a1c2f33c4b1d0e2a6f9b8c7d6e5f4a3b2c1d0";
+
 // Builds profgen and writes cpu/heap/allocs/mutex/block/goroutine .pb.gz into `dir`.
 bool generateGoProfiles(const std::string& dir, std::string* error);
 

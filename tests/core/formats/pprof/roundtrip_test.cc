@@ -115,6 +115,15 @@ TEST(GoCpuLinks, LabelledSamplesGetLinks) {
     EXPECT_TRUE(has_label);
   }
   EXPECT_GT(linked, 0);
+  // The binary's GNU build id reached the mapping attributes.
+  bool saw_build_id = false;
+  for (const auto& m : dict.mapping_table())
+    for (int32_t ai : m.attribute_indices()) {
+      const auto& kv = dict.attribute_table(ai);
+      if (dict.string_table(kv.key_strindex()) == "process.executable.build_id.gnu")
+        saw_build_id |= kv.value().string_value() == proflow::testing::kProfgenBuildId;
+    }
+  EXPECT_TRUE(saw_build_id);
 }
 
 }  // namespace
