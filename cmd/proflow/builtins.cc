@@ -4,6 +4,7 @@
 #include "exporters/file/factory.h"
 #include "exporters/otlp/factory.h"
 #include "exporters/otlphttp/factory.h"
+#include "processors/batch/factory.h"
 #include "processors/symbolize/factory.h"
 #include "receivers/jfr/factory.h"
 #include "receivers/otlp/factory.h"
@@ -16,6 +17,7 @@ Status registerBuiltins(Registry& registry) {
       receivers::jfr::makeJfrReceiverFactory(),
       receivers::otlp::makeOtlpReceiverFactory(),
       // processors
+      processors::batch::makeBatchProcessorFactory(),
       makeSymbolizeProcessorFactory(),
       // exporters
       exporters::debug::makeDebugExporterFactory(),
