@@ -1,0 +1,247 @@
+// OTLP -> pprof: every field survives a round trip; OTLP from other producers converts sensibly.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <map>
+#include <random>
+
+#include "core/dictionary_builder.h"
+#include "core/formats/pprof/otlp_to_pprof.h"
+#include "core/formats/pprof/pprof_ids.h"
+#include "core/formats/pprof/pprof_to_otlp.h"
+#include "core/request_merger.h"
+#include "tests/core/formats/pprof/conversion_helpers.h"
+#include "tests/core/formats/pprof/test_profiles.h"
+
+namespace proflow::pprof {
+namespace {
+
+using namespace testdata;  // NOLINT: test helpers
+
+TEST(RoundTrip, EveryFieldSurvivesThroughTheWire) {
+  const Profile p = richProfile();
+  otlp::Request req;
+  ASSERT_TRUE(pprofToOtlp(p, {}, &req).isOk());
+  otlp::Request wire;
+  ASSERT_TRUE(wire.ParseFromString(req.SerializeAsString()));
+  std::vector<PprofFromOtlp> back;
+  auto st = otlpToPprof(wire, &back);
+  ASSERT_TRUE(st.isOk()) << st.toString();
+  ASSERT_EQ(back.size(), 1u);
+  EXPECT_EQ(back[0].profile_indices, (std::vector<int>{0, 1}));
+  ASSERT_TRUE(validateProfile(back[0].profile).isOk());
+  EXPECT_EQ(describe(back[0].profile), describe(p));
+}
+
+TEST(RoundTrip, UnreferencedMappingsSurviveAMerge) {
+  const Profile p = richProfile();
+  otlp::Request req;
+  ASSERT_TRUE(pprofToOtlp(p, {}, &req).isOk());
+  for (const auto& m : req.dictionary().mapping_table())  // not an orphan in the dictionary
+    EXPECT_NE(dictString(req.dictionary(), m.filename_strindex()), "[vdso]");
+  otlp::Request merged;
+  RequestMerger merger(&merged);
+  otlp::Request other;
+  ASSERT_TRUE(pprofToOtlp(testdata::smallProfile(), {}, &other).isOk());
+  merger.append(other);  // shifts every dictionary index of `req`
+  merger.append(req);
+  std::vector<PprofFromOtlp> back;
+  ASSERT_TRUE(otlpToPprof(merged, &back).isOk());
+  ASSERT_EQ(back.size(), 2u);
+  EXPECT_EQ(describe(back[1].profile), describe(p));
+}
+
+TEST(RoundTrip, EncodedOutputMatchesMessages) {
+  otlp::Request req;
+  ASSERT_TRUE(pprofToOtlp(richProfile(), {}, &req).isOk());
+  ASSERT_TRUE(pprofToOtlp(testdata::smallProfile(), {}, &req).isOk());
+  std::vector<PprofFromOtlp> messages;
+  ASSERT_TRUE(otlpToPprof(req, &messages).isOk());
+  std::vector<EncodedPprof> encoded;
+  ASSERT_TRUE(otlpToPprofBytes(req, &encoded).isOk());
+  ASSERT_EQ(encoded.size(), messages.size());
+  for (size_t i = 0; i < encoded.size(); ++i) {
+    Profile p;
+    ASSERT_TRUE(decodeProfile(encoded[i].data, &p).isOk());  // gzip by default, valid
+    EXPECT_EQ(describe(p), describe(messages[i].profile));
+    EXPECT_EQ(encoded[i].resource_index, messages[i].resource_index);
+    EXPECT_EQ(encoded[i].profile_indices, messages[i].profile_indices);
+  }
+  EXPECT_EQ(encoded[1].resource_index, 1);
+}
+
+TEST(RoundTrip, ProfileWithoutSamplesKeepsItsHeader) {
+  Profile p = testdata::smallProfile();
+  p.clear_sample();
+  p.set_period(99);
+  otlp::Request req;
+  ASSERT_TRUE(pprofToOtlp(p, {}, &req).isOk());
+  std::vector<PprofFromOtlp> back;
+  ASSERT_TRUE(otlpToPprof(req, &back).isOk());
+  ASSERT_EQ(back.size(), 1u);
+  EXPECT_EQ(back[0].profile.sample_type_size(), 2);
+  EXPECT_EQ(back[0].profile.period(), 99);
+  EXPECT_EQ(back[0].profile.sample_size(), 0);
+}
+
+TEST(RoundTrip, TwoProfilesInOneRequestStayApart) {
+  otlp::Request req;
+  Profile a = richProfile(), b = testdata::smallProfile();
+  ASSERT_TRUE(pprofToOtlp(a, {}, &req).isOk());
+  ASSERT_TRUE(pprofToOtlp(b, {}, &req).isOk());
+  std::vector<PprofFromOtlp> back;
+  ASSERT_TRUE(otlpToPprof(req, &back).isOk());
+  ASSERT_EQ(back.size(), 2u);
+  EXPECT_EQ(back[1].resource_index, 1);
+  EXPECT_EQ(describe(back[0].profile), describe(a));
+  EXPECT_EQ(describe(back[1].profile), describe(b));
+}
+
+TEST(RoundTrip, SampleTypeOrderIsRestoredWhenProfilesAreReordered) {
+  const Profile p = richProfile();
+  otlp::Request req;
+  ASSERT_TRUE(pprofToOtlp(p, {}, &req).isOk());
+  auto* sp = req.mutable_resource_profiles(0)->mutable_scope_profiles(0);
+  sp->mutable_profiles()->SwapElements(0, 1);
+  auto* order = sp->mutable_scope()->mutable_attributes(0)->mutable_value()->mutable_array_value();
+  order->mutable_values(0)->set_int_value(1);
+  order->mutable_values(1)->set_int_value(0);
+  std::vector<PprofFromOtlp> back;
+  ASSERT_TRUE(otlpToPprof(req, &back).isOk());
+  ASSERT_EQ(back.size(), 1u);
+  EXPECT_EQ(describe(back[0].profile), describe(p));
+}
+
+TEST(RoundTrip, ProfilesThatNoLongerLineUpBecomeSeparatePprofs) {
+  otlp::Request req;
+  ASSERT_TRUE(pprofToOtlp(richProfile(), {}, &req).isOk());
+  req.mutable_resource_profiles(0)->mutable_scope_profiles(0)->mutable_profiles(1)->mutable_samples()->RemoveLast();
+  std::vector<PprofFromOtlp> back;
+  ASSERT_TRUE(otlpToPprof(req, &back).isOk());
+  ASSERT_EQ(back.size(), 2u);
+  EXPECT_EQ(back[0].profile.sample_type_size(), 1);
+  EXPECT_EQ(back[1].profile.sample_size(), 2);
+  // Only the cpu profile keeps default_sample_type = cpu.
+  EXPECT_EQ(back[0].profile.default_sample_type(), 0);
+  EXPECT_EQ(back[1].profile.string_table(static_cast<int>(back[1].profile.default_sample_type())), "cpu");
+}
+
+// An OTLP profile as the eBPF profiler sends it: timestamps only, links, no pprof attributes.
+otlp::Request foreignRequest() {
+  otlp::Request req;
+  DictionaryBuilder b(req.mutable_dictionary());
+  otlp::Function f;
+  f.set_name_strindex(b.string("main"));
+  otlp::Location l;
+  l.set_address(0x1234);
+  l.add_lines()->set_function_index(b.function(f));
+  int32_t loc = b.location(l);
+  int32_t stack = b.stack(std::vector<int32_t>{loc});
+  auto* prof = req.add_resource_profiles()->add_scope_profiles()->add_profiles();
+  prof->mutable_sample_type()->set_type_strindex(b.string("samples"));
+  prof->mutable_sample_type()->set_unit_strindex(b.string("count"));
+  auto* s = prof->add_samples();
+  s->set_stack_index(stack);
+  s->add_timestamps_unix_nano(100);
+  s->add_timestamps_unix_nano(200);
+  s->add_timestamps_unix_nano(300);
+  s->set_link_index(b.link(std::string(15, '\0') + "\x01", std::string(7, '\0') + "\x02"));
+  s->add_attribute_indices(b.stringAttribute("thread.name", "worker"));
+  auto* s2 = prof->add_samples();  // values with timestamps
+  s2->set_stack_index(stack);
+  s2->add_values(5);
+  s2->add_values(7);
+  s2->add_timestamps_unix_nano(400);
+  s2->add_timestamps_unix_nano(500);
+  return req;
+}
+
+TEST(OtlpToPprof, TimestampsBecomeLabelledSamples) {
+  std::vector<PprofFromOtlp> back;
+  auto st = otlpToPprof(foreignRequest(), &back);
+  ASSERT_TRUE(st.isOk()) << st.toString();
+  ASSERT_EQ(back.size(), 1u);
+  const Profile& p = back[0].profile;
+  ASSERT_TRUE(validateProfile(p).isOk());
+  ASSERT_EQ(p.sample_size(), 5);  // 3 events + 2 events
+  auto S = [&](int64_t i) { return p.string_table(static_cast<int>(i)); };
+  std::vector<int64_t> values, stamps;
+  for (const auto& s : p.sample()) {
+    values.push_back(s.value(0));
+    for (const auto& l : s.label())
+      if (S(l.key()) == kTimestampLabel) {
+        stamps.push_back(l.num());
+        EXPECT_EQ(S(l.num_unit()), "nanoseconds");
+      }
+  }
+  EXPECT_EQ(values, (std::vector<int64_t>{1, 1, 1, 5, 7}));
+  EXPECT_EQ(stamps, (std::vector<int64_t>{100, 200, 300, 400, 500}));
+  // The link is kept as labels on the first sample; thread.name as a string label.
+  std::map<std::string, std::string> labels;
+  for (const auto& l : p.sample(0).label())
+    if (l.str()) labels[S(l.key())] = S(l.str());
+  EXPECT_EQ(labels["span_id"], "0000000000000002");
+  EXPECT_EQ(labels["trace_id"], "00000000000000000000000000000001");
+  EXPECT_EQ(labels["thread.name"], "worker");
+}
+
+TEST(OtlpToPprof, TimestampsCanBeDropped) {
+  OtlpToPprofOptions o;
+  o.timestamps = OtlpToPprofOptions::Timestamps::kDrop;
+  std::vector<PprofFromOtlp> back;
+  ASSERT_TRUE(otlpToPprof(foreignRequest(), &back, o).isOk());
+  const Profile& p = back[0].profile;
+  ASSERT_EQ(p.sample_size(), 2);
+  EXPECT_EQ(p.sample(0).value(0), 3);   // timestamps only -> count
+  EXPECT_EQ(p.sample(1).value(0), 12);  // values summed
+}
+
+// Random corruption of a serialized request: conversion either succeeds with a valid pprof or fails
+// with an error; it never reads outside a table.
+TEST(OtlpToPprof, CorruptedRequestsNeverCrash) {
+  otlp::Request base;
+  ASSERT_TRUE(pprofToOtlp(richProfile(), {}, &base).isOk());
+  otlp::Request foreign = foreignRequest();
+  std::mt19937 rng(1);
+  int converted = 0, rejected = 0;
+  for (const otlp::Request* src : {&base, &foreign}) {
+    const std::string wire = src->SerializeAsString();
+    for (int i = 0; i < 3000; ++i) {
+      std::string m = wire;
+      for (int k = 0; k < 1 + i % 4; ++k) m[rng() % m.size()] ^= static_cast<char>(1 << (rng() % 8));
+      otlp::Request req;
+      if (!req.ParseFromString(m)) continue;
+      std::vector<PprofFromOtlp> back;
+      if (otlpToPprof(req, &back).isOk()) {
+        ++converted;
+        for (const auto& b : back) EXPECT_TRUE(validateProfile(b.profile).isOk());
+      } else {
+        ++rejected;
+      }
+    }
+  }
+  EXPECT_GT(converted, 0);
+  EXPECT_GT(rejected, 0);
+}
+
+TEST(OtlpToPprof, DanglingIndexesFailCleanly) {
+  auto req = foreignRequest();
+  auto* s = req.mutable_resource_profiles(0)->mutable_scope_profiles(0)->mutable_profiles(0)->mutable_samples(0);
+  std::vector<PprofFromOtlp> back;
+  s->set_stack_index(1000);
+  EXPECT_EQ(otlpToPprof(req, &back).code(), StatusCode::kInvalidArgument);
+  s->set_stack_index(1);
+  s->add_attribute_indices(-3);
+  EXPECT_EQ(otlpToPprof(req, &back).code(), StatusCode::kInvalidArgument);
+  req = foreignRequest();
+  req.mutable_dictionary()->mutable_stack_table(1)->add_location_indices(77);
+  auto st = otlpToPprof(req, &back);
+  EXPECT_EQ(st.code(), StatusCode::kInvalidArgument);
+  EXPECT_NE(st.message().find("location index 77"), std::string::npos) << st.message();
+  req = foreignRequest();
+  req.mutable_dictionary()->mutable_location_table(1)->mutable_lines(0)->set_function_index(99);
+  EXPECT_EQ(otlpToPprof(req, &back).code(), StatusCode::kInvalidArgument);
+}
+
+}  // namespace
+}  // namespace proflow::pprof
