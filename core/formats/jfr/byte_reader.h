@@ -71,6 +71,7 @@ class ByteReader {
 
   // Hotspot's Varint128: LEB128 with at most 9 bytes; the 9th byte contributes all 8 bits.
   uint64_t varint() {
+    if (p_ < end_ && *p_ < 0x80) return *p_++;  // most fields are small
     if (remaining() >= 9) return varintFast();
     return varintSlow();
   }

@@ -62,7 +62,7 @@ bool Chunk::load(std::span<const uint8_t> bytes, uint64_t file_offset, const Lim
   limits_ = limits;
   failed_ = false;
   error_ = {};
-  pools_.clear();
+  for (KeyIndex& k : pools_) k.clear();  // nothing of the previous chunk may leak into this one
   event_plans_.clear();
   selector_by_id_.clear();
   selector_sparse_.clear();
@@ -104,7 +104,8 @@ bool Chunk::loadMetadata() {
 }
 
 bool Chunk::loadPools() {
-  pools_.assign(metadata_.classes().size(), KeyIndex{});
+  pools_.resize(metadata_.classes().size());
+  for (KeyIndex& k : pools_) k.clear();
   uint64_t pos = header_.cp_offset;
   for (;;) {
     int64_t delta = 0;

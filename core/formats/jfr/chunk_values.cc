@@ -266,7 +266,8 @@ TimeUnit Chunk::durationUnit(int32_t selector) const {
 }
 
 int64_t Chunk::ticksToNanos(int64_t ticks) const {
-  if (header_.ticks_per_second <= 0) return ticks;
+  // Most JVMs tick in nanoseconds; skip the 128-bit division then.
+  if (header_.ticks_per_second <= 0 || header_.ticks_per_second == 1000000000) return ticks;
   return static_cast<int64_t>(static_cast<__int128>(ticks) * 1000000000 / header_.ticks_per_second);
 }
 

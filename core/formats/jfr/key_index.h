@@ -2,6 +2,7 @@
 // millions of entries; this keeps one flat array per type instead of a node per entry.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -11,8 +12,9 @@ class KeyIndex {
  public:
   static constexpr uint32_t kAbsent = 0xFFFFFFFFu;
 
+  // Empties the map but keeps its table, so the next chunk's pools do not reallocate.
   void clear() {
-    slots_.clear();
+    if (size_ != 0) std::fill(slots_.begin(), slots_.end(), Slot{});
     size_ = 0;
   }
   size_t size() const { return size_; }

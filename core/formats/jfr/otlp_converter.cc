@@ -167,6 +167,7 @@ class OtlpConverter::Impl {
   void add(ProfileId id, const SampleKey& key, int64_t value, int64_t ts);
   SampleKey keyOf(const Event& e);
   int32_t stackIndex(uint64_t key);
+  int32_t buildStack();
   int32_t threadAttr(uint64_t key);
   int32_t spanAttr(const Event& e);
   int32_t linkIndex(const Event& e);
@@ -194,6 +195,12 @@ class OtlpConverter::Impl {
   // Per-file caches.
   std::unordered_map<int64_t, std::vector<int32_t>> context_attrs_;
   StackTrace trace_;
+  struct ResolvedFrame {
+    int32_t function, mapping, line, type;  // type: OTLP frame type | 16 when inlined
+  };
+  std::vector<ResolvedFrame> resolved_;
+  std::string signature_;  // resolved_ as bytes
+  std::unordered_map<std::string, int32_t> stacks_by_frames_;
   std::vector<int32_t> locations_;
   std::vector<std::pair<int32_t, int32_t>> pending_lines_;  // (function, line) of inlined frames
   std::string scratch_, scratch2_;
@@ -391,35 +398,55 @@ std::pair<int32_t, int32_t> OtlpConverter::Impl::function(uint64_t method_key, c
   return it->second;
 }
 
+// Stacks are resolved once per chunk (pool keys are chunk-scoped), but a long recording repeats the same
+// stacks in every chunk: the resolved frames (function, line, type) are the cross-chunk cache key, so a
+// repeated stack skips building and interning its Locations.
 int32_t OtlpConverter::Impl::stackIndex(uint64_t key) {
   uint32_t cached = stacks_.get(key);
   if (cached != KeyIndex::kAbsent) return static_cast<int32_t>(cached);
   int32_t result = 0;
   if (chunk_->stackTrace(key, &trace_)) {
-    locations_.clear();
-    pending_lines_.clear();
-    for (size_t i = 0; i < trace_.frames.size(); ++i) {
-      const Frame& f = trace_.frames[i];
+    resolved_.clear();
+    signature_.clear();
+    for (const Frame& f : trace_.frames) {
       FrameClass fc = frameClass(f);
       auto [fn, mapping] = function(f.method, fc);
-      pending_lines_.emplace_back(fn, f.line > 0 ? f.line : 0);
-      // An inlined frame lives inside the next (calling) physical frame's Location.
-      if (fc.inlined && i + 1 < trace_.frames.size()) continue;
-      otlp::Location loc;
-      loc.set_mapping_index(mapping);
-      for (auto [lf, line] : pending_lines_) {
-        otlp::Line* l = loc.add_lines();
-        l->set_function_index(lf);
-        l->set_line(line);
-      }
-      loc.add_attribute_indices(frame_type_attrs_[fc.otlp_type]);
-      locations_.push_back(dict_.location(loc));
-      pending_lines_.clear();
+      ResolvedFrame r{fn, mapping, f.line > 0 ? f.line : 0, static_cast<int32_t>(fc.otlp_type | (fc.inlined ? 16 : 0))};
+      resolved_.push_back(r);
+      signature_.append(reinterpret_cast<const char*>(&r), sizeof(r));
     }
-    result = dict_.stack(locations_);
+    auto it = stacks_by_frames_.find(signature_);
+    if (it != stacks_by_frames_.end()) {
+      result = it->second;
+    } else {
+      result = buildStack();
+      stacks_by_frames_.emplace(signature_, result);
+    }
   }
   stacks_.put(key, static_cast<uint32_t>(result));
   return result;
+}
+
+int32_t OtlpConverter::Impl::buildStack() {
+  locations_.clear();
+  pending_lines_.clear();
+  for (size_t i = 0; i < resolved_.size(); ++i) {
+    const ResolvedFrame& f = resolved_[i];
+    pending_lines_.emplace_back(f.function, f.line);
+    // An inlined frame lives inside the next (calling) physical frame's Location.
+    if ((f.type & 16) && i + 1 < resolved_.size()) continue;
+    otlp::Location loc;
+    loc.set_mapping_index(f.mapping);
+    for (auto [lf, line] : pending_lines_) {
+      otlp::Line* l = loc.add_lines();
+      l->set_function_index(lf);
+      l->set_line(line);
+    }
+    loc.add_attribute_indices(frame_type_attrs_[f.type & 15]);
+    locations_.push_back(dict_.location(loc));
+    pending_lines_.clear();
+  }
+  return dict_.stack(locations_);
 }
 
 void OtlpConverter::Impl::finish(std::span<const uint8_t> original) {
