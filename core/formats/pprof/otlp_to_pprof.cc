@@ -98,8 +98,12 @@ class GroupConverter {
   Status header(const std::vector<const otlp::Profile*>& profiles) {
     for (const auto* p : profiles) {
       auto* vt = out_->add_sample_type();
-      vt->set_type(b_.str(dictString(dict_, p->sample_type().type_strindex())));
-      vt->set_unit(b_.str(dictString(dict_, p->sample_type().unit_strindex())));
+      std::string_view type = dictString(dict_, p->sample_type().type_strindex());
+      std::string_view unit = dictString(dict_, p->sample_type().unit_strindex());
+      // A producer that only sends timestamps may leave the type unset: its events are counts.
+      if (type.empty() && unit.empty()) type = "samples", unit = "count";
+      vt->set_type(b_.str(type));
+      vt->set_unit(b_.str(unit));
     }
     const auto& first = *profiles[0];
     out_->set_time_nanos(static_cast<int64_t>(first.time_unix_nano()));

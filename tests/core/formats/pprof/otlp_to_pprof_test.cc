@@ -185,6 +185,16 @@ TEST(OtlpToPprof, TimestampsBecomeLabelledSamples) {
   EXPECT_EQ(labels["thread.name"], "worker");
 }
 
+TEST(OtlpToPprof, UnsetSampleTypeBecomesSamplesCount) {
+  auto req = foreignRequest();
+  req.mutable_resource_profiles(0)->mutable_scope_profiles(0)->mutable_profiles(0)->clear_sample_type();
+  std::vector<PprofFromOtlp> back;
+  ASSERT_TRUE(otlpToPprof(req, &back).isOk());
+  const Profile& p = back[0].profile;
+  EXPECT_EQ(p.string_table(static_cast<int>(p.sample_type(0).type())), "samples");
+  EXPECT_EQ(p.string_table(static_cast<int>(p.sample_type(0).unit())), "count");
+}
+
 TEST(OtlpToPprof, TimestampsCanBeDropped) {
   OtlpToPprofOptions o;
   o.timestamps = OtlpToPprofOptions::Timestamps::kDrop;
