@@ -1,0 +1,36 @@
+// Config of the `pyroscope` receiver: Pyroscope-compatible `POST /ingest` (and `/pyroscope/ingest`),
+// so Pyroscope SDKs can point at proflow unchanged.
+//
+//   receivers:
+//     pyroscope:
+//       endpoint: 127.0.0.1:4040
+//       max_request_body_size: 32MiB
+//       max_profile_size: 64MiB
+//       max_inflate_ratio: 100
+#pragma once
+
+#include <string>
+
+#include "core/config/config_reader.h"
+
+namespace proflow::receivers::pyroscope {
+
+struct PyroscopeReceiverConfig {
+  std::string endpoint = "127.0.0.1:4040";  // Pyroscope's own port
+  // Request body as received and after Content-Encoding decompression.
+  config::ByteSize max_request_body_size = config::ByteSize(32ull << 20);
+  // A profile (or multipart part) after decompressing gzip/zstd inside the body.
+  config::ByteSize max_profile_size = config::ByteSize(64ull << 20);
+  double max_inflate_ratio = 100;  // decompressed/compressed, above 1 MiB of output
+
+  template <class V>
+  void visit(V& v) {
+    v.field("endpoint", endpoint, "host:port to listen on");
+    v.field("max_request_body_size", max_request_body_size, "largest body accepted, as sent and after Content-Encoding");
+    v.field("max_profile_size", max_profile_size, "largest profile accepted after decompressing gzip pprof");
+    v.field("max_inflate_ratio", max_inflate_ratio, "largest decompressed/compressed ratio accepted");
+  }
+  void validate(config::ValidationContext& ctx) const;
+};
+
+}  // namespace proflow::receivers::pyroscope

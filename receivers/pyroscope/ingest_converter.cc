@@ -1,0 +1,200 @@
+#include "receivers/pyroscope/ingest_converter.h"
+
+#include <algorithm>
+
+#include "core/dictionary_builder.h"
+#include "core/formats/pprof/pprof_codec.h"
+#include "core/formats/pprof/pprof_to_otlp.h"
+#include "receivers/pyroscope/folded_input.h"
+#include "receivers/pyroscope/multipart.h"
+#include "receivers/pyroscope/profile_types.h"
+#include "receivers/pyroscope/sample_type_config.h"
+
+namespace proflow::receivers::pyroscope {
+namespace {
+
+constexpr std::string_view kScopeName = "proflow.receiver.pyroscope";
+// pprof time_nanos inside 1970 means an old client wrote µs or nothing: Pyroscope uses `from`.
+constexpr int64_t kFirstYearNs = 365LL * 86400 * 1'000'000'000;
+
+enum class BodyKind { kPprof, kMultipart, kFolded, kLines };
+
+std::string lower(std::string_view s) {
+  std::string out(s);
+  std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return out;
+}
+
+// gzip/zstd, or an uncompressed protobuf: field 1 (sample_type) first and binary bytes early on.
+bool looksLikePprof(std::string_view body) {
+  const auto codec = compression::detectCodec(body);
+  if (codec == compression::Codec::kGzip || codec == compression::Codec::kZstd) return true;
+  if (body.empty() || body[0] != 0x0a) return false;
+  const std::string_view head = body.substr(0, 256);
+  return std::any_of(head.begin(), head.end(), [](char c) { return static_cast<unsigned char>(c) < 0x09; });
+}
+
+Status chooseKind(const IngestParams& p, std::string_view content_type, std::string_view body, BodyKind* kind) {
+  const std::string ct = lower(content_type);
+  const bool multipart = ct.find("multipart/form-data") != std::string::npos;
+  const std::string& f = p.format;
+  auto unsupported = [](const std::string& what) {
+    return Status(StatusCode::kUnimplemented, what + " is not supported by proflow's pyroscope receiver; send pprof "
+                                                     "(format=pprof or multipart) or folded text");
+  };
+  if (f == "trie" || ct.find("binary/octet-stream+trie") != std::string::npos) return unsupported("format=trie");
+  if (f == "tree" || ct.find("binary/octet-stream+tree") != std::string::npos) return unsupported("format=tree");
+  if (f == "jfr")
+    return Status(StatusCode::kUnimplemented, "format=jfr is not supported yet (JFR ingestion is planned for a later "
+                                              "release); send pprof or folded text");
+  if (f == "speedscope") return unsupported("format=speedscope");
+  if (f == "lines") *kind = BodyKind::kLines;
+  else if (f == "pprof") *kind = multipart ? BodyKind::kMultipart : BodyKind::kPprof;
+  else if (f.empty() && multipart) *kind = BodyKind::kMultipart;
+  else if (f.empty() && looksLikePprof(body)) *kind = BodyKind::kPprof;
+  else *kind = BodyKind::kFolded;
+  return Status::ok();
+}
+
+using AttrList = std::vector<std::pair<std::string, std::string>>;
+
+// service.name (a `service_name` label wins over the app name, which is then kept as app_name),
+// every other label verbatim, and the spy name.
+AttrList resourceAttributes(const IngestParams& p, const std::string& app_service) {
+  AttrList attrs;
+  std::string service = app_service;
+  for (const auto& [k, v] : p.labels)
+    if (k == "service_name") service = v;
+  attrs.emplace_back(attr::kServiceName, service);
+  if (service != app_service) attrs.emplace_back(attr::kAppName, app_service);
+  for (const auto& [k, v] : p.labels)
+    if (k != "service_name") attrs.emplace_back(k, v);
+  attrs.emplace_back(attr::kSpyName, p.spy_name);
+  return attrs;
+}
+
+void fixTimes(const IngestParams& p, pprof::Profile* prof) {
+  if (prof->time_nanos() < kFirstYearNs) prof->set_time_nanos(p.from_ns);
+  if (prof->duration_nanos() <= 0 && p.until_ns > p.from_ns) prof->set_duration_nanos(p.until_ns - p.from_ns);
+}
+
+const SampleTypeSettings* settingsFor(const SampleTypeConfig* cfg, std::string_view type) {
+  if (!cfg) return nullptr;
+  auto it = cfg->find(type);
+  return it == cfg->end() ? nullptr : &it->second;
+}
+
+// sample_type_config `units` rewrite the pprof units; the metric family comes from the first sample
+// type (or display-name) that has one.
+std::string applyConfig(const SampleTypeConfig* cfg, pprof::Profile* prof) {
+  std::string metric;
+  for (auto& st : *prof->mutable_sample_type()) {
+    const std::string type = prof->string_table(static_cast<int>(st.type()));
+    const SampleTypeSettings* s = settingsFor(cfg, type);
+    if (s && !s->units.empty()) {
+      prof->add_string_table(std::string(pprofUnitFor(s->units)));
+      st.set_unit(prof->string_table_size() - 1);
+    }
+    if (metric.empty()) metric = metricForSampleType(s && !s->display_name.empty() ? s->display_name : type);
+  }
+  if (metric.empty() && prof->sample_type_size() > 0)
+    metric = prof->string_table(static_cast<int>(prof->sample_type(0).type()));
+  return metric;
+}
+
+// Adds Pyroscope's per-profile facts as attributes on the profiles of the scope just converted.
+void annotate(otlp::Request* out, const std::string& metric, const SampleTypeConfig* cfg,
+              const std::string& folded_aggregation) {
+  auto* rp = out->mutable_resource_profiles(out->resource_profiles_size() - 1);
+  auto* scope = rp->mutable_scope_profiles(rp->scope_profiles_size() - 1);
+  DictionaryBuilder dict(out->mutable_dictionary());
+  for (auto& prof : *scope->mutable_profiles()) {
+    const std::string type(dictString(out->dictionary(), prof.sample_type().type_strindex()));
+    prof.add_attribute_indices(dict.stringAttribute(attr::kProfileName, metric));
+    std::string aggregation = folded_aggregation;
+    if (const SampleTypeSettings* s = settingsFor(cfg, type)) {
+      if (!s->display_name.empty()) prof.add_attribute_indices(dict.stringAttribute(attr::kDisplayName, s->display_name));
+      if (!s->aggregation.empty()) aggregation = s->aggregation;
+      if (s->cumulative) prof.add_attribute_indices(dict.boolAttribute(attr::kCumulative, true));
+    }
+    if (!aggregation.empty() && aggregation != "sum")
+      prof.add_attribute_indices(dict.stringAttribute(attr::kAggregation, aggregation));
+  }
+}
+
+Status convertProfile(const IngestParams& p, pprof::Profile* prof, const std::string& app_service,
+                      const std::string& metric, const SampleTypeConfig* cfg, const std::string& aggregation,
+                      otlp::Request* out) {
+  pprof::PprofToOtlpOptions o;
+  o.resource_attributes = resourceAttributes(p, app_service);
+  o.scope_name = std::string(kScopeName);
+  if (Status s = pprof::pprofToOtlp(*prof, o, out); !s.isOk()) return s;
+  annotate(out, metric, cfg, aggregation);
+  return Status::ok();
+}
+
+Status convertPprof(const IngestParams& p, std::string_view data, const SampleTypeConfig* cfg,
+                    const ConvertOptions& options, otlp::Request* out) {
+  pprof::Profile prof;
+  pprof::DecodeOptions d;
+  d.limits = options.limits;
+  if (Status s = pprof::decodeProfile(data, &prof, d); !s.isOk()) return s;
+  fixTimes(p, &prof);
+  const std::string metric = applyConfig(cfg, &prof);
+  return convertProfile(p, &prof, p.app_name, metric, cfg, "", out);
+}
+
+Status convertMultipart(const IngestParams& p, std::string_view content_type, std::string_view body,
+                        const ConvertOptions& options, otlp::Request* out) {
+  std::vector<FormPart> parts;
+  if (Status s = parseMultipart(body, multipartBoundary(content_type), &parts); !s.isOk()) return s;
+  const FormPart* profile = nullptr;
+  const FormPart* config = nullptr;
+  for (const auto& part : parts) {
+    if (part.name == "prev_profile")
+      return Status::invalid("unsupported client version: the 'prev_profile' part (cumulative uploads of old "
+                             "pyroscope-go clients) is not supported; upgrade the SDK");
+    if (part.name == "profile") profile = &part;
+    if (part.name == "sample_type_config") config = &part;
+  }
+  if (!profile) return Status::invalid("multipart: the 'profile' part is required");
+  SampleTypeConfig cfg;
+  if (config) {
+    std::string json;
+    if (Status s = compression::decompressAuto(config->data, json, options.limits); !s.isOk())
+      return Status(s.code(), "sample_type_config: " + s.message());
+    if (Status s = parseSampleTypeConfig(json, &cfg); !s.isOk()) return s;
+  }
+  return convertPprof(p, profile->data, config ? &cfg : nullptr, options, out);
+}
+
+Status convertText(const IngestParams& p, std::string_view body, bool lines, otlp::Request* out) {
+  if (!validUtf8(body)) return Status::invalid("folded text is not valid UTF-8");
+  FoldedInput in;
+  in.lines_format = lines;
+  std::string service;
+  if (Status s = legacyTypeFor(p.app_name, p.units, &in.type, &service); !s.isOk()) return s;
+  in.sample_rate = p.sample_rate;
+  in.time_ns = p.from_ns;
+  in.duration_ns = std::max<int64_t>(0, p.until_ns - p.from_ns);
+  pprof::Profile prof;
+  if (Status s = foldedToPprof(body, in, &prof); !s.isOk()) return s;
+  return convertProfile(p, &prof, service, std::string(in.type.metric), nullptr, p.aggregation, out);
+}
+
+}  // namespace
+
+Status convertIngest(const IngestParams& params, std::string_view content_type, std::string_view body,
+                     const ConvertOptions& options, otlp::Request* out) {
+  BodyKind kind = BodyKind::kFolded;
+  if (Status s = chooseKind(params, content_type, body, &kind); !s.isOk()) return s;
+  switch (kind) {
+    case BodyKind::kPprof: return convertPprof(params, body, nullptr, options, out);
+    case BodyKind::kMultipart: return convertMultipart(params, content_type, body, options, out);
+    case BodyKind::kFolded: return convertText(params, body, false, out);
+    case BodyKind::kLines: return convertText(params, body, true, out);
+  }
+  return Status::internal("unreachable");
+}
+
+}  // namespace proflow::receivers::pyroscope

@@ -1,0 +1,40 @@
+// One `/ingest` request (parsed query + body) -> an OTLP profiles request. Pure: no pipeline types.
+//
+// Body formats (Pyroscope's selection order): `format=jfr|trie|tree|speedscope` are refused as not
+// supported (kUnimplemented); `format=lines` and folded text (the default) become one profile typed
+// by the name's suffix; `format=pprof`, a multipart/form-data body (parts `profile`, optional
+// `sample_type_config`; `prev_profile` refused) or a body that is gzip/zstd/raw pprof become one OTLP
+// profile per sample type through the shared pprof conversion.
+#pragma once
+
+#include <string_view>
+
+#include "core/compression/compression.h"
+#include "core/otlp_types.h"
+#include "core/status.h"
+#include "receivers/pyroscope/ingest_params.h"
+
+namespace proflow::receivers::pyroscope {
+
+// Attribute keys proflow adds (resource: spy name; profile: Pyroscope's view of the sample type).
+namespace attr {
+inline constexpr std::string_view kServiceName = "service.name";
+inline constexpr std::string_view kAppName = "app_name";  // the app name when a service_name label overrides it
+inline constexpr std::string_view kSpyName = "pyroscope.spy_name";
+inline constexpr std::string_view kProfileName = "pyroscope.profile.name";  // metric family (__name__)
+inline constexpr std::string_view kDisplayName = "pyroscope.display_name";
+inline constexpr std::string_view kAggregation = "pyroscope.aggregation";   // "average" when not a sum
+inline constexpr std::string_view kCumulative = "pyroscope.cumulative";     // true: not a delta
+}  // namespace attr
+
+struct ConvertOptions {
+  // Bounds every decompression of a profile or a multipart part (absolute and ratio).
+  compression::Limits limits;
+};
+
+// Errors: kInvalidArgument (malformed body: the message says what), kPayloadTooLarge (a limit),
+// kUnimplemented (a format proflow does not take yet).
+Status convertIngest(const IngestParams& params, std::string_view content_type, std::string_view body,
+                     const ConvertOptions& options, otlp::Request* out);
+
+}  // namespace proflow::receivers::pyroscope

@@ -1,0 +1,146 @@
+#include "receivers/pyroscope/pyroscope_receiver.h"
+
+#include <boost/asio/post.hpp>
+#include <spdlog/logger.h>
+
+#include "receivers/pyroscope/ingest_converter.h"
+#include "receivers/pyroscope/ingest_params.h"
+
+namespace proflow::receivers::pyroscope {
+
+struct PyroscopeReceiver::State {
+  CreateSettings settings;
+  PyroscopeReceiverConfig config;
+  ConsumerPtr next;
+};
+
+namespace {
+
+// Connect's code names, which Pyroscope puts in "code".
+const char* connectCode(StatusCode c) {
+  switch (c) {
+    case StatusCode::kOk: return "ok";
+    case StatusCode::kCancelled: return "canceled";
+    case StatusCode::kInvalidArgument: return "invalid_argument";
+    case StatusCode::kDeadlineExceeded: return "deadline_exceeded";
+    case StatusCode::kNotFound: return "not_found";
+    case StatusCode::kPermissionDenied: return "permission_denied";
+    case StatusCode::kResourceExhausted:
+    case StatusCode::kPayloadTooLarge: return "resource_exhausted";
+    case StatusCode::kFailedPrecondition: return "failed_precondition";
+    case StatusCode::kAborted: return "aborted";
+    case StatusCode::kOutOfRange: return "out_of_range";
+    case StatusCode::kUnimplemented: return "unimplemented";
+    case StatusCode::kInternal: return "internal";
+    case StatusCode::kUnavailable: return "unavailable";
+    case StatusCode::kDataLoss: return "data_loss";
+    case StatusCode::kUnauthenticated: return "unauthenticated";
+  }
+  return "unknown";
+}
+
+std::string jsonString(std::string_view s) {
+  std::string out = "\"";
+  for (char c : s) {
+    const auto u = static_cast<unsigned char>(c);
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += c;
+    } else if (u < 0x20) {
+      static const char* hex = "0123456789abcdef";
+      out += "\\u00";
+      out += hex[u >> 4];
+      out += hex[u & 0xf];
+    } else {
+      out += c;  // messages are built from UTF-8 checked input or our own text
+    }
+  }
+  return out + "\"";
+}
+
+int64_t nowNs() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+// HTTP status for a conversion failure: limits 413, everything else about the body 422.
+int conversionHttpStatus(const Status& s) { return s.code() == StatusCode::kPayloadTooLarge ? 413 : 422; }
+
+net::HttpResponse pipelineRefusal(const Status& s) {
+  if (!s.retryable()) return pyroscopeError(422, s);
+  net::HttpResponse r = pyroscopeError(429, Status::exhausted(s.message()));
+  const auto secs = std::max<int64_t>(1, (s.retryAfter().count() + 999) / 1000);
+  r.headers.emplace_back("Retry-After", std::to_string(secs));
+  return r;
+}
+
+void refuse(PyroscopeReceiver::State& st, const net::Responder& respond, net::HttpResponse r) {
+  st.settings.telemetry->record(telemetry::Event::kReceived, {});
+  st.settings.telemetry->record(telemetry::Event::kRefused, {});
+  respond(std::move(r));
+}
+
+// Runs on the worker pool: query -> OTLP -> pipeline -> answer.
+void handleIngest(PyroscopeReceiver::State& st, const net::HttpRequest& req, const net::Responder& respond) {
+  IngestParams params;
+  if (Status s = parseIngestParams(req.query, nowNs(), &params); !s.isOk()) return refuse(st, respond, pyroscopeError(400, s));
+  ConvertOptions options;
+  options.limits.max_output_bytes = st.config.max_profile_size.bytes;
+  options.limits.max_inflate_ratio = st.config.max_inflate_ratio;
+  otlp::Request request;
+  if (Status s = convertIngest(params, req.header("content-type"), req.body, options, &request); !s.isOk()) {
+    st.settings.logger->debug("pyroscope ingest from {} refused: {}", req.remote_address, s.message());
+    return refuse(st, respond, pyroscopeError(conversionHttpStatus(s), s));
+  }
+  Status s = st.next->consume(Batch(std::move(request)));
+  if (!s.isOk()) return respond(pipelineRefusal(s));
+  net::HttpResponse ok;
+  ok.status = 200;  // empty body: SDKs treat any other answer as a failure
+  respond(std::move(ok));
+}
+
+net::HttpResponse formatServerError(const Status& s, const net::HttpRequest&) { return pyroscopeError(400, s); }
+
+}  // namespace
+
+net::HttpResponse pyroscopeError(int http_status, const Status& status) {
+  net::HttpResponse r;
+  r.status = http_status;
+  r.content_type = "application/json";
+  r.body = "{\"code\":" + jsonString(connectCode(status.code())) + ",\"message\":" + jsonString(status.message()) + "}";
+  return r;
+}
+
+PyroscopeReceiver::PyroscopeReceiver(const CreateSettings& settings, PyroscopeReceiverConfig config, ConsumerPtr next)
+    : state_(std::make_shared<State>(State{settings, std::move(config), std::move(next)})) {}
+
+PyroscopeReceiver::~PyroscopeReceiver() { shutdown(std::chrono::steady_clock::now()); }
+
+Status PyroscopeReceiver::start(Host&) {
+  const auto& cfg = state_->config;
+  net::HttpServerOptions opts;
+  opts.endpoint = cfg.endpoint;
+  opts.max_request_body_bytes = cfg.max_request_body_size.bytes;
+  opts.max_wire_body_bytes = cfg.max_request_body_size.bytes;
+  opts.decompression.max_inflate_ratio = cfg.max_inflate_ratio;
+  server_ = std::make_unique<net::HttpServer>(state_->settings.runtime->io(), opts, state_->settings.logger,
+                                              state_->settings.telemetry);
+  for (const char* path : {"/ingest", "/pyroscope/ingest"}) {
+    // The state is shared with queued work so a request in flight during shutdown stays valid.
+    server_->route("POST", path, [st = state_](net::HttpRequest&& req, net::Responder respond) {
+      boost::asio::post(st->settings.runtime->workers(), [st, req = std::move(req), respond]() {
+        handleIngest(*st, req, respond);
+      });
+    }, formatServerError);
+  }
+  server_->setDefaultErrorFormatter(formatServerError);
+  if (Status s = server_->start(); !s.isOk()) return Status(s.code(), "pyroscope receiver: " + s.message());
+  state_->settings.logger->info("Pyroscope ingest listening on {} (port {})", cfg.endpoint, server_->port());
+  return Status::ok();
+}
+
+void PyroscopeReceiver::shutdown(Deadline) {
+  if (server_) server_->stop();
+}
+
+}  // namespace proflow::receivers::pyroscope
