@@ -9,6 +9,8 @@ namespace {
 std::string str(uint64_t v) { return std::to_string(v); }
 std::string str(int64_t v) { return std::to_string(v); }
 
+// Error locations ("sample 12 label 0") are formatted only when reporting, never per valid entry.
+
 // Set of the ids of one table. Producers almost always number densely from 1, so ids up to twice
 // the table size use a flat bitmap; anything else falls back to a hash set.
 class IdSet {
@@ -78,11 +80,11 @@ class Validator {
   Status checkMappings() {
     for (int i = 0; i < p_.mapping_size(); ++i) {
       const auto& m = p_.mapping(i);
-      const std::string where = "mapping " + std::to_string(i);
-      if (m.id() == 0) return fail(where + ": id is 0");
-      if (!mappings_.insert(m.id())) return fail(where + ": duplicate id " + str(m.id()));
-      if (!strOk(m.filename())) return badStr(where + " filename", m.filename());
-      if (!strOk(m.build_id())) return badStr(where + " build_id", m.build_id());
+      auto where = [&] { return std::string("mapping ") + std::to_string(i); };
+      if (m.id() == 0) return fail(where() + ": id is 0");
+      if (!mappings_.insert(m.id())) return fail(where() + ": duplicate id " + str(m.id()));
+      if (!strOk(m.filename())) return badStr(where() + " filename", m.filename());
+      if (!strOk(m.build_id())) return badStr(where() + " build_id", m.build_id());
     }
     return {};
   }
@@ -90,12 +92,12 @@ class Validator {
   Status checkFunctions() {
     for (int i = 0; i < p_.function_size(); ++i) {
       const auto& f = p_.function(i);
-      const std::string where = "function " + std::to_string(i);
-      if (f.id() == 0) return fail(where + ": id is 0");
-      if (!functions_.insert(f.id())) return fail(where + ": duplicate id " + str(f.id()));
-      if (!strOk(f.name())) return badStr(where + " name", f.name());
-      if (!strOk(f.system_name())) return badStr(where + " system_name", f.system_name());
-      if (!strOk(f.filename())) return badStr(where + " filename", f.filename());
+      auto where = [&] { return std::string("function ") + std::to_string(i); };
+      if (f.id() == 0) return fail(where() + ": id is 0");
+      if (!functions_.insert(f.id())) return fail(where() + ": duplicate id " + str(f.id()));
+      if (!strOk(f.name())) return badStr(where() + " name", f.name());
+      if (!strOk(f.system_name())) return badStr(where() + " system_name", f.system_name());
+      if (!strOk(f.filename())) return badStr(where() + " filename", f.filename());
     }
     return {};
   }
@@ -103,15 +105,15 @@ class Validator {
   Status checkLocations() {
     for (int i = 0; i < p_.location_size(); ++i) {
       const auto& l = p_.location(i);
-      const std::string where = "location " + std::to_string(i);
-      if (l.id() == 0) return fail(where + ": id is 0");
-      if (!locations_.insert(l.id())) return fail(where + ": duplicate id " + str(l.id()));
+      auto where = [&] { return std::string("location ") + std::to_string(i); };
+      if (l.id() == 0) return fail(where() + ": id is 0");
+      if (!locations_.insert(l.id())) return fail(where() + ": duplicate id " + str(l.id()));
       if (l.mapping_id() != 0 && !mappings_.contains(l.mapping_id()))
-        return fail(where + " (id " + str(l.id()) + "): mapping_id " + str(l.mapping_id()) + " not found");
+        return fail(where() + " (id " + str(l.id()) + "): mapping_id " + str(l.mapping_id()) + " not found");
       for (int j = 0; j < l.line_size(); ++j) {
         uint64_t fid = l.line(j).function_id();
         if (fid != 0 && !functions_.contains(fid))
-          return fail(where + " (id " + str(l.id()) + ") line " + std::to_string(j) + ": function_id " + str(fid) +
+          return fail(where() + " (id " + str(l.id()) + ") line " + std::to_string(j) + ": function_id " + str(fid) +
                       " not found");
       }
     }
@@ -122,18 +124,18 @@ class Validator {
     const int nvalues = p_.sample_type_size();
     for (int i = 0; i < p_.sample_size(); ++i) {
       const auto& s = p_.sample(i);
-      const std::string where = "sample " + std::to_string(i);
+      auto where = [&] { return std::string("sample ") + std::to_string(i); };
       if (s.value_size() != nvalues)
-        return fail(where + ": has " + std::to_string(s.value_size()) + " values but there are " +
+        return fail(where() + ": has " + std::to_string(s.value_size()) + " values but there are " +
                     std::to_string(nvalues) + " sample types");
       for (uint64_t id : s.location_id())
-        if (!locations_.contains(id)) return fail(where + ": location_id " + str(id) + " not found");
+        if (!locations_.contains(id)) return fail(where() + ": location_id " + str(id) + " not found");
       for (int j = 0; j < s.label_size(); ++j) {
         const auto& l = s.label(j);
-        const std::string lw = where + " label " + std::to_string(j);
-        if (!strOk(l.key())) return badStr(lw + " key", l.key());
-        if (!strOk(l.str())) return badStr(lw + " str", l.str());
-        if (!strOk(l.num_unit())) return badStr(lw + " num_unit", l.num_unit());
+        auto lw = [&] { return where() + " label " + std::to_string(j); };
+        if (!strOk(l.key())) return badStr(lw() + " key", l.key());
+        if (!strOk(l.str())) return badStr(lw() + " str", l.str());
+        if (!strOk(l.num_unit())) return badStr(lw() + " num_unit", l.num_unit());
       }
     }
     return {};
