@@ -139,9 +139,9 @@ struct Case {
   uint64_t min_chunks;
 };
 
-class JdkCompareTest : public ::testing::TestWithParam<Case> {};
+class JfrJdkCompareTest : public ::testing::TestWithParam<Case> {};
 
-TEST_P(JdkCompareTest, StacksCountsValuesAndTimestampsMatchTheJdk) {
+TEST_P(JfrJdkCompareTest, StacksCountsValuesAndTimestampsMatchTheJdk) {
   std::string dir = testing::jfrRecordingsDir();
   ASSERT_FALSE(dir.empty()) << "could not generate JFR recordings with the JDK";
   std::vector<uint8_t> jfr = testing::readBytes(dir + "/" + GetParam().jfr + ".jfr");
@@ -191,7 +191,7 @@ TEST_P(JdkCompareTest, StacksCountsValuesAndTimestampsMatchTheJdk) {
   EXPECT_EQ(static_cast<int64_t>(r.events), jdk_events);
 }
 
-INSTANTIATE_TEST_SUITE_P(Recordings, JdkCompareTest,
+INSTANTIATE_TEST_SUITE_P(Recordings, JfrJdkCompareTest,
                          ::testing::Values(Case{"default", {"default"}, 1}, Case{"profile", {"profile"}, 1},
                                            Case{"contention", {"contention"}, 1}, Case{"rotated", {"rotated"}, 2},
                                            // cat of two JVMs' files: each chunk is self-contained.
@@ -200,14 +200,14 @@ INSTANTIATE_TEST_SUITE_P(Recordings, JdkCompareTest,
 
 // The contention settings must actually produce every profiling event type, or the comparison above
 // would prove little.
-TEST(JdkRecordingTest, ContentionRecordingHasEveryEventType) {
+TEST(JfrJdkRecordingTest, ContentionRecordingHasEveryEventType) {
   std::string dir = testing::jfrRecordingsDir();
   ASSERT_FALSE(dir.empty());
   auto expected = jdkDecoding(dir + "/contention.json");
   for (const Mapping& m : kMappings) EXPECT_GT(expected[std::string(m.event)].timestamps.size(), 0u) << m.event;
 }
 
-TEST(JdkRecordingTest, CpuValuesUseTheRecordedPeriodAndFramesCarryTypes) {
+TEST(JfrJdkRecordingTest, CpuValuesUseTheRecordedPeriodAndFramesCarryTypes) {
   std::string dir = testing::jfrRecordingsDir();
   ASSERT_FALSE(dir.empty());
   std::vector<uint8_t> jfr = testing::readBytes(dir + "/contention.jfr");
@@ -240,7 +240,7 @@ TEST(JdkRecordingTest, CpuValuesUseTheRecordedPeriodAndFramesCarryTypes) {
   EXPECT_TRUE(saw_inlined) << "JIT-inlined frames should share their caller's Location";
 }
 
-TEST(JdkRecordingTest, KeepsTheOriginalPayloadWhenAsked) {
+TEST(JfrJdkRecordingTest, KeepsTheOriginalPayloadWhenAsked) {
   std::string dir = testing::jfrRecordingsDir();
   ASSERT_FALSE(dir.empty());
   std::vector<uint8_t> jfr = testing::readBytes(dir + "/profile.jfr");

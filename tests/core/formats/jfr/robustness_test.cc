@@ -35,7 +35,7 @@ ConvertResult convert(const std::vector<uint8_t>& bytes, otlp::Request* req = nu
   return convertToOtlp(bytes, {}, req ? req : &local);
 }
 
-class RobustnessTest : public ::testing::Test {
+class JfrRobustnessTest : public ::testing::Test {
  protected:
   void SetUp() override {
     ASSERT_FALSE(inputs().both.empty()) << "could not generate JFR recordings with the JDK";
@@ -45,7 +45,7 @@ class RobustnessTest : public ::testing::Test {
   uint64_t first_events_ = 0;
 };
 
-TEST_F(RobustnessTest, TruncatedFilesFailCleanlyAndKeepCompleteChunks) {
+TEST_F(JfrRobustnessTest, TruncatedFilesFailCleanlyAndKeepCompleteChunks) {
   const auto& both = inputs().both;
   const size_t boundary = inputs().first.size();
   std::vector<size_t> cuts = {0, 1, 67, 68, 69, boundary - 1, boundary + 1, boundary + 68, both.size() - 1};
@@ -71,7 +71,7 @@ TEST_F(RobustnessTest, TruncatedFilesFailCleanlyAndKeepCompleteChunks) {
   }
 }
 
-TEST_F(RobustnessTest, CutAtTheChunkBoundaryIsAValidOneChunkFile) {
+TEST_F(JfrRobustnessTest, CutAtTheChunkBoundaryIsAValidOneChunkFile) {
   const auto& both = inputs().both;
   std::vector<uint8_t> t(both.begin(), both.begin() + static_cast<std::ptrdiff_t>(inputs().first.size()));
   ConvertResult r = convert(t);
@@ -79,7 +79,7 @@ TEST_F(RobustnessTest, CutAtTheChunkBoundaryIsAValidOneChunkFile) {
   EXPECT_EQ(r.events, first_events_);
 }
 
-TEST_F(RobustnessTest, BitFlipsNeverCrashAndErrorsNameAnOffsetInsideTheFile) {
+TEST_F(JfrRobustnessTest, BitFlipsNeverCrashAndErrorsNameAnOffsetInsideTheFile) {
   const auto& both = inputs().both;
   std::mt19937_64 rng(42);
   int failures = 0;
@@ -97,7 +97,7 @@ TEST_F(RobustnessTest, BitFlipsNeverCrashAndErrorsNameAnOffsetInsideTheFile) {
   EXPECT_GT(failures, 0);  // some flips land in sizes, headers and pools and must be detected
 }
 
-TEST_F(RobustnessTest, UnfinishedChunkWithZeroOffsetsIsRejected) {
+TEST_F(JfrRobustnessTest, UnfinishedChunkWithZeroOffsetsIsRejected) {
   std::vector<uint8_t> t = inputs().both;
   const size_t second = inputs().first.size();
   for (int i = 16; i < 32; ++i) t[second + static_cast<size_t>(i)] = 0;  // cp and metadata offsets of chunk 2
@@ -108,7 +108,7 @@ TEST_F(RobustnessTest, UnfinishedChunkWithZeroOffsetsIsRejected) {
   EXPECT_EQ(r.events, first_events_);
 }
 
-TEST_F(RobustnessTest, HeaderBeingUpdatedIsRejected) {
+TEST_F(JfrRobustnessTest, HeaderBeingUpdatedIsRejected) {
   std::vector<uint8_t> t = inputs().first;
   t[64] = 255;
   ConvertResult r = convert(t);
@@ -123,7 +123,7 @@ uint64_t firstEventOffset(const std::vector<uint8_t>& bytes) {
   return c.header().metadata_offset == kChunkHeaderSize ? 0 : kChunkHeaderSize;
 }
 
-TEST_F(RobustnessTest, ZeroAndHugeEventSizesAreRejectedAtTheirOffset) {
+TEST_F(JfrRobustnessTest, ZeroAndHugeEventSizesAreRejectedAtTheirOffset) {
   uint64_t at = firstEventOffset(inputs().first);
   ASSERT_EQ(at, kChunkHeaderSize);
   std::vector<uint8_t> zero = inputs().first;
@@ -141,7 +141,7 @@ TEST_F(RobustnessTest, ZeroAndHugeEventSizesAreRejectedAtTheirOffset) {
   EXPECT_EQ(r.error.offset, at);
 }
 
-TEST_F(RobustnessTest, ChunkSizeLimitStopsBeforeAllocating) {
+TEST_F(JfrRobustnessTest, ChunkSizeLimitStopsBeforeAllocating) {
   ConvertOptions o;
   o.limits.max_chunk_size = 4096;
   std::istringstream in(std::string(inputs().both.begin(), inputs().both.end()));
@@ -152,7 +152,7 @@ TEST_F(RobustnessTest, ChunkSizeLimitStopsBeforeAllocating) {
   EXPECT_NE(r.error.message.find("limit"), std::string::npos);
 }
 
-TEST_F(RobustnessTest, StreamAndBufferGiveTheSameRequest) {
+TEST_F(JfrRobustnessTest, StreamAndBufferGiveTheSameRequest) {
   otlp::Request a, b;
   ASSERT_TRUE(convert(inputs().both, &a).ok);
   std::istringstream in(std::string(inputs().both.begin(), inputs().both.end()));
@@ -160,7 +160,7 @@ TEST_F(RobustnessTest, StreamAndBufferGiveTheSameRequest) {
   EXPECT_EQ(a.SerializeAsString(), b.SerializeAsString());
 }
 
-TEST(RobustnessInputTest, EmptyAndNonJfrInputAreErrors) {
+TEST(JfrRobustnessInputTest, EmptyAndNonJfrInputAreErrors) {
   ConvertResult r = convert({});
   EXPECT_FALSE(r.ok);
   std::vector<uint8_t> junk(200, 'x');

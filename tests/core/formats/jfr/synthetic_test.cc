@@ -98,6 +98,8 @@ std::string asyncProfilerChunk(uint16_t minor) {
   return b.build(kStartNanos, 1000);
 }
 
+std::string asyncProfilerChunkForFolded() { return asyncProfilerChunk(1); }
+
 // LabelsSnapshot { contexts { 7: { labels { 1: 2 } } } strings { 1: "endpoint", 2: "/x" } } in protobuf.
 std::string labelsSnapshot() {
   auto tagged = [](int field, const std::string& body) {
@@ -124,9 +126,9 @@ std::string attrString(const otlp::Dictionary& d, int32_t index, std::string* ke
   return kv.value().string_value();
 }
 
-class SyntheticTest : public ::testing::TestWithParam<uint16_t> {};
+class JfrSyntheticTest : public ::testing::TestWithParam<uint16_t> {};
 
-TEST_P(SyntheticTest, AsyncProfilerStyleChunkConverts) {
+TEST_P(JfrSyntheticTest, AsyncProfilerStyleChunkConverts) {
   std::string chunk = asyncProfilerChunk(GetParam());
   ContextLabels labels;
   std::string err;
@@ -191,9 +193,9 @@ TEST_P(SyntheticTest, AsyncProfilerStyleChunkConverts) {
   EXPECT_EQ(profile(req, "malloc_objects")->samples(0).values(0), 1);
 }
 
-INSTANTIATE_TEST_SUITE_P(Versions, SyntheticTest, ::testing::Values(uint16_t{0}, uint16_t{1}));
+INSTANTIATE_TEST_SUITE_P(Versions, JfrSyntheticTest, ::testing::Values(uint16_t{0}, uint16_t{1}));
 
-TEST(SyntheticChunksTest, PoolKeysAreScopedToTheirChunk) {
+TEST(JfrSyntheticChunksTest, PoolKeysAreScopedToTheirChunk) {
   auto chunk = [](const char* method_name) {
     ChunkBuilder b;
     b.addStandardClasses();
@@ -217,7 +219,7 @@ TEST(SyntheticChunksTest, PoolKeysAreScopedToTheirChunk) {
             (std::map<std::string, int64_t>{{"C.first:3", 1}, {"C.second:3", 1}}));
 }
 
-TEST(SyntheticChunksTest, SelfReferentialStructInAPoolFailsWithoutRecursingForever) {
+TEST(JfrSyntheticChunksTest, SelfReferentialStructInAPoolFailsWithoutRecursingForever) {
   ChunkBuilder b;
   b.addStandardClasses();
   b.addClass({kWeird, "jdk.types.Loop", "", false, {{"x", ids::kInt}, {"next", kWeird}}});
@@ -230,7 +232,7 @@ TEST(SyntheticChunksTest, SelfReferentialStructInAPoolFailsWithoutRecursingForev
   EXPECT_NE(c.error().message.find("jdk.types.Loop"), std::string::npos) << c.error().toString();
 }
 
-TEST(SyntheticChunksTest, FieldOfUndefinedTypeIsAnError) {
+TEST(JfrSyntheticChunksTest, FieldOfUndefinedTypeIsAnError) {
   ChunkBuilder b;
   b.addStandardClasses();
   b.addClass({kWeird, "jdk.types.Broken", "", false, {{"x", 777}}});
@@ -242,7 +244,7 @@ TEST(SyntheticChunksTest, FieldOfUndefinedTypeIsAnError) {
   EXPECT_GT(r.error.offset, 68u);
 }
 
-TEST(ByteReaderTest, VarintsFollowTheNineByteRule) {
+TEST(JfrByteReaderTest, VarintsFollowTheNineByteRule) {
   auto read = [](std::vector<uint8_t> b) {
     ByteReader r(b.data(), b.data(), b.data() + b.size());
     uint64_t v = r.varint();
@@ -260,7 +262,7 @@ TEST(ByteReaderTest, VarintsFollowTheNineByteRule) {
   EXPECT_FALSE(r.ok());
 }
 
-TEST(ContextLabelsTest, MalformedSnapshotIsRejected) {
+TEST(JfrContextLabelsTest, MalformedSnapshotIsRejected) {
   ContextLabels l;
   std::string err;
   EXPECT_FALSE(l.parse(std::string("\x0a\x05\x08", 3), &err));
@@ -270,6 +272,24 @@ TEST(ContextLabelsTest, MalformedSnapshotIsRejected) {
   EXPECT_EQ(*l.find(7), (LabelPairs{{"endpoint", "/x"}}));
   EXPECT_EQ(l.find(0), nullptr);
   EXPECT_EQ(l.find(8), nullptr);
+}
+
+}  // namespace
+}  // namespace proflow::jfr
+
+namespace proflow::jfr {
+namespace {
+
+TEST(JfrFoldedTest, JfrToFoldedWritesOneSortedLinePerStack) {
+  std::string chunk = asyncProfilerChunkForFolded();
+  std::string out, err;
+  ASSERT_TRUE(jfrToFolded(bytesOf(chunk), {"malloc_bytes"}, &out, &err)) << err;
+  EXPECT_EQ(out, "app.Main.work\xF0\x9F\x98\x80;malloc;do_syscall_64 4096\n");
+  // A damaged file still yields what was decoded, plus the error.
+  std::string cut = chunk.substr(0, chunk.size() - 3);
+  EXPECT_FALSE(jfrToFolded(bytesOf(cut), {"malloc_bytes"}, &out, &err));
+  EXPECT_NE(err.find("truncated"), std::string::npos) << err;
+  EXPECT_EQ(out, "");
 }
 
 }  // namespace
