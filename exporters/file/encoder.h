@@ -23,7 +23,7 @@ class Encoder {
 
 struct EncoderEntry {
   std::string_view name;
-  // Returns nullptr when the format is known but not compiled into this build.
+  // May return nullptr when a format is known but not compiled into this build.
   std::unique_ptr<Encoder> (*make)();
 };
 

@@ -1,12 +1,7 @@
+#include "core/formats/otlp_json/otlp_json.h"
 #include "exporters/file/encoder.h"
 
-#ifdef PROFLOW_HAVE_OTLP_JSON
-#include "core/formats/otlp_json/otlp_json.h"
-#endif
-
 namespace proflow::exporters::file {
-
-#ifdef PROFLOW_HAVE_OTLP_JSON
 namespace {
 
 // One ProfilesData object per line (JSON Lines). The request has the same JSON field names as
@@ -14,7 +9,9 @@ namespace {
 class OtlpJsonEncoder final : public Encoder {
  public:
   Status encode(const otlp::Request& request, std::string& out) const override {
-    std::string json = formats::toOtlpJson(request);
+    std::string json = otlp_json::toOtlpJson(request);
+    // Compact printing never emits a raw newline (strings escape it); checked because a stray one
+    // would split a record in two for every reader.
     if (json.find('\n') != std::string::npos)
       return Status::internal("OTLP JSON encoder produced a multi-line document");
     out += json;
@@ -27,8 +24,5 @@ class OtlpJsonEncoder final : public Encoder {
 }  // namespace
 
 std::unique_ptr<Encoder> makeOtlpJsonEncoder() { return std::make_unique<OtlpJsonEncoder>(); }
-#else
-std::unique_ptr<Encoder> makeOtlpJsonEncoder() { return nullptr; }
-#endif
 
 }  // namespace proflow::exporters::file
