@@ -1,0 +1,215 @@
+#include "exporters/pyroscope/series.h"
+
+#include <algorithm>
+#include <cctype>
+#include <random>
+
+#include "core/dictionary_builder.h"
+#include "core/formats/pprof/otlp_to_pprof.h"
+
+namespace proflow::exporters::pyroscope {
+namespace {
+
+// Attributes written by proflow's pyroscope receiver (kept in sync by name, not by code: components
+// do not depend on each other).
+constexpr std::string_view kProfileNameAttr = "pyroscope.profile.name";
+constexpr std::string_view kCumulativeAttr = "pyroscope.cumulative";
+constexpr std::string_view kSpyNameAttr = "pyroscope.spy_name";
+constexpr size_t kMaxLabelValue = 2048;  // Pyroscope rejects longer values (max-length-label-value)
+
+bool contains(std::string_view s, std::string_view part) { return s.find(part) != std::string_view::npos; }
+
+// Pyroscope's metric family of a sample type; "" when none applies.
+std::string familyOf(std::string_view t) {
+  if (t == "wall") return "wall";
+  if (contains(t, "cpu")) return "process_cpu";
+  if (contains(t, "alloc_") || contains(t, "inuse_") || contains(t, "space") || contains(t, "objects")) return "memory";
+  if (contains(t, "mutex")) return "mutex";
+  if (contains(t, "block")) return "block";
+  if (t == "goroutine" || t == "goroutines") return "goroutines";
+  return {};
+}
+
+std::string anyValueText(const otlp::AnyValue& v, bool* ok) {
+  *ok = true;
+  switch (v.value_case()) {
+    case otlp::AnyValue::kStringValue: return v.string_value();
+    case otlp::AnyValue::kIntValue: return std::to_string(v.int_value());
+    case otlp::AnyValue::kBoolValue: return v.bool_value() ? "true" : "false";
+    case otlp::AnyValue::kDoubleValue: return std::to_string(v.double_value());
+    default: *ok = false; return {};
+  }
+}
+
+// Profile attribute `key` of one OTLP profile, as text; "" when absent.
+std::string profileAttr(const otlp::Dictionary& d, const otlp::Profile& p, std::string_view key) {
+  for (int32_t i : p.attribute_indices()) {
+    if (i < 0 || i >= d.attribute_table_size()) continue;
+    const auto& kv = d.attribute_table(i);
+    if (dictString(d, kv.key_strindex()) != key) continue;
+    bool ok = false;
+    return anyValueText(kv.value(), &ok);
+  }
+  return {};
+}
+
+std::string metricName(const otlp::Dictionary& d, const std::vector<const otlp::Profile*>& profiles) {
+  for (const auto* p : profiles)
+    if (std::string m = profileAttr(d, *p, kProfileNameAttr); !m.empty()) return m;
+  for (const auto* p : profiles)
+    if (std::string m = familyOf(dictString(d, p->sample_type().type_strindex())); !m.empty()) return m;
+  return profiles.empty() ? "unknown" : sanitizeLabelName(dictString(d, profiles[0]->sample_type().type_strindex()));
+}
+
+std::map<std::string, std::string> resourceLabels(const otlp::ResourceProfiles& rp) {
+  std::map<std::string, std::string> labels;
+  std::string service = "unknown_service";
+  for (const auto& kv : rp.resource().attributes()) {
+    bool ok = false;
+    std::string value = anyValueText(kv.value(), &ok);
+    if (!ok || value.empty() || value.size() > kMaxLabelValue) continue;
+    if (kv.key() == "service.name") {
+      service = std::move(value);
+      continue;
+    }
+    std::string name = kv.key() == kSpyNameAttr ? "pyroscope_spy" : sanitizeLabelName(kv.key());
+    if (name.rfind("__", 0) == 0) continue;  // reserved for Pyroscope itself
+    labels[name] = std::move(value);
+  }
+  labels["service_name"] = service;
+  return labels;
+}
+
+}  // namespace
+
+bool isValidLabelName(std::string_view name) {
+  if (name.empty() || (name[0] >= '0' && name[0] <= '9')) return false;
+  return std::all_of(name.begin(), name.end(), [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+  });
+}
+
+std::string sanitizeLabelName(std::string_view name) {
+  std::string out;
+  out.reserve(name.size() + 1);
+  if (name.empty() || (name[0] >= '0' && name[0] <= '9')) out.push_back('_');
+  for (char c : name) out.push_back(isValidLabelName(std::string_view(&c, 1)) || (c >= '0' && c <= '9') ? c : '_');
+  return out;
+}
+
+Status buildSeries(const otlp::Request& batch, const SeriesOptions& options, std::vector<Series>* out) {
+  out->clear();
+  std::vector<pprof::EncodedPprof> encoded;
+  if (Status s = pprof::otlpToPprofBytes(batch, &encoded); !s.isOk()) return s;
+  const auto& dict = batch.dictionary();
+  std::map<Labels, size_t> index;
+  for (auto& e : encoded) {
+    const auto& rp = batch.resource_profiles(e.resource_index);
+    const auto& scope = rp.scope_profiles(e.scope_index);
+    std::vector<const otlp::Profile*> profiles;
+    for (int i : e.profile_indices) profiles.push_back(&scope.profiles(i));
+    std::map<std::string, std::string> labels = resourceLabels(rp);
+    for (const auto& [k, v] : options.external_labels) labels[k] = v;
+    labels["__name__"] = metricName(dict, profiles);
+    bool cumulative = false;
+    for (const auto* p : profiles) cumulative = cumulative || profileAttr(dict, *p, kCumulativeAttr) == "true";
+    if (!cumulative) labels["__delta__"] = "false";  // already a delta: the server must not difference it
+    Labels sorted(labels.begin(), labels.end());
+    auto [it, added] = index.try_emplace(sorted, out->size());
+    if (added) out->push_back(Series{std::move(sorted), {}});
+    SeriesProfile sp;
+    sp.raw_profile = std::move(e.data);
+    if (!profiles.empty()) {
+      sp.time_ns = static_cast<int64_t>(profiles[0]->time_unix_nano());
+      sp.duration_ns = static_cast<int64_t>(profiles[0]->duration_nano());
+    }
+    (*out)[it->second].profiles.push_back(std::move(sp));
+  }
+  return Status::ok();
+}
+
+push::v1::PushRequest encodePushRequest(const std::vector<Series>& series) {
+  push::v1::PushRequest req;
+  for (const auto& s : series) {
+    auto* rs = req.add_series();
+    for (const auto& [k, v] : s.labels) {
+      auto* l = rs->add_labels();
+      l->set_name(k);
+      l->set_value(v);
+    }
+    for (const auto& p : s.profiles) {
+      auto* sample = rs->add_samples();
+      sample->set_raw_profile(p.raw_profile);
+      sample->set_id(randomUuid());
+    }
+  }
+  return req;
+}
+
+namespace {
+
+std::string percentEncode(std::string_view s) {
+  static const char* hex = "0123456789ABCDEF";
+  std::string out;
+  for (char c : s) {
+    const auto u = static_cast<unsigned char>(c);
+    if (std::isalnum(u) || c == '-' || c == '_' || c == '.' || c == '~') {
+      out.push_back(c);
+    } else {
+      out.push_back('%');
+      out.push_back(hex[u >> 4]);
+      out.push_back(hex[u & 0xf]);
+    }
+  }
+  return out;
+}
+
+// Pyroscope's name syntax has no escaping: characters it cannot carry become '_'.
+std::string nameSafe(std::string_view s, bool app_name) {
+  std::string out(s);
+  for (char& c : out) {
+    const bool alnum = std::isalnum(static_cast<unsigned char>(c));
+    if (app_name ? !(alnum || c == '_' || c == '.' || c == '-' || c == '/') : (c == ',' || c == '{' || c == '}'))
+      c = '_';
+  }
+  return out;
+}
+
+std::string timeParam(int64_t ns) {
+  if (ns >= 1'000'000'000'000'000'000) return std::to_string(ns);  // 19 digits: read as ns
+  return std::to_string(ns / 1'000'000'000);                         // anything else: seconds
+}
+
+}  // namespace
+
+std::string ingestTarget(const Series& series, const SeriesProfile& profile) {
+  std::string service = "unknown_service", spy, labels;
+  for (const auto& [k, v] : series.labels) {
+    if (k == "service_name") service = v;
+    else if (k == "pyroscope_spy") spy = v;
+    else if (k.rfind("__", 0) != 0) labels += (labels.empty() ? "" : ",") + k + "=" + nameSafe(v, false);
+  }
+  std::string target = "/ingest?name=" + percentEncode(nameSafe(service, true) + "{" + labels + "}") + "&format=pprof";
+  if (profile.time_ns > 0) {
+    target += "&from=" + timeParam(profile.time_ns);
+    target += "&until=" + timeParam(profile.time_ns + profile.duration_ns);
+  }
+  if (!spy.empty()) target += "&spyName=" + percentEncode(spy);
+  return target;
+}
+
+std::string randomUuid() {
+  thread_local std::mt19937_64 rng{std::random_device{}()};
+  const uint64_t hi = (rng() & ~0xf000ull) | 0x4000ull;                    // version 4
+  const uint64_t lo = (rng() & ~(0xc000ull << 48)) | (0x8000ull << 48);  // variant 10
+  static const char* hex = "0123456789abcdef";
+  std::string out;
+  for (int i = 0; i < 32; ++i) {
+    const uint64_t word = i < 16 ? hi : lo;
+    out.push_back(hex[(word >> (60 - 4 * (i % 16))) & 0xf]);
+    if (i == 7 || i == 11 || i == 15 || i == 19) out.push_back('-');
+  }
+  return out;
+}
+
+}  // namespace proflow::exporters::pyroscope
