@@ -1,0 +1,30 @@
+// What push and scrape do with a decoded pprof: convert it to an OTLP batch with the resource
+// attributes of its source and hand it to the pipelines. Also the HTTP answer for a status.
+#pragma once
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "core/consumer.h"
+#include "core/formats/pprof/pprof_codec.h"
+#include "core/net/http_types.h"
+#include "core/telemetry/component_telemetry.h"
+
+namespace proflow::receivers::pprof {
+
+using Attributes = std::vector<std::pair<std::string, std::string>>;
+
+// Sets `key` to `value`, replacing an earlier value of the same key (later sources win).
+void setAttribute(Attributes& attrs, std::string key, std::string value);
+
+// Converts `profile` (valid, from decodeProfile) and consumes it. A profile the converter refuses is
+// counted received + refused here, since it never reaches the counting pipeline edge.
+Status deliverProfile(const ::proflow::pprof::Profile& profile, const Attributes& resource_attributes,
+                      ProfilesConsumer& next, telemetry::ComponentTelemetry& telemetry);
+
+// text/plain answer for a refusal: the status' HTTP code, except that retryable refusals become
+// 429 with Retry-After (seconds, at least 1) so clients back off and send again.
+net::HttpResponse errorResponse(const Status& status);
+
+}  // namespace proflow::receivers::pprof

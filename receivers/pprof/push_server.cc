@@ -1,0 +1,61 @@
+#include "receivers/pprof/push_server.h"
+
+#include <boost/asio/post.hpp>
+
+#include "receivers/pprof/ingest.h"
+
+namespace proflow::receivers::pprof {
+
+struct PushServer::Context {
+  PprofReceiverConfig config;
+  ConsumerPtr next;
+  telemetry::ComponentTelemetry* telemetry;
+
+  void handle(const net::HttpRequest& req, const net::Responder& respond) const {
+    ::proflow::pprof::Profile profile;
+    ::proflow::pprof::DecodeOptions options;
+    // The server bounded Content-Encoding; the body may itself be gzip/zstd, bounded the same way.
+    options.limits.max_output_bytes = config.max_request_body_size.bytes;
+    options.limits.max_inflate_ratio = config.max_inflate_ratio;
+    if (Status s = ::proflow::pprof::decodeProfile(req.body, &profile, options); !s.isOk()) {
+      telemetry->record(telemetry::Event::kReceived, {});
+      telemetry->record(telemetry::Event::kRefused, {});
+      respond(errorResponse(s));
+      return;
+    }
+    Attributes attrs;
+    for (const auto& [k, v] : config.attributes) setAttribute(attrs, k, v);
+    for (const auto& [k, v] : req.query)
+      if (!k.empty()) setAttribute(attrs, k, v);
+    Status s = deliverProfile(profile, attrs, *next, *telemetry);
+    respond(s.isOk() ? net::HttpResponse::text(200, "") : errorResponse(s));
+  }
+};
+
+PushServer::PushServer(const CreateSettings& settings, const PprofReceiverConfig& config, ConsumerPtr next)
+    : settings_(settings), ctx_(std::make_shared<Context>(Context{config, std::move(next), settings.telemetry})) {}
+
+PushServer::~PushServer() { stop(); }
+
+Status PushServer::start() {
+  net::HttpServerOptions opts;
+  opts.endpoint = ctx_->config.endpoint;
+  opts.max_request_body_bytes = ctx_->config.max_request_body_size.bytes;
+  opts.max_wire_body_bytes = ctx_->config.max_request_body_size.bytes;
+  opts.decompression.max_inflate_ratio = ctx_->config.max_inflate_ratio;
+  server_ = std::make_unique<net::HttpServer>(settings_.runtime->io(), opts, settings_.logger, settings_.telemetry);
+  auto& workers = settings_.runtime->workers();
+  server_->route("POST", kPushPath, [ctx = ctx_, &workers](net::HttpRequest&& req, net::Responder respond) {
+    boost::asio::post(workers, [ctx, req = std::move(req), respond]() { ctx->handle(req, respond); });
+  });
+  if (Status s = server_->start(); !s.isOk()) return Status(s.code(), "pprof push: " + s.message());
+  settings_.logger->info("pprof push listening on {} (port {}), POST {}", ctx_->config.endpoint, server_->port(),
+                         kPushPath);
+  return Status::ok();
+}
+
+void PushServer::stop() {
+  if (server_) server_->stop();
+}
+
+}  // namespace proflow::receivers::pprof
