@@ -1,21 +1,24 @@
 #!/bin/sh
 # JFR parse + convert throughput: proflow (jfr_bench) vs the JDK's RecordingFile (JdkFold.java) on the same
 # >= 20 MB recording, with peak RSS from /usr/bin/time -v.
-# Usage: bench/jfr/run_bench.sh BUILD_DIR [WORK_DIR] [SECONDS]
+# Usage: bench/jfr/run_bench.sh BUILD_DIR [WORK_DIR] [SECONDS] [SETTINGS]
 #   BUILD_DIR must hold bench/jfr/jfr_bench (cmake --build BUILD_DIR --target jfr_bench).
-# The recording: the test workload (tests/core/formats/jfr/testdata) run SECONDS (default 20) with the test
-# settings (CPU/native sampling, every TLAB allocation, monitor/park threshold 0), then its chunk repeated
-# until the file is >= 24 MB (a multi-chunk file, as a long-running JVM writes).
+# The recording: the test workload (tests/core/formats/jfr/testdata) run SECONDS (default 20) with SETTINGS
+# (default: the test's contention.jfc — CPU/native sampling, every TLAB allocation, monitor/park threshold 0,
+# nothing else, so almost every byte is a profiling event; `profile` gives a typical recording where most
+# events are GC/runtime events the converter skips), then its chunk repeated until the file is >= 24 MB (a
+# multi-chunk file, as a long-running JVM writes).
 set -eu
 build=$(cd "$1" && pwd)
 work=${2:-$(mktemp -d)}
 seconds=${3:-20}
 here=$(cd "$(dirname "$0")" && pwd)
 testdata=$here/../../tests/core/formats/jfr/testdata
+settings=${4:-$testdata/contention.jfc}
 mkdir -p "$work/classes"
 javac -d "$work/classes" "$testdata/Workload.java" "$here/JdkFold.java"
 if [ ! -f "$work/base.jfr" ]; then
-  java -XX:StartFlightRecording=settings="$testdata/contention.jfc",filename="$work/base.jfr" \
+  java -XX:StartFlightRecording=settings="$settings",filename="$work/base.jfr" \
     -cp "$work/classes" Workload "$seconds" > "$work/record.log" 2>&1
 fi
 rm -f "$work/big.jfr"

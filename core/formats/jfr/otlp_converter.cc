@@ -164,7 +164,7 @@ class OtlpConverter::Impl {
   void startChunk(Chunk& chunk);
   void onEvent(const Event& e);
   void onSetting(const Event& e);
-  void add(ProfileId id, const SampleKey& key, int64_t value, int64_t ts);
+  void add(const SampleKey& key, int64_t ts, ProfileId a, int64_t va, ProfileId b = kProfileCount, int64_t vb = 0);
   SampleKey keyOf(const Event& e);
   int32_t stackIndex(uint64_t key);
   int32_t buildStack();
@@ -254,32 +254,28 @@ void OtlpConverter::Impl::onEvent(const Event& e) {
   auto i64 = [&](F f) { return static_cast<int64_t>(e.get(f)); };
   switch (e.selector) {
     case kExecution:
-      return add(wall_mode_ ? kExecWall : kCpu, key, 1, ts);
+      return add(key, ts, wall_mode_ ? kExecWall : kCpu, 1);
     case kNativeMethod:
-      return add(kNative, key, 1, ts);
+      return add(key, ts, kNative, 1);
     case kWallClock:
-      return add(kWall, key, e.has(F::kSamples) ? i64(F::kSamples) : 1, ts);
+      return add(key, ts, kWall, e.has(F::kSamples) ? i64(F::kSamples) : 1);
     case kInNewTlab:
-      add(kTlabObjects, key, 1, ts);
-      return add(kTlabBytes, key, e.has(F::kTlabSize) ? i64(F::kTlabSize) : i64(F::kAllocationSize), ts);
+      return add(key, ts, kTlabObjects, 1, kTlabBytes,
+                 e.has(F::kTlabSize) ? i64(F::kTlabSize) : i64(F::kAllocationSize));
     case kOutsideTlab:
-      add(kOutsideObjects, key, 1, ts);
-      return add(kOutsideBytes, key, i64(F::kAllocationSize), ts);
+      return add(key, ts, kOutsideObjects, 1, kOutsideBytes, i64(F::kAllocationSize));
     case kAllocSample:
-      add(kSampleObjects, key, 1, ts);
-      return add(kSampleBytes, key, i64(F::kWeight), ts);
+      return add(key, ts, kSampleObjects, 1, kSampleBytes, i64(F::kWeight));
     case kMonitorEnter:
     case kThreadPark: {
       bool mon = e.selector == kMonitorEnter;
       int64_t ns = chunk_->timespanToNanos(i64(F::kDuration), chunk_->durationUnit(e.selector));
-      add(mon ? kMonitorCount : kParkCount, key, 1, ts);
-      return add(mon ? kMonitorDelay : kParkDelay, key, ns, ts);
+      return add(key, ts, mon ? kMonitorCount : kParkCount, 1, mon ? kMonitorDelay : kParkDelay, ns);
     }
     case kLiveObject:
-      return add(kLive, key, 1, ts);
+      return add(key, ts, kLive, 1);
     case kMalloc:
-      add(kMallocObjects, key, 1, ts);
-      return add(kMallocBytes, key, i64(F::kSize), ts);
+      return add(key, ts, kMallocObjects, 1, kMallocBytes, i64(F::kSize));
   }
 }
 
@@ -294,22 +290,31 @@ SampleKey OtlpConverter::Impl::keyOf(const Event& e) {
   return k;
 }
 
-void OtlpConverter::Impl::add(ProfileId id, const SampleKey& key, int64_t value, int64_t ts) {
-  Acc& acc = accs_[id];
+// Appends one event to profile `a` (and, when b != kProfileCount, to its companion `b` with value vb).
+// Companion profiles (objects/bytes, count/delay) always receive the same events in the same order, so
+// their sample lists stay parallel and one index lookup serves both.
+void OtlpConverter::Impl::add(const SampleKey& key, int64_t ts, ProfileId a, int64_t va, ProfileId b, int64_t vb) {
+  Acc& acc = accs_[a];
   if (!acc.profile) acc.profile = std::make_unique<otlp::Profile>();
   int32_t found = acc.index.findOrInsert(key, acc.profile->samples_size());
-  otlp::Sample* s;
-  if (found < 0) {
-    s = acc.profile->add_samples();
+  auto sampleOf = [&](Acc& x) {
+    if (!x.profile) x.profile = std::make_unique<otlp::Profile>();
+    if (found >= 0) return x.profile->mutable_samples(found);
+    otlp::Sample* s = x.profile->add_samples();
     s->set_stack_index(key.stack);
     s->set_link_index(key.link);
     appendAttributes(s, key);
     ++samples;
-  } else {
-    s = acc.profile->mutable_samples(found);
-  }
-  s->add_values(value);
+    return s;
+  };
+  otlp::Sample* s = sampleOf(acc);
+  s->add_values(va);
   s->add_timestamps_unix_nano(static_cast<uint64_t>(ts));
+  if (b != kProfileCount) {
+    otlp::Sample* t = sampleOf(accs_[b]);
+    t->add_values(vb);
+    t->add_timestamps_unix_nano(static_cast<uint64_t>(ts));
+  }
   end_nanos_ = std::max(end_nanos_, ts + 1);
 }
 
