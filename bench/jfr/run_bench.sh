@@ -25,7 +25,10 @@ rm -f "$work/big.jfr"
 while [ "$(stat -c %s "$work/big.jfr" 2>/dev/null || echo 0)" -lt 25165824 ]; do cat "$work/base.jfr" >> "$work/big.jfr"; done
 echo "recording: $(stat -c %s "$work/base.jfr") bytes per chunk, file $(stat -c %s "$work/big.jfr") bytes"
 
-rss() { grep "Maximum resident" "$1" | awk '{print $NF " KB"}'; }
+rss() {
+  # Peak RSS, and the whole process's CPU (all threads, all iterations, start-up included).
+  awk -F': ' '/Maximum resident/ {r=$2} /User time/ {u=$2} /System time/ {s=$2} END {printf "%s KB, process cpu %.2f s", r, u+s}' "$1"
+}
 /usr/bin/time -v "$build/bench/jfr/jfr_bench" "$work/big.jfr" --iterations 5 > "$work/proflow.out" 2> "$work/proflow.time"
 /usr/bin/time -v "$build/bench/jfr/jfr_bench" "$work/big.jfr" --iterations 5 --stream > "$work/stream.out" 2> "$work/stream.time"
 /usr/bin/time -v java -cp "$work/classes" JdkFold "$work/big.jfr" 5 > "$work/jdk.out" 2> "$work/jdk.time"
