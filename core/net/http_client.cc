@@ -145,12 +145,14 @@ Status HttpClient::Impl::connect(Conn& c, const Url& url, Clock::time_point dead
   c.lowest().socket().set_option(tcp::no_delay(true), ec);
   if (!c.tls) return Status::ok();
 
+  const std::string& name = opts.tls.server_name_override.empty() ? url.host : opts.tls.server_name_override;
   beast::error_code addr_ec;
-  asio::ip::make_address(url.host, addr_ec);
-  if (addr_ec && !SSL_set_tlsext_host_name(c.tls->native_handle(), url.host.c_str())) {
+  asio::ip::make_address(name, addr_ec);
+  // SNI carries names only, never IP literals (RFC 6066 3).
+  if (addr_ec && !SSL_set_tlsext_host_name(c.tls->native_handle(), name.c_str())) {
     return Status::unavailable(url.authority() + ": cannot set TLS server name");
   }
-  if (!opts.tls.insecure_skip_verify) c.tls->set_verify_callback(ssl::host_name_verification(url.host));
+  if (!opts.tls.insecure_skip_verify) c.tls->set_verify_callback(ssl::host_name_verification(name));
   c.tls->async_handshake(ssl::stream_base::client, [&](beast::error_code e) { ec = e; });
   c.run();
   if (ec) return transportError(url, "TLS handshake", ec, timeout);

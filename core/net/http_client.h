@@ -25,6 +25,7 @@ struct TlsClientOptions {
   std::string cert_file;  // client certificate (PEM chain) for mTLS
   std::string key_file;   // its private key (PEM)
   bool insecure_skip_verify = false;  // no chain or host name verification
+  std::string server_name_override;   // name for SNI and certificate verification instead of the URL host
 };
 
 struct HttpClientOptions {

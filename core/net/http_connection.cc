@@ -113,10 +113,11 @@ void Connection::onHeaderError(beast::error_code ec) {
   close();  // peer closed, timeout, or stop()
 }
 
-// Routing and the checks that need only the header. Rejections here close the connection: the
-// body (if any) was not read.
+// Routing and the checks that need only the header. Rejections here keep the connection only when
+// the request has no body: an unread body would be taken for the next request.
 bool Connection::checkHead() {
   const auto& opts = shared_->opts;
+  bool no_body = parser_->is_done() && parser_->get().keep_alive();
   std::string allow;
   for (const auto& r : shared_->routes) {
     if (r.path != req_.path) continue;
@@ -124,7 +125,7 @@ bool Connection::checkHead() {
     allow += (allow.empty() ? "" : ", ") + r.method;
   }
   if (!route_ && allow.empty()) {
-    reject(RejectReason::kNotFound, 404, Status(StatusCode::kNotFound, "no handler for path " + req_.path), false);
+    reject(RejectReason::kNotFound, 404, Status(StatusCode::kNotFound, "no handler for path " + req_.path), no_body);
     return false;
   }
   const Route& any = *std::find_if(shared_->routes.begin(), shared_->routes.end(),
@@ -132,7 +133,7 @@ bool Connection::checkHead() {
   if (!route_) {
     reject(RejectReason::kMethodNotAllowed, 405,
            Status(StatusCode::kUnimplemented, "method " + req_.method + " not allowed for " + req_.path + "; allowed: " + allow),
-           false, &any.formatter, allow);
+           no_body, &any.formatter, allow);
     return false;
   }
   auto cl = parser_->content_length();
@@ -148,7 +149,7 @@ bool Connection::checkHead() {
   if (!codec_) {
     reject(RejectReason::kUnsupportedEncoding, 415,
            Status::invalid("unsupported Content-Encoding \"" + std::string(enc) + "\"; supported: gzip, deflate, zstd, lz4"),
-           false, &route_->formatter);
+           no_body, &route_->formatter);
     return false;
   }
   parser_->body_limit(static_cast<uint64_t>(opts.max_wire_body_bytes));  // chunked bodies

@@ -136,6 +136,15 @@ TEST_F(HttpsTest, UntrustedOrMismatchedCertificateIsRejected) {
   }
   {
     HttpClientOptions o;
+    o.tls.ca_file = cert_;
+    o.tls.server_name_override = "localhost";  // the name in the certificate, reached by IP
+    HttpClient client(o);
+    auto r = client.request("GET", "https://127.0.0.1:" + port + "/y", {}, "", 10s);
+    ASSERT_TRUE(r.status.isOk()) << r.status.toString();
+    EXPECT_EQ(r.body, "tls:/y");
+  }
+  {
+    HttpClientOptions o;
     o.tls.insecure_skip_verify = true;
     HttpClient client(o);
     auto r = client.request("GET", "https://127.0.0.1:" + port + "/x", {}, "", 10s);

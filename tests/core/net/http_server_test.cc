@@ -102,13 +102,21 @@ TEST_F(HttpServerTest, UnknownPathIs404AndWrongMethodIs405WithAllow) {
   ASSERT_TRUE(r);
   EXPECT_EQ(r->status, 404);
   EXPECT_NE(r->body.find("/nope"), std::string::npos);
+  EXPECT_TRUE(r->keep_alive);  // no body was sent, so the connection stays usable
+  c.send(post("/echo", "next"));
+  EXPECT_EQ(c.read()->body, "next");
+  c.send(post("/nope", "with body"));
+  r = c.read();
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->status, 404);
+  EXPECT_FALSE(r->keep_alive);  // the unread body would be taken for the next request
   RawConn c2(server_->port());
   c2.send("GET /echo HTTP/1.1\r\nHost: t\r\n\r\n");
   r = c2.read();
   ASSERT_TRUE(r);
   EXPECT_EQ(r->status, 405);
   EXPECT_EQ(r->headers["Allow"], "POST, PUT");
-  EXPECT_EQ(rejected("not_found"), 1);
+  EXPECT_EQ(rejected("not_found"), 2);
   EXPECT_EQ(rejected("method_not_allowed"), 1);
   EXPECT_EQ(server_->rejected(RejectReason::kMethodNotAllowed), 1u);
 }

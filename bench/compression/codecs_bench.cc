@@ -1,0 +1,83 @@
+// Throughput of the bounded decompressors and OTLP/JSON on profile-like data.
+#include <benchmark/benchmark.h>
+
+#include <random>
+
+#include "core/compression/compression.h"
+#include "core/formats/otlp_json/otlp_json.h"
+#include "core/otlp_types.h"
+
+namespace {
+using namespace proflow;
+
+// A profiles request with many small samples: what an agent sends every few seconds.
+otlp::Request makeRequest(int samples) {
+  std::mt19937 rng(1);
+  otlp::Request req;
+  auto* dict = req.mutable_dictionary();
+  for (int i = 0; i < 2000; ++i) dict->add_string_table("pkg/module.function_" + std::to_string(i));
+  for (int i = 0; i < 100; ++i) {
+    auto* l = dict->add_link_table();
+    l->set_trace_id(std::string(16, static_cast<char>(i)));
+    l->set_span_id(std::string(8, static_cast<char>(i)));
+  }
+  auto* p = req.add_resource_profiles()->add_scope_profiles()->add_profiles();
+  p->set_time_unix_nano(1700000000000000000ULL);
+  p->set_profile_id(std::string(16, 'p'));
+  for (int i = 0; i < samples; ++i) {
+    auto* s = p->add_samples();
+    s->set_stack_index(static_cast<int>(rng() % 5000));
+    s->set_link_index(static_cast<int>(rng() % 100));
+    s->add_values(static_cast<int64_t>(rng() % 100000000));
+  }
+  return req;
+}
+
+void decompressBench(benchmark::State& state, compression::Codec codec) {
+  std::string plain = makeRequest(50000).SerializeAsString();
+  std::string z, out;
+  compression::compress(codec, plain, z);
+  for (auto _ : state) {
+    Status s = compression::decompress(codec, z, out, compression::Limits{});
+    benchmark::DoNotOptimize(s);
+  }
+  state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * plain.size()));
+  state.counters["ratio"] = static_cast<double>(plain.size()) / static_cast<double>(z.size());
+}
+void BM_DecompressGzip(benchmark::State& s) { decompressBench(s, compression::Codec::kGzip); }
+void BM_DecompressZstd(benchmark::State& s) { decompressBench(s, compression::Codec::kZstd); }
+void BM_DecompressLz4(benchmark::State& s) { decompressBench(s, compression::Codec::kLz4); }
+BENCHMARK(BM_DecompressGzip);
+BENCHMARK(BM_DecompressZstd);
+BENCHMARK(BM_DecompressLz4);
+
+void BM_OtlpJsonPrint(benchmark::State& state) {
+  otlp::Request req = makeRequest(20000);
+  size_t bytes = 0;
+  for (auto _ : state) bytes += otlp_json::toOtlpJson(req).size();
+  state.SetBytesProcessed(static_cast<int64_t>(bytes));
+}
+BENCHMARK(BM_OtlpJsonPrint);
+
+void BM_OtlpJsonParse(benchmark::State& state) {
+  std::string json = otlp_json::toOtlpJson(makeRequest(20000));
+  otlp::Request out;
+  for (auto _ : state) {
+    Status s = otlp_json::parseOtlpJson(json, &out);
+    benchmark::DoNotOptimize(s);
+  }
+  state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * json.size()));
+}
+BENCHMARK(BM_OtlpJsonParse);
+
+void BM_IdRewriteOnly(benchmark::State& state) {
+  std::string json = otlp_json::toOtlpJson(makeRequest(20000)), out;
+  for (auto _ : state) {
+    Status s = otlp_json::rewriteIds(json, true, &out);
+    benchmark::DoNotOptimize(s);
+  }
+  state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * json.size()));
+}
+BENCHMARK(BM_IdRewriteOnly);
+
+}  // namespace
