@@ -1,6 +1,10 @@
 // The symbolizer library against llvm-symbolizer-14 on real g++ output: every instruction of every
 // function, through each symbol source, plus the cache's single-flight, LRU and not-found behaviour.
+#include <arpa/inet.h>
 #include <gtest/gtest.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 #include <atomic>
 #include <filesystem>
@@ -155,6 +159,57 @@ TEST_F(SymbolizerTest, GoBinaryByGoBuildIdMatchesLlvm) {
     ASSERT_EQ(r.status, LookupStatus::kFound);
     EXPECT_TRUE(sameSource(*r.frames, expected2[i])) << describe(*r.frames) << describe(expected2[i]);
   }
+}
+
+TEST_F(SymbolizerTest, HtlhashFindsLocalBinary) {
+  // The eBPF profiler's file id, computed independently with coreutils: SHA-256 of the first and
+  // last 4096 bytes and the big-endian 64-bit length, first 16 bytes in hex.
+  const std::string f = programs_.cprog;
+  const auto size = fs::file_size(f);
+  std::string printf_arg;  // octal escapes: the shell may be dash, whose printf has no \x
+  for (int i = 7; i >= 0; --i) {
+    char byte[8];
+    std::snprintf(byte, sizeof byte, "\\%03o", static_cast<unsigned>((size >> (8 * i)) & 0xff));
+    printf_arg += byte;
+  }
+  auto r = testing::run("(head -c 4096 " + f + "; tail -c 4096 " + f + "; printf '" + printf_arg +
+                        "') | sha256sum | cut -c1-32");
+  ASSERT_EQ(r.status, 0) << r.output;
+  const std::string htl = r.output.substr(0, 32);
+  EXPECT_EQ(htlhashOfFile(f).value_or(""), htl);
+  SymbolizerOptions opts;
+  opts.binary_dirs = {fs::path(f).parent_path().string()};
+  Symbolizer s(opts);
+  std::string upper = htl;
+  for (char& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  auto m = s.module({.htlhash = upper});  // producers write it in upper case too
+  ASSERT_EQ(m.status, LookupStatus::kFound);
+  EXPECT_FALSE(Symbolizer::symbolize(*m.module, testing::functionAddresses(f, 1)[0], AddressKind::kElfVirtual, {})
+                   ->empty());
+}
+
+TEST_F(SymbolizerTest, StalledDebuginfodServerTimesOut) {
+  // A server that accepts connections and never answers: the lookup must end (not found) after
+  // the configured timeout instead of blocking a worker forever.
+  int fd = socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  socklen_t alen = sizeof addr;
+  ASSERT_EQ(bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr), 0);
+  ASSERT_EQ(listen(fd, 16), 0);
+  ASSERT_EQ(getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &alen), 0);
+  proflow::testing::TempDir cache;
+  SymbolizerOptions opts;
+  opts.debuginfod.urls = {"http://127.0.0.1:" + std::to_string(ntohs(addr.sin_port))};
+  opts.debuginfod.timeout = std::chrono::seconds(1);
+  opts.debuginfod.cache_dir = cache.path().string();
+  CountingObserver obs;
+  Symbolizer s(opts, &obs);
+  auto r = s.module({.gnu_build_id = "0123456789abcdef0123456789abcdef01234567"});
+  EXPECT_NE(r.status, LookupStatus::kFound);
+  EXPECT_EQ(obs.fetches.load(), 0);
+  close(fd);
 }
 
 TEST_F(SymbolizerTest, RuntimeAddressesTranslateThroughLoadSegments) {
