@@ -10,6 +10,7 @@ void PyroscopeReceiverConfig::validate(config::ValidationContext& ctx) const {
   if (max_request_body_size.bytes == 0) ctx.error("max_request_body_size", "must be > 0");
   if (max_profile_size.bytes == 0) ctx.error("max_profile_size", "must be > 0");
   if (!(max_inflate_ratio >= 1)) ctx.error("max_inflate_ratio", "must be >= 1");
+  if (max_concurrent_requests < 1) ctx.error("max_concurrent_requests", "must be >= 1");
 }
 
 }  // namespace proflow::receivers::pyroscope

@@ -7,6 +7,7 @@
 //       max_request_body_size: 32MiB
 //       max_profile_size: 64MiB
 //       max_inflate_ratio: 100
+//       max_concurrent_requests: 64
 #pragma once
 
 #include <string>
@@ -22,6 +23,7 @@ struct PyroscopeReceiverConfig {
   // A profile (or multipart part) after decompressing gzip/zstd inside the body.
   config::ByteSize max_profile_size = config::ByteSize(64ull << 20);
   double max_inflate_ratio = 100;  // decompressed/compressed, above 1 MiB of output
+  int max_concurrent_requests = 64;  // decoded at once; more are answered 429 + Retry-After
 
   template <class V>
   void visit(V& v) {
@@ -29,6 +31,7 @@ struct PyroscopeReceiverConfig {
     v.field("max_request_body_size", max_request_body_size, "largest body accepted, as sent and after Content-Encoding");
     v.field("max_profile_size", max_profile_size, "largest profile accepted after decompressing gzip pprof");
     v.field("max_inflate_ratio", max_inflate_ratio, "largest decompressed/compressed ratio accepted");
+    v.field("max_concurrent_requests", max_concurrent_requests, "requests converted at once; more get 429");
   }
   void validate(config::ValidationContext& ctx) const;
 };

@@ -1,5 +1,7 @@
 #include "receivers/pyroscope/pyroscope_receiver.h"
 
+#include <atomic>
+
 #include <boost/asio/post.hpp>
 #include <spdlog/logger.h>
 
@@ -12,6 +14,7 @@ struct PyroscopeReceiver::State {
   CreateSettings settings;
   PyroscopeReceiverConfig config;
   ConsumerPtr next;
+  std::atomic<int> in_flight{0};  // requests queued or converting on the worker pool
 };
 
 namespace {
@@ -112,7 +115,11 @@ net::HttpResponse pyroscopeError(int http_status, const Status& status) {
 }
 
 PyroscopeReceiver::PyroscopeReceiver(const CreateSettings& settings, PyroscopeReceiverConfig config, ConsumerPtr next)
-    : state_(std::make_shared<State>(State{settings, std::move(config), std::move(next)})) {}
+    : state_(std::make_shared<State>()) {
+  state_->settings = settings;
+  state_->config = std::move(config);
+  state_->next = std::move(next);
+}
 
 PyroscopeReceiver::~PyroscopeReceiver() { shutdown(std::chrono::steady_clock::now()); }
 
@@ -128,8 +135,16 @@ Status PyroscopeReceiver::start(Host&) {
   for (const char* path : {"/ingest", "/pyroscope/ingest"}) {
     // The state is shared with queued work so a request in flight during shutdown stays valid.
     server_->route("POST", path, [st = state_](net::HttpRequest&& req, net::Responder respond) {
+      // Bodies wait in memory until a worker converts them: bound how many may wait.
+      if (st->in_flight.fetch_add(1) >= st->config.max_concurrent_requests) {
+        st->in_flight.fetch_sub(1);
+        net::HttpResponse busy = pyroscopeError(429, Status::exhausted("too many concurrent ingest requests"));
+        busy.headers.emplace_back("Retry-After", "1");
+        return refuse(*st, respond, std::move(busy));
+      }
       boost::asio::post(st->settings.runtime->workers(), [st, req = std::move(req), respond]() {
         handleIngest(*st, req, respond);
+        st->in_flight.fetch_sub(1);
       });
     }, formatServerError);
   }

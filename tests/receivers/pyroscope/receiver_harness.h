@@ -5,6 +5,8 @@
 #include <gtest/gtest.h>
 #include <spdlog/spdlog.h>
 
+#include <condition_variable>
+#include <fstream>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -23,13 +25,28 @@ namespace proflow::receivers::pyroscope::testing {
 class Capture final : public ProfilesConsumer {
  public:
   Status consume(Batch b) override {
-    std::lock_guard<std::mutex> lock(mu);
+    std::unique_lock<std::mutex> lock(mu);
     batches.push_back(std::move(b));
+    ++entered;
+    cv.notify_all();
+    cv.wait(lock, [&] { return !hold; });  // tests hold a request inside the pipeline
     return answer;
   }
+  void setHold(bool h) {
+    std::lock_guard<std::mutex> lock(mu);
+    hold = h;
+    cv.notify_all();
+  }
+  void waitEntered(int n) {
+    std::unique_lock<std::mutex> lock(mu);
+    cv.wait(lock, [&] { return entered >= n; });
+  }
   std::mutex mu;
+  std::condition_variable cv;
   std::vector<Batch> batches;
   Status answer;
+  bool hold = false;
+  int entered = 0;
 };
 
 class NullHost final : public Host {

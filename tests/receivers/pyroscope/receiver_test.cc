@@ -1,6 +1,7 @@
 // The pyroscope receiver over real HTTP (curl): SDK bodies, multipart, folded text, and malformed
 // input answered with the right 4xx and a JSON body while the server keeps serving.
 #include <fstream>
+#include <thread>
 
 #include "core/compression/compression.h"
 #include "core/formats/pprof/pprof_codec.h"
@@ -262,6 +263,28 @@ TEST_F(ReceiverTest, PipelineRefusalsBecome429WithRetryAfterOr422) {
   EXPECT_NE(r.headers.find("Retry-After: 1"), std::string::npos) << r.headers;
   capture_->answer = Status::invalid("refused for good");
   expectJsonError(post("/ingest?name=app.cpu", {"--data-binary", "a 1"}), 422, "invalid_argument", "refused for good");
+}
+
+TEST_F(ReceiverTest, RequestsBeyondTheConcurrencyLimitGet429) {
+  PyroscopeReceiverConfig cfg;
+  cfg.max_concurrent_requests = 1;
+  start(cfg);
+  capture_->setHold(true);
+  std::thread first([&] { EXPECT_EQ(post("/ingest?name=app.cpu", {"--data-binary", "a 1"}).status, 200); });
+  capture_->waitEntered(1);  // the first request now occupies the only slot
+  // Separate response files: the first curl is still running.
+  proflow::testing::TempDir other;
+  std::string out;
+  proflow::testing::runCommand({"curl", "-sS", "-o", other.file("body"), "-D", other.file("headers"), "-w",
+                                "%{http_code}", "--data-binary", "a 1",
+                                "http://127.0.0.1:" + std::to_string(port_) + "/ingest?name=app.cpu"},
+                               &out);
+  EXPECT_EQ(out, "429");
+  EXPECT_NE(proflow::testing::readFile(other.file("headers")).find("Retry-After: 1"), std::string::npos);
+  EXPECT_NE(proflow::testing::readFile(other.file("body")).find("too many concurrent"), std::string::npos);
+  capture_->setHold(false);
+  first.join();
+  EXPECT_EQ(post("/ingest?name=app.cpu", {"--data-binary", "a 1"}).status, 200);  // the slot is free again
 }
 
 }  // namespace
