@@ -93,12 +93,13 @@ struct Aggregated {
   std::vector<std::string> keys;
   std::vector<const Sample*> first;  // the sample whose stack and labels represent the key
   std::vector<std::vector<int64_t>> values;
+  std::unordered_map<std::string, size_t> index;  // key -> position
 };
 
 Aggregated aggregate(const Profile& p) {
   Aggregated a;
   KeyBuilder kb(p);
-  std::unordered_map<std::string, size_t> index;
+  auto& index = a.index;
   const int n = p.sample_type_size();
   for (const auto& s : p.sample()) {
     if (s.value_size() != n) continue;  // invalid; decodeProfile never lets one through
@@ -131,13 +132,20 @@ void seed(DeltaState& state, Aggregated& a, const std::vector<int>& cumulative, 
   }
 }
 
-bool wentDown(const Aggregated& a, const DeltaState& state, const std::vector<int>& cumulative) {
+// A counter below its baseline, or a counted key gone (Go never forgets a memory, mutex or block
+// bucket while the process lives), means the counters started over: a restart.
+bool wasReset(const Aggregated& a, const DeltaState& state, const std::vector<int>& cumulative) {
+  size_t matched = 0;
   for (size_t i = 0; i < a.keys.size(); ++i) {
     auto it = state.values.find(a.keys[i]);
     if (it == state.values.end()) continue;
+    ++matched;
     for (size_t c = 0; c < cumulative.size(); ++c)
       if (a.values[i][cumulative[c]] < it->second[c]) return true;
   }
+  if (matched == state.values.size()) return false;
+  for (const auto& [key, prev] : state.values)
+    if (std::any_of(prev.begin(), prev.end(), [](int64_t v) { return v != 0; }) && !a.index.count(key)) return true;
   return false;
 }
 
@@ -200,7 +208,7 @@ DeltaOutcome computeDelta(const Profile& current, DeltaState& state, Profile* ou
     seed(state, a, cumulative, std::move(signature), now);
     return DeltaOutcome::kPrimed;
   }
-  if (wentDown(a, state, cumulative)) {
+  if (wasReset(a, state, cumulative)) {
     seed(state, a, cumulative, std::move(signature), now);
     return DeltaOutcome::kReset;
   }

@@ -6,8 +6,9 @@
 // captures) — by function name and line for locations without an address — plus their labels.
 // Duplicate keys are summed first. The first profile only primes the state; later ones forward
 // value(now) - value(prev) for the cumulative types and the other types unchanged, dropping samples
-// that end up all zero. A cumulative value that went down (process restart, counters reset)
-// re-primes instead of forwarding negative values.
+// that end up all zero. A cumulative value that went down, or a key with counts that vanished (Go
+// never drops a memory/mutex/block bucket while the process lives), means a restart: re-prime
+// instead of forwarding negative or mixed-up values.
 #pragma once
 
 #include <cstdint>
@@ -34,7 +35,7 @@ struct DeltaState {
 enum class DeltaOutcome {
   kPassThrough,  // no cumulative sample type: `out` is the input unchanged, state untouched
   kPrimed,       // first profile (or after a sample type change): state seeded, nothing to forward
-  kReset,        // a cumulative value went down: state re-seeded, nothing to forward
+  kReset,        // a cumulative value went down or a counted key vanished: re-seeded, nothing to forward
   kTooManyKeys,  // more distinct keys than max_keys: state dropped, nothing to forward
   kDelta,        // `out` holds the differences
 };

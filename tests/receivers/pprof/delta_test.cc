@@ -142,6 +142,19 @@ TEST(DeltaTest, CounterWentDownRePrimesInsteadOfForwardingNegatives) {
   EXPECT_EQ(out.duration_nanos(), 1 * kSec);
 }
 
+TEST(DeltaTest, VanishedCountedKeyMeansRestart) {
+  DeltaState st;
+  Profile out;
+  computeDelta(heap(1 * kSec, 1, {10, 1000, 0, 0}, {5, 500, 0, 0}, {0, 0, 1, 8}), st, &out);
+  // c had no allocations counted (in use only): its absence alone is no restart.
+  ASSERT_EQ(computeDelta(heap(2 * kSec, 1, {12, 1200, 0, 0}, {6, 600, 0, 0}, {}), st, &out), DeltaOutcome::kDelta);
+  // b (counted) is gone while a grew: the counters started over in a new process.
+  Maker m(kHeapTypes, 3 * kSec);
+  m.sample({m.frame(0x100), m.frame(0x900)}, {50, 5000, 0, 0});
+  EXPECT_EQ(computeDelta(m.p, st, &out), DeltaOutcome::kReset);
+  EXPECT_EQ(st.values.size(), 1u);
+}
+
 TEST(DeltaTest, NonCumulativeProfilesPassThroughUnchanged) {
   for (auto types : {std::vector<std::pair<std::string, std::string>>{{"goroutine", "count"}},
                      std::vector<std::pair<std::string, std::string>>{{"samples", "count"}, {"cpu", "nanoseconds"}}}) {
