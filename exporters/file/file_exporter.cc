@@ -42,28 +42,28 @@ void FileExporter::record(telemetry::Event event, const BatchCounts& counts) {
 Status FileExporter::consume(Batch batch) {
   const BatchCounts counts = batch.counts();
   // Encoding is the expensive part and needs no lock, so concurrent callers encode in parallel.
-  std::string record;
-  if (Status s = encoder_->encode(batch.request(), record); !s.isOk()) {
-    this->record(telemetry::Event::kFailed, counts);
+  std::string encoded;
+  if (Status s = encoder_->encode(batch.request(), encoded); !s.isOk()) {
+    record(telemetry::Event::kFailed, counts);
     return s;
   }
   Status s;
   {
     std::lock_guard lock(mu_);
     if (!running_) return Status::unavailable("file exporter " + settings_.id.str() + " is not running");
-    s = file_.write(record);
+    s = file_.write(encoded);
     if (s.isOk()) {
       dirty_ = true;
       if (config_.flush_interval.zero()) s = file_.sync();
     }
   }
   if (!s.isOk()) {
-    this->record(telemetry::Event::kFailed, counts);
+    record(telemetry::Event::kFailed, counts);
     if (settings_.logger) settings_.logger->error("file exporter {}: {}", settings_.id.str(), s.message());
     return s;
   }
-  this->record(telemetry::Event::kSent, counts);
-  if (settings_.telemetry) settings_.telemetry->bytesOut(record.size());
+  record(telemetry::Event::kSent, counts);
+  if (settings_.telemetry) settings_.telemetry->bytesOut(encoded.size());
   return Status::ok();
 }
 
