@@ -100,7 +100,7 @@ bool mappingFlag(const otlp::Dictionary& d, const otlp::Mapping& m, std::string_
   return false;
 }
 
-class ProcessorTest : public ::testing::Test {
+class SymbolizeProcessorTest : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
     for (const char* tool : {"g++", "gcc", "llvm-symbolizer-14", "objcopy", "objdump", "nm", "readelf", "strip",
@@ -174,7 +174,7 @@ class ProcessorTest : public ::testing::Test {
   static inline std::string tool_error_;
 };
 
-TEST_F(ProcessorTest, EveryLocationMatchesLlvmForElfAndRuntimeAddresses) {
+TEST_F(SymbolizeProcessorTest, EveryLocationMatchesLlvmForElfAndRuntimeAddresses) {
   SymbolizeConfig cfg;
   cfg.debug_dirs = {};
   cfg.paths = {programs_.app, programs_.shlib};
@@ -208,7 +208,7 @@ TEST_F(ProcessorTest, EveryLocationMatchesLlvmForElfAndRuntimeAddresses) {
   EXPECT_EQ(metric("symbolize_cache_misses_total"), 2);
 }
 
-TEST_F(ProcessorTest, StrippedBinaryWithSymbolsOnlyOnDebuginfod) {
+TEST_F(SymbolizeProcessorTest, StrippedBinaryWithSymbolsOnlyOnDebuginfod) {
   proflow::testing::TempDir t;
   fs::create_directories(t.path() / "served");
   fs::create_directories(t.path() / "client-cache");
@@ -234,7 +234,7 @@ TEST_F(ProcessorTest, StrippedBinaryWithSymbolsOnlyOnDebuginfod) {
   EXPECT_EQ(metric("symbolize_cache_hits_total"), 1);
 }
 
-TEST_F(ProcessorTest, UnknownBuildIdLeavesLocationsAsTheyWere) {
+TEST_F(SymbolizeProcessorTest, UnknownBuildIdLeavesLocationsAsTheyWere) {
   SymbolizeConfig cfg;
   cfg.debug_dirs = {};
   cfg.paths = {programs_.app};
@@ -251,7 +251,7 @@ TEST_F(ProcessorTest, UnknownBuildIdLeavesLocationsAsTheyWere) {
   EXPECT_EQ(metric("symbolize_cache_misses_total"), 1);
 }
 
-TEST_F(ProcessorTest, CorruptElfIsCountedAsErrorAndBatchStillFlows) {
+TEST_F(SymbolizeProcessorTest, CorruptElfIsCountedAsErrorAndBatchStillFlows) {
   proflow::testing::TempDir t;
   const std::string id = "feedfacefeedfacefeedfacefeedfacefeedface";
   fs::create_directories(t.path() / ".build-id" / "fe");
@@ -273,7 +273,7 @@ TEST_F(ProcessorTest, CorruptElfIsCountedAsErrorAndBatchStillFlows) {
   }
 }
 
-TEST_F(ProcessorTest, ConfigValidationRejectsBadValues) {
+TEST_F(SymbolizeProcessorTest, ConfigValidationRejectsBadValues) {
   auto factory = makeSymbolizeProcessorFactory();
   auto cfg = factory->createDefaultConfig();
   config::ConfigErrors ok_errors;

@@ -77,7 +77,7 @@ class Capture : public ProfilesConsumer {
   Batch last;
 };
 
-TEST(ProfileTest, GperftoolsCpuProfileSymbolizedLikeLlvm) {
+TEST(SymbolizeProfileTest, GperftoolsCpuProfileSymbolizedLikeLlvm) {
   for (const char* tool : {"g++", "gcc", "llvm-symbolizer-14", "readelf", "objdump", "nm"})
     ASSERT_EQ(testing::missingTool(tool), "");
   const std::string profiler = testing::run("gcc -print-file-name=libprofiler.so").output;
