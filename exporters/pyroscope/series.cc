@@ -16,6 +16,8 @@ constexpr std::string_view kProfileNameAttr = "pyroscope.profile.name";
 constexpr std::string_view kCumulativeAttr = "pyroscope.cumulative";
 constexpr std::string_view kSpyNameAttr = "pyroscope.spy_name";
 constexpr size_t kMaxLabelValue = 2048;  // Pyroscope rejects longer values (max-length-label-value)
+constexpr size_t kMaxLabelName = 1024;   // and longer names (max-length-label-name)
+constexpr size_t kMaxLabels = 30;        // and more names per series (max-label-names-per-series)
 
 bool contains(std::string_view s, std::string_view part) { return s.find(part) != std::string_view::npos; }
 
@@ -73,11 +75,27 @@ std::map<std::string, std::string> resourceLabels(const otlp::ResourceProfiles& 
       continue;
     }
     std::string name = kv.key() == kSpyNameAttr ? "pyroscope_spy" : sanitizeLabelName(kv.key());
-    if (name.rfind("__", 0) == 0) continue;  // reserved for Pyroscope itself
+    if (name.rfind("__", 0) == 0 || name.size() > kMaxLabelName) continue;  // __*: reserved for Pyroscope
     labels[name] = std::move(value);
   }
   labels["service_name"] = service;
   return labels;
+}
+
+// Pyroscope refuses a series with more than 30 label names. service_name, the external labels,
+// __name__ and __delta__ always stay; resource attributes fill the rest in name order.
+void capResourceLabels(std::map<std::string, std::string>* labels, const std::map<std::string, std::string>& external) {
+  size_t budget = kMaxLabels - std::min(kMaxLabels, external.size() + 3);
+  for (auto it = labels->begin(); it != labels->end();) {
+    if (it->first == "service_name" || external.count(it->first) > 0) {
+      ++it;  // counted above
+    } else if (budget > 0) {
+      --budget;
+      ++it;
+    } else {
+      it = labels->erase(it);
+    }
+  }
 }
 
 }  // namespace
@@ -109,6 +127,7 @@ Status buildSeries(const otlp::Request& batch, const SeriesOptions& options, std
     std::vector<const otlp::Profile*> profiles;
     for (int i : e.profile_indices) profiles.push_back(&scope.profiles(i));
     std::map<std::string, std::string> labels = resourceLabels(rp);
+    capResourceLabels(&labels, options.external_labels);
     for (const auto& [k, v] : options.external_labels) labels[k] = v;
     labels["__name__"] = metricName(dict, profiles);
     bool cumulative = false;

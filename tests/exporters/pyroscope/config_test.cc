@@ -60,6 +60,8 @@ external_labels: { "bad.name": x, __name__: y }
   EXPECT_THAT(text, HasSubstr("reserved"));
   EXPECT_EQ(errors.size(), 6u) << text;
   EXPECT_THAT(validateYaml("api: push\n").format(), HasSubstr("endpoint is required"));
+  EXPECT_THAT(validateYaml("endpoint: https://p:4040\ntls: { insecure: true }\n").format(),
+              HasSubstr("the URL scheme decides"));
 }
 
 }  // namespace

@@ -101,6 +101,27 @@ TEST(SeriesTest, IngestTargetUsesPyroscopeNameSyntax) {
             "&spyName=gospy");
 }
 
+TEST(SeriesTest, AtMostThirtyLabelNamesPerSeries) {
+  testing::Attrs attrs = {{"service.name", "big"}};
+  for (int i = 0; i < 40; ++i) attrs.emplace_back("attr." + std::to_string(100 + i), "v");
+  attrs.emplace_back("long", std::string(3000, 'x'));  // over Pyroscope's value limit: skipped
+  otlp::Request req = toOtlp(cpuPprof(), attrs);
+  std::vector<Series> series;
+  ASSERT_TRUE(buildSeries(req, {{{"zone", "z1"}, {"attr_100", "external"}}}, &series).isOk());
+  ASSERT_EQ(series.size(), 1u);
+  const auto& l = series[0].labels;
+  EXPECT_EQ(l.size(), 30u);
+  std::map<std::string, std::string> m(l.begin(), l.end());
+  EXPECT_EQ(m["service_name"], "big");
+  EXPECT_EQ(m["zone"], "z1");
+  EXPECT_EQ(m["attr_100"], "external");
+  EXPECT_EQ(m.count("__name__"), 1u);
+  EXPECT_EQ(m.count("__delta__"), 1u);
+  EXPECT_EQ(m.count("attr_101"), 1u);  // resource attributes kept in name order
+  EXPECT_EQ(m.count("attr_139"), 0u);
+  EXPECT_EQ(m.count("long"), 0u);
+}
+
 TEST(SeriesTest, LabelNames) {
   EXPECT_TRUE(isValidLabelName("service_name"));
   EXPECT_FALSE(isValidLabelName("k8s.pod"));
