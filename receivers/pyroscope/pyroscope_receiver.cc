@@ -1,6 +1,7 @@
 #include "receivers/pyroscope/pyroscope_receiver.h"
 
 #include <atomic>
+#include <thread>
 
 #include <boost/asio/post.hpp>
 #include <spdlog/logger.h>
@@ -86,7 +87,8 @@ void refuse(PyroscopeReceiver::State& st, const net::Responder& respond, net::Ht
 // Runs on the worker pool: query -> OTLP -> pipeline -> answer.
 void handleIngest(PyroscopeReceiver::State& st, const net::HttpRequest& req, const net::Responder& respond) {
   IngestParams params;
-  if (Status s = parseIngestParams(req.query, nowNs(), &params); !s.isOk()) return refuse(st, respond, pyroscopeError(400, s));
+  if (Status s = parseIngestParams(req.query, nowNs(), &params); !s.isOk())
+    return refuse(st, respond, pyroscopeError(400, s));
   ConvertOptions options;
   options.limits.max_output_bytes = st.config.max_profile_size.bytes;
   options.limits.max_inflate_ratio = st.config.max_inflate_ratio;
@@ -154,8 +156,11 @@ Status PyroscopeReceiver::start(Host&) {
   return Status::ok();
 }
 
-void PyroscopeReceiver::shutdown(Deadline) {
+void PyroscopeReceiver::shutdown(Deadline deadline) {
   if (server_) server_->stop();
+  // Requests already accepted finish converting and reach the pipeline before it shuts down.
+  while (state_->in_flight.load() > 0 && std::chrono::steady_clock::now() < deadline)
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
 }
 
 }  // namespace proflow::receivers::pyroscope

@@ -1,6 +1,7 @@
 // The pyroscope receiver over real HTTP (curl): SDK bodies, multipart, folded text, and malformed
 // input answered with the right 4xx and a JSON body while the server keeps serving.
 #include <fstream>
+#include <atomic>
 #include <thread>
 
 #include "core/compression/compression.h"
@@ -285,6 +286,23 @@ TEST_F(ReceiverTest, RequestsBeyondTheConcurrencyLimitGet429) {
   capture_->setHold(false);
   first.join();
   EXPECT_EQ(post("/ingest?name=app.cpu", {"--data-binary", "a 1"}).status, 200);  // the slot is free again
+}
+
+TEST_F(ReceiverTest, ShutdownLetsAcceptedRequestsFinish) {
+  capture_->setHold(true);
+  std::thread client([&] { EXPECT_EQ(post("/ingest?name=app.cpu", {"--data-binary", "a 1"}).status, 200); });
+  capture_->waitEntered(1);
+  std::atomic<bool> done{false};
+  std::thread stopper([&] {
+    receiver_->shutdown(std::chrono::steady_clock::now() + std::chrono::seconds(60));
+    done = true;
+  });
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  EXPECT_FALSE(done.load());  // still waiting for the request inside the pipeline
+  capture_->setHold(false);
+  stopper.join();
+  client.join();  // and that request got its 200
+  EXPECT_EQ(batches().size(), 1u);
 }
 
 }  // namespace
