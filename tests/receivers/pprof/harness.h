@@ -95,7 +95,7 @@ namespace proflow::receivers::pprof {
 struct SeenProfile {
   std::string type;  // sample type, e.g. "alloc_space"
   int samples = 0;
-  int64_t min_value = 0;
+  int64_t min_value = 0, sum = 0;
   uint64_t time_unix_nano = 0, duration_nano = 0;
   std::map<std::string, std::string> resource;  // string resource attributes
 };
@@ -113,7 +113,10 @@ inline std::vector<SeenProfile> seenProfiles(const std::vector<Batch>& batches) 
           s.type = strings.at(p.sample_type().type_strindex());
           s.samples = p.samples_size();
           for (const auto& smp : p.samples())
-            for (auto v : smp.values()) s.min_value = std::min(s.min_value, v);
+            for (auto v : smp.values()) {
+              s.min_value = std::min(s.min_value, v);
+              s.sum += v;
+            }
           s.time_unix_nano = p.time_unix_nano();
           s.duration_nano = p.duration_nano();
           s.resource = res;

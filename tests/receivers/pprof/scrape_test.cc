@@ -5,9 +5,11 @@
 
 #include <set>
 
+#include "core/formats/pprof/pprof_codec.h"
 #include "tests/receivers/pprof/go_app.h"
 #include "tests/receivers/pprof/harness.h"
 #include "tests/support/daemon.h"
+#include "tests/support/temp_dir.h"
 
 namespace proflow::receivers::pprof {
 namespace {
@@ -28,6 +30,25 @@ PprofReceiverConfig scrapeConfig(const std::string& endpoint, std::vector<std::s
   s.targets = {t};
   c.scrape = s;
   return c;
+}
+
+// Sum of one sample type over a cumulative profile fetched straight from the program.
+int64_t cumulativeTotal(int port, const std::string& path, const std::string& type) {
+  testing::TempDir dir;
+  std::string out;
+  EXPECT_EQ(testing::runCommand({"curl", "-sSf", "-o", dir.file("p.pb.gz"),
+                                 "http://127.0.0.1:" + std::to_string(port) + path},
+                                &out),
+            0)
+      << "curl failed (is curl installed?): " << out;
+  ::proflow::pprof::Profile p;
+  Status s = ::proflow::pprof::decodeProfile(testing::readFile(dir.file("p.pb.gz")), &p);
+  EXPECT_TRUE(s.isOk()) << s.toString();
+  int64_t total = 0;
+  for (int i = 0; i < p.sample_type_size(); ++i)
+    if (p.string_table(p.sample_type(i).type()) == type)
+      for (const auto& s : p.sample()) total += s.value(i);
+  return total;
 }
 
 bool hasTypes(const std::vector<Batch>& batches, const std::set<std::string>& want) {
@@ -77,6 +98,16 @@ TEST(PprofScrapeTest, GoProgramProfilesArriveAsNonNegativeDeltas) {
       EXPECT_GT(s.duration_nano, 0u) << s.type;  // the window between two scrapes
       EXPECT_GT(s.time_unix_nano, 0u);
     }
+  }
+  // The deltas partition the growth after the priming scrape, so together they stay within what the
+  // counters hold now (a consistency check; priming and durations above are what tell deltas apart).
+  for (const auto& [type, path] : {std::pair<std::string, std::string>{"delay", "/debug/pprof/mutex"},
+                                   std::pair<std::string, std::string>{"alloc_space", "/debug/pprof/heap"}}) {
+    int64_t sum_of_deltas = 0;
+    for (const auto& s : seen)
+      if (s.type == type) sum_of_deltas += s.sum;
+    EXPECT_GT(sum_of_deltas, 0) << type;
+    EXPECT_LE(sum_of_deltas, cumulativeTotal(app.port(), path, type)) << type;
   }
   // Each cumulative profile's first scrape was a baseline only.
   EXPECT_GE(h.metric("proflow_receiver_pprof_delta_primed_total"), 2);
