@@ -42,8 +42,8 @@ exporters:
   std::string out;
   int rc = runCommand({testing::proflowBinary(), "validate", "--config", a, "--config", b}, &out);
   EXPECT_NE(rc, 0);
-  EXPECT_NE(out.find(a + ":4:25: receivers.otlp.protocols.grpc.endpoint:"), std::string::npos) << out;
-  EXPECT_NE(out.find(a + ":6:"), std::string::npos) << out;  // format: xml
+  EXPECT_NE(out.find(a + ":4:15: receivers.otlp.protocols.grpc.endpoint: invalid endpoint"), std::string::npos) << out;
+  EXPECT_NE(out.find(a + ":6:28: exporters.file.format: unknown format 'xml'"), std::string::npos) << out;
   EXPECT_NE(out.find(b + ":5:25: service.pipelines.profiles.exporters[1]: exporter 'otlp/nowhere' is not defined"),
             std::string::npos)
       << out;
