@@ -166,6 +166,7 @@ void Scraper::Shared::scrape(Job& job) {
                           std::chrono::system_clock::now().time_since_epoch()).count();
   net::HttpResult r = client.request("GET", job.url, {}, "", config.effectiveTimeout());
   if (Status s = r.toStatus(); !s.isOk()) return fail(job, s.toString());
+  whileOpen([&] { telemetry->bytesIn(r.body.size()); });
 
   ::proflow::pprof::Profile profile;
   ::proflow::pprof::DecodeOptions options;

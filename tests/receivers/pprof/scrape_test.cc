@@ -113,6 +113,7 @@ TEST(PprofScrapeTest, GoProgramProfilesArriveAsNonNegativeDeltas) {
   EXPECT_GE(h.metric("proflow_receiver_pprof_delta_primed_total"), 2);
   EXPECT_GE(h.metric("proflow_receiver_pprof_scrapes_succeeded_total"), 6);
   EXPECT_EQ(h.metric("proflow_receiver_pprof_scrapes_failed_total"), 0);
+  EXPECT_GT(h.metric("proflow_receiver_bytes_in_total"), 0);
 }
 
 TEST(PprofScrapeTest, DeadTargetIsCountedAndDeliversNothing) {
