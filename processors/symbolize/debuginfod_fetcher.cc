@@ -1,5 +1,6 @@
 #include "processors/symbolize/debuginfod_fetcher.h"
 
+#include <dlfcn.h>
 #include <elfutils/debuginfod.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -8,6 +9,8 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <string>
+#include <type_traits>
 
 namespace proflow::symbolize {
 namespace {
@@ -20,9 +23,47 @@ std::mutex& fetchMutex() {
 
 using Clock = std::chrono::steady_clock;
 
+// libdebuginfod is loaded on first use rather than linked: it pulls in libcurl, GnuTLS, Kerberos,
+// LDAP and ~25 other libraries (about 4 MiB of resident memory) that a daemon without debuginfod
+// URLs never needs. (libdw loads it the same way.)
+struct DebuginfodApi {
+  decltype(&debuginfod_begin) begin = nullptr;
+  decltype(&debuginfod_end) end = nullptr;
+  decltype(&debuginfod_set_progressfn) set_progressfn = nullptr;
+  decltype(&debuginfod_set_user_data) set_user_data = nullptr;
+  decltype(&debuginfod_get_user_data) get_user_data = nullptr;
+  decltype(&debuginfod_find_executable) find_executable = nullptr;
+  decltype(&debuginfod_find_debuginfo) find_debuginfo = nullptr;
+  std::string error;  // why loading failed
+};
+
+const DebuginfodApi& api() {
+  static const DebuginfodApi loaded = [] {
+    DebuginfodApi a;
+    void* lib = dlopen("libdebuginfod.so.1", RTLD_NOW | RTLD_LOCAL);
+    if (lib == nullptr) {
+      a.error = std::string("cannot load libdebuginfod.so.1 (install libdebuginfod1): ") + dlerror();
+      return a;
+    }
+    auto sym = [&](auto& fn, const char* name) {
+      fn = reinterpret_cast<std::remove_reference_t<decltype(fn)>>(dlsym(lib, name));
+      if (fn == nullptr && a.error.empty()) a.error = std::string("libdebuginfod.so.1 lacks ") + name;
+    };
+    sym(a.begin, "debuginfod_begin");
+    sym(a.end, "debuginfod_end");
+    sym(a.set_progressfn, "debuginfod_set_progressfn");
+    sym(a.set_user_data, "debuginfod_set_user_data");
+    sym(a.get_user_data, "debuginfod_get_user_data");
+    sym(a.find_executable, "debuginfod_find_executable");
+    sym(a.find_debuginfo, "debuginfod_find_debuginfo");
+    return a;
+  }();
+  return loaded;
+}
+
 // Aborts a transfer once its deadline passed (libdebuginfod calls this while it waits on the network).
 int progress(debuginfod_client* client, long, long) {
-  const auto* deadline = static_cast<const Clock::time_point*>(debuginfod_get_user_data(client));
+  const auto* deadline = static_cast<const Clock::time_point*>(api().get_user_data(client));
   return deadline != nullptr && Clock::now() > *deadline ? 1 : 0;
 }
 
@@ -32,7 +73,7 @@ DebuginfodFetcher::DebuginfodFetcher(DebuginfodOptions options) : options_(std::
 
 DebuginfodFetcher::~DebuginfodFetcher() {
   std::lock_guard<std::mutex> lock(fetchMutex());
-  if (client_ != nullptr) debuginfod_end(client_);
+  if (client_ != nullptr) api().end(client_);
 }
 
 void DebuginfodFetcher::applyEnvironment() const {
@@ -55,24 +96,28 @@ FetchResult DebuginfodFetcher::fetch(const std::string& hex_build_id, bool execu
     result.error = "debuginfod disabled";
     return result;
   }
+  const DebuginfodApi& lib = api();
+  if (!lib.error.empty()) {
+    result.error = lib.error;
+    return result;
+  }
   std::lock_guard<std::mutex> lock(fetchMutex());
   applyEnvironment();
   if (client_ == nullptr) {
-    client_ = debuginfod_begin();
+    client_ = lib.begin();
     if (client_ == nullptr) {
       result.error = "debuginfod_begin failed";
       return result;
     }
-    debuginfod_set_progressfn(client_, progress);
+    lib.set_progressfn(client_, progress);
   }
   Clock::time_point deadline = Clock::now() + options_.timeout;
-  debuginfod_set_user_data(client_, &deadline);
+  lib.set_user_data(client_, &deadline);
   char* path = nullptr;
   const auto* id = reinterpret_cast<const unsigned char*>(hex_build_id.c_str());
   // A length of 0 tells libdebuginfod the id is already a hex string.
-  int fd = executable ? debuginfod_find_executable(client_, id, 0, &path)
-                      : debuginfod_find_debuginfo(client_, id, 0, &path);
-  debuginfod_set_user_data(client_, nullptr);
+  int fd = executable ? lib.find_executable(client_, id, 0, &path) : lib.find_debuginfo(client_, id, 0, &path);
+  lib.set_user_data(client_, nullptr);
   if (fd < 0) {
     result.not_found = fd == -ENOENT;
     result.error = std::string("debuginfod: ") + std::strerror(-fd);

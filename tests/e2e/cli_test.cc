@@ -6,6 +6,8 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <filesystem>
+
 #include "tests/support/daemon.h"
 #include "tests/support/temp_dir.h"
 
@@ -79,6 +81,27 @@ TEST(Cli, UnknownOptionIsAUsageError) {
   std::string out;
   EXPECT_EQ(runCommand({testing::proflowBinary(), "--colour"}, &out), 2);
   EXPECT_NE(out.find("unknown option --colour"), std::string::npos) << out;
+}
+
+}  // namespace
+}  // namespace proflow
+
+namespace proflow {
+namespace {
+
+// Every config shipped with proflow must stay valid as components change.
+TEST(Cli, ShippedConfigsValidate) {
+  std::vector<std::string> configs;
+  for (const auto& dir : {"config", "docker"})
+    for (const auto& e : std::filesystem::directory_iterator(std::string(PROFLOW_SOURCE_DIR) + "/" + dir))
+      if (e.path().extension() == ".yaml") configs.push_back(e.path().string());
+  ASSERT_GE(configs.size(), 3u);
+  for (const auto& c : configs) {
+    std::string out;
+    EXPECT_EQ(testing::runCommand({testing::proflowBinary(), "validate", "--config", c}, &out), 0) << c << ":\n" << out;
+  }
+  std::string out;
+  EXPECT_EQ(testing::runCommand({testing::proflowBinary(), "validate"}, &out), 0) << "embedded config:\n" << out;
 }
 
 }  // namespace
