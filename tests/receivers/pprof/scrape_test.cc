@@ -132,5 +132,26 @@ TEST(PprofScrapeTest, DeadTargetIsCountedAndDeliversNothing) {
   EXPECT_TRUE(h.sink->batches().empty());
 }
 
+TEST(PprofScrapeTest, ShutdownDuringACpuScrapeAbandonsItAndDeliversNothingAfterwards) {
+  std::string error;
+  const std::string bin = testing::pprofAppBinary(&error);
+  ASSERT_FALSE(bin.empty()) << error;
+  testing::ServingGoApp app(bin);
+  ASSERT_GT(app.port(), 0) << app.error();
+  Harness h;
+  PprofReceiverConfig c = scrapeConfig("http://127.0.0.1:" + std::to_string(app.port()), {"cpu"});
+  c.scrape->jitter = config::Duration(std::chrono::milliseconds(0));
+  auto r = h.make(c);
+  ASSERT_TRUE(r->start(h.host).isOk());
+  // The CPU request (seconds=1) is running now; give up on it at once.
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  r->shutdown(std::chrono::steady_clock::now());
+  r.reset();
+  // Longer than the CPU recording: the abandoned scrape finished meanwhile and dropped its result.
+  std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+  EXPECT_TRUE(h.sink->batches().empty());
+  EXPECT_EQ(h.metric("proflow_receiver_pprof_scrapes_succeeded_total"), 0);
+}
+
 }  // namespace
 }  // namespace proflow::receivers::pprof
