@@ -10,7 +10,8 @@ trap 'rm -rf "$work"' EXIT
 port() { /usr/bin/python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
 cd "$work"
 PROFLOW_OTLP_GRPC_ENDPOINT=127.0.0.1:$(port) PROFLOW_OTLP_HTTP_ENDPOINT=127.0.0.1:$(port) \
-PROFLOW_METRICS_ADDRESS=127.0.0.1:$(port) "$bin" >"$work/log" 2>&1 &
+PROFLOW_METRICS_ADDRESS=127.0.0.1:$(port) PROFLOW_PPROF_ENDPOINT=127.0.0.1:$(port) \
+PROFLOW_PYROSCOPE_ENDPOINT=127.0.0.1:$(port) PROFLOW_JFR_ENDPOINT=127.0.0.1:$(port) "$bin" >"$work/log" 2>&1 &
 pid=$!
 sleep "$secs"
 if ! kill -0 "$pid" 2>/dev/null; then cat "$work/log"; exit 1; fi

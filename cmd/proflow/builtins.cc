@@ -4,10 +4,13 @@
 #include "exporters/file/factory.h"
 #include "exporters/otlp/factory.h"
 #include "exporters/otlphttp/factory.h"
+#include "exporters/pyroscope/factory.h"
 #include "processors/batch/factory.h"
 #include "processors/symbolize/factory.h"
 #include "receivers/jfr/factory.h"
 #include "receivers/otlp/factory.h"
+#include "receivers/pprof/factory.h"
+#include "receivers/pyroscope/factory.h"
 
 namespace proflow {
 
@@ -16,6 +19,8 @@ Status registerBuiltins(Registry& registry) {
       // receivers
       receivers::jfr::makeJfrReceiverFactory(),
       receivers::otlp::makeOtlpReceiverFactory(),
+      receivers::pprof::makePprofReceiverFactory(),
+      receivers::pyroscope::makePyroscopeReceiverFactory(),
       // processors
       processors::batch::makeBatchProcessorFactory(),
       makeSymbolizeProcessorFactory(),
@@ -24,6 +29,7 @@ Status registerBuiltins(Registry& registry) {
       exporters::file::makeFileExporterFactory(),
       exporters::otlp::makeOtlpExporterFactory(),
       exporters::otlphttp::makeOtlpHttpExporterFactory(),
+      exporters::pyroscope::makePyroscopeExporterFactory(),
   };
   for (auto& f : factories)
     if (Status s = registry.add(std::move(f)); !s.isOk()) return s;
