@@ -1,0 +1,27 @@
+#include "processors/compress/factory.h"
+
+#include "core/factory_helpers.h"
+#include "processors/compress/compress_processor.h"
+
+namespace proflow::processors::compress {
+namespace {
+
+class CompressProcessorFactory final : public ProcessorFactoryFor<CompressConfig> {
+ public:
+  std::string_view type() const override { return "compress"; }
+  std::string_view description() const override {
+    return "compacts profiles: merges samples, drops zeros and orphans, dedupes; optional depth/[other] pruning";
+  }
+
+ protected:
+  std::unique_ptr<Processor> createProcessor(const CreateSettings& s, const CompressConfig& c,
+                                             ConsumerPtr next) const override {
+    return std::make_unique<CompressProcessor>(s, c, std::move(next));
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Factory> makeCompressProcessorFactory() { return std::make_unique<CompressProcessorFactory>(); }
+
+}  // namespace proflow::processors::compress

@@ -1,0 +1,13 @@
+// Factory of the `compress` processor (registered by the lead in cmd/proflow/builtins.cc).
+#pragma once
+
+#include <memory>
+
+#include "core/factory.h"
+
+namespace proflow::processors::compress {
+
+// Type `compress`: lossless compaction (merge, zero drop, dictionary rebuild) + opt-in lossy pruning.
+std::unique_ptr<Factory> makeCompressProcessorFactory();
+
+}  // namespace proflow::processors::compress
