@@ -1,0 +1,27 @@
+#include "processors/sample/factory.h"
+
+#include "core/factory_helpers.h"
+#include "processors/sample/sample_processor.h"
+
+namespace proflow::processors::sample {
+namespace {
+
+class SampleProcessorFactory final : public ProcessorFactoryFor<SampleConfig> {
+ public:
+  std::string_view type() const override { return "sample"; }
+  std::string_view description() const override {
+    return "samples profiles: probabilistic (replica-stable hash), per-service rate limit, per-sample downsampling";
+  }
+
+ protected:
+  std::unique_ptr<Processor> createProcessor(const CreateSettings& s, const SampleConfig& c,
+                                             ConsumerPtr next) const override {
+    return std::make_unique<SampleProcessor>(s, c, std::move(next));
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Factory> makeSampleProcessorFactory() { return std::make_unique<SampleProcessorFactory>(); }
+
+}  // namespace proflow::processors::sample

@@ -1,0 +1,13 @@
+// Factory of the `sample` processor (registered by the lead in cmd/proflow/builtins.cc).
+#pragma once
+
+#include <memory>
+
+#include "core/factory.h"
+
+namespace proflow::processors::sample {
+
+// Type `sample`: probabilistic, rate_limit and downsample modes with keep_linked / keep_unique_by.
+std::unique_ptr<Factory> makeSampleProcessorFactory();
+
+}  // namespace proflow::processors::sample
