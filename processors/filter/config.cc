@@ -1,0 +1,40 @@
+#include "processors/filter/config.h"
+
+#include <re2/re2.h>
+
+namespace proflow::processors::filter {
+namespace {
+
+void checkRegex(config::ValidationContext& ctx, std::string_view field, const std::string& pattern) {
+  if (pattern.empty()) return;
+  re2::RE2 re(pattern, re2::RE2::Quiet);
+  if (!re.ok()) ctx.error(field, "invalid regex '" + pattern + "': " + re.error());
+}
+
+}  // namespace
+
+void MatchRule::validate(config::ValidationContext& ctx) const {
+  if (key.empty()) ctx.error("key", "key is required");
+  if (value && !regex.empty()) ctx.error("regex", "set value or regex, not both");
+  checkRegex(ctx, "regex", regex);
+  if (in != "any" && in != "resource" && in != "scope" && in != "profile")
+    ctx.error("in", "in must be resource, scope, profile or any, got '" + in + "'");
+}
+
+void FilterConfig::validate(config::ValidationContext& ctx) const {
+  for (size_t i = 0; i < drop_profiles.size(); ++i) {
+    auto nested = ctx.nested("drop_profiles[" + std::to_string(i) + "]");
+    drop_profiles[i].validate(nested);
+  }
+  for (size_t i = 0; i < drop_samples.size(); ++i) {
+    auto nested = ctx.nested("drop_samples[" + std::to_string(i) + "]");
+    if (drop_samples[i].in != "any") nested.error("in", "in applies to drop_profiles only");
+    drop_samples[i].validate(nested);
+  }
+  checkRegex(ctx, "drop_frames", drop_frames);
+  checkRegex(ctx, "keep_frames", keep_frames);
+  if (!keep_frames.empty() && drop_frames.empty())
+    ctx.error("keep_frames", "keep_frames only has an effect together with drop_frames");
+}
+
+}  // namespace proflow::processors::filter

@@ -1,0 +1,46 @@
+// Configuration of the `filter` processor.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/config/config_reader.h"
+
+namespace proflow::processors::filter {
+
+// Matches one attribute: `key` present and, when given, its value equal to `value` or fully matching
+// `regex` (one of the two at most).
+struct MatchRule {
+  std::string key;
+  std::optional<std::string> value;
+  std::string regex;
+  std::string in = "any";  // profiles only: resource | scope | profile | any
+
+  template <class V>
+  void visit(V& v) {
+    v.field("key", key, "attribute key");
+    v.field("value", value, "exact value");
+    v.field("regex", regex, "RE2 pattern the whole value must match");
+    v.field("in", in, "drop_profiles: where the attribute lives: resource | scope | profile | any");
+  }
+  void validate(config::ValidationContext& ctx) const;
+};
+
+struct FilterConfig {
+  std::vector<MatchRule> drop_profiles;  // a profile matching any rule is dropped
+  std::vector<MatchRule> drop_samples;   // a sample whose attributes match any rule is dropped
+  std::string drop_frames;               // frames whose function name fully matches are cut, with their callees
+  std::string keep_frames;               // ... unless the name fully matches this
+
+  template <class V>
+  void visit(V& v) {
+    v.field("drop_profiles", drop_profiles, "rules on resource/scope/profile attributes");
+    v.field("drop_samples", drop_samples, "rules on sample attributes");
+    v.field("drop_frames", drop_frames, "RE2: drop matching frames and everything they called (pprof semantics)");
+    v.field("keep_frames", keep_frames, "RE2: frames matching this are never dropped");
+  }
+  void validate(config::ValidationContext& ctx) const;
+};
+
+}  // namespace proflow::processors::filter

@@ -1,0 +1,13 @@
+// Factory of the `filter` processor (registered by the lead in cmd/proflow/builtins.cc).
+#pragma once
+
+#include <memory>
+
+#include "core/factory.h"
+
+namespace proflow::processors::filter {
+
+// Type `filter`: drop profiles/samples by attributes, drop/keep frames by RE2 regex (pprof semantics).
+std::unique_ptr<Factory> makeFilterProcessorFactory();
+
+}  // namespace proflow::processors::filter

@@ -1,0 +1,54 @@
+// The `filter` processor: drops profiles by resource/scope/profile attributes, drops samples by
+// sample attributes, and prunes frames with pprof drop_frames/keep_frames semantics. Dropped data is
+// counted (Event::kDropped) and the request's dictionary is rebuilt so nothing orphaned is sent.
+#pragma once
+
+#include <re2/re2.h>
+
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "core/factory.h"
+#include "processors/filter/attributes.h"
+#include "processors/filter/config.h"
+
+namespace proflow::processors::filter {
+
+// A MatchRule with its regex compiled.
+struct CompiledRule {
+  MatchRule rule;
+  std::unique_ptr<re2::RE2> regex;
+  bool matches(const std::optional<std::string>& value) const;
+};
+
+class FilterProcessor final : public Processor {
+ public:
+  FilterProcessor(const CreateSettings& settings, const FilterConfig& config, ConsumerPtr next);
+
+  Capabilities capabilities() const override { return {.mutates_data = true}; }
+  Status start(Host&) override { return Status::ok(); }
+  void shutdown(Deadline) override {}
+  Status consume(Batch batch) override;
+
+ private:
+  struct Stats {
+    uint64_t profiles = 0;
+    uint64_t samples = 0;
+    uint64_t pruned = 0;  // samples whose stack lost frames
+  };
+  bool dropProfile(const ProfileRef& ref, const otlp::Dictionary& dict) const;
+  bool dropSample(const otlp::Sample& s, const otlp::Dictionary& dict) const;
+  void filterRequest(otlp::Request& req, Stats& stats) const;
+  void pruneFrames(otlp::Request& req, Stats& stats) const;
+
+  CreateSettings settings_;
+  ConsumerPtr next_;
+  std::vector<CompiledRule> profile_rules_;
+  std::vector<CompiledRule> sample_rules_;
+  std::unique_ptr<re2::RE2> drop_frames_;
+  std::unique_ptr<re2::RE2> keep_frames_;
+  telemetry::Counter* pruned_ = nullptr;
+};
+
+}  // namespace proflow::processors::filter
