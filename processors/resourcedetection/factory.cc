@@ -1,0 +1,29 @@
+#include "processors/resourcedetection/factory.h"
+
+#include "core/factory_helpers.h"
+#include "processors/resourcedetection/resourcedetection_processor.h"
+
+namespace proflow::processors::resourcedetection {
+namespace {
+
+class ResourceDetectionProcessorFactory final : public ProcessorFactoryFor<ResourceDetectionConfig> {
+ public:
+  std::string_view type() const override { return "resourcedetection"; }
+  std::string_view description() const override {
+    return "adds host, process, container and k8s attributes to resources (env, system, process, container, k8s)";
+  }
+
+ protected:
+  std::unique_ptr<Processor> createProcessor(const CreateSettings& s, const ResourceDetectionConfig& c,
+                                             ConsumerPtr next) const override {
+    return std::make_unique<ResourceDetectionProcessor>(s, c, std::move(next));
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Factory> makeResourceDetectionProcessorFactory() {
+  return std::make_unique<ResourceDetectionProcessorFactory>();
+}
+
+}  // namespace proflow::processors::resourcedetection

@@ -1,0 +1,13 @@
+// Factory of the `resourcedetection` processor (registered in cmd/proflow/builtins.cc).
+#pragma once
+
+#include <memory>
+
+#include "core/factory.h"
+
+namespace proflow::processors::resourcedetection {
+
+// Type `resourcedetection`: env, system, process, container and k8s resource attributes.
+std::unique_ptr<Factory> makeResourceDetectionProcessorFactory();
+
+}  // namespace proflow::processors::resourcedetection

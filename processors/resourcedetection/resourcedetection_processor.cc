@@ -1,0 +1,32 @@
+#include "processors/resourcedetection/resourcedetection_processor.h"
+
+#include <spdlog/spdlog.h>
+
+namespace proflow::processors::resourcedetection {
+
+ResourceDetectionProcessor::ResourceDetectionProcessor(const CreateSettings& settings,
+                                                       const ResourceDetectionConfig& config, ConsumerPtr next)
+    : logger_(settings.logger), detector_(config), next_(std::move(next)) {
+  if (settings.telemetry) {
+    changed_ = &settings.telemetry->counter("resourcedetection_changed_resources_total",
+                                            "Resources that got detected attributes");
+    pid_lookups_ = &settings.telemetry->counter("resourcedetection_pid_detections_total",
+                                                "Process/container detections run (pid cache misses)");
+  }
+}
+
+Status ResourceDetectionProcessor::start(Host&) {
+  for (const auto& problem : detector_.detectStatic())
+    if (logger_) logger_->warn("resourcedetection: {}", problem);
+  return Status::ok();
+}
+
+Status ResourceDetectionProcessor::consume(Batch batch) {
+  uint64_t misses_before = detector_.cache().misses();
+  size_t n = detector_.apply(batch.request());
+  if (changed_ && n > 0) changed_->add(n);
+  if (pid_lookups_) pid_lookups_->add(detector_.cache().misses() - misses_before);
+  return next_->consume(std::move(batch));
+}
+
+}  // namespace proflow::processors::resourcedetection
