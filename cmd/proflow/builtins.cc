@@ -6,6 +6,9 @@
 #include "exporters/otlphttp/factory.h"
 #include "exporters/pyroscope/factory.h"
 #include "processors/batch/factory.h"
+#include "processors/compress/factory.h"
+#include "processors/filter/factory.h"
+#include "processors/sample/factory.h"
 #include "processors/symbolize/factory.h"
 #include "receivers/jfr/factory.h"
 #include "receivers/otlp/factory.h"
@@ -23,6 +26,9 @@ Status registerBuiltins(Registry& registry) {
       receivers::pyroscope::makePyroscopeReceiverFactory(),
       // processors
       processors::batch::makeBatchProcessorFactory(),
+      processors::compress::makeCompressProcessorFactory(),
+      processors::filter::makeFilterProcessorFactory(),
+      processors::sample::makeSampleProcessorFactory(),
       makeSymbolizeProcessorFactory(),
       // exporters
       exporters::debug::makeDebugExporterFactory(),
