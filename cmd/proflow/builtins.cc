@@ -8,6 +8,7 @@
 #include "processors/batch/factory.h"
 #include "processors/compress/factory.h"
 #include "processors/filter/factory.h"
+#include "processors/resourcedetection/factory.h"
 #include "processors/sample/factory.h"
 #include "processors/symbolize/factory.h"
 #include "receivers/jfr/factory.h"
@@ -28,6 +29,7 @@ Status registerBuiltins(Registry& registry) {
       processors::batch::makeBatchProcessorFactory(),
       processors::compress::makeCompressProcessorFactory(),
       processors::filter::makeFilterProcessorFactory(),
+      processors::resourcedetection::makeResourceDetectionProcessorFactory(),
       processors::sample::makeSampleProcessorFactory(),
       makeSymbolizeProcessorFactory(),
       // exporters
