@@ -6,6 +6,7 @@
 #include "core/formats/pprof/pprof_codec.h"
 #include "core/formats/pprof/pprof_to_otlp.h"
 #include "receivers/pyroscope/folded_input.h"
+#include "receivers/pyroscope/jfr_input.h"
 #include "receivers/pyroscope/multipart.h"
 #include "receivers/pyroscope/profile_types.h"
 #include "receivers/pyroscope/sample_type_config.h"
@@ -13,11 +14,10 @@
 namespace proflow::receivers::pyroscope {
 namespace {
 
-constexpr std::string_view kScopeName = "proflow.receiver.pyroscope";
 // pprof time_nanos inside 1970 means an old client wrote µs or nothing: Pyroscope uses `from`.
 constexpr int64_t kFirstYearNs = 365LL * 86400 * 1'000'000'000;
 
-enum class BodyKind { kPprof, kMultipart, kFolded, kLines };
+enum class BodyKind { kPprof, kMultipart, kFolded, kLines, kJfr };
 
 std::string lower(std::string_view s) {
   std::string out(s);
@@ -40,13 +40,14 @@ Status chooseKind(const IngestParams& p, std::string_view content_type, std::str
   const std::string& f = p.format;
   auto unsupported = [](const std::string& what) {
     return Status(StatusCode::kUnimplemented, what + " is not supported by proflow's pyroscope receiver; send pprof "
-                                                     "(format=pprof or multipart) or folded text");
+                                                     "(format=pprof or multipart), JFR (format=jfr) or folded text");
   };
   if (f == "trie" || ct.find("binary/octet-stream+trie") != std::string::npos) return unsupported("format=trie");
   if (f == "tree" || ct.find("binary/octet-stream+tree") != std::string::npos) return unsupported("format=tree");
-  if (f == "jfr")
-    return Status(StatusCode::kUnimplemented, "format=jfr is not supported yet (JFR ingestion is planned for a later "
-                                              "release); send pprof or folded text");
+  if (f == "jfr") {  // raw JFR, or multipart parts `jfr` + `labels` (jfr_input.h)
+    *kind = BodyKind::kJfr;
+    return Status::ok();
+  }
   if (f == "speedscope") return unsupported("format=speedscope");
   if (f == "lines") *kind = BodyKind::kLines;
   else if (f == "pprof") *kind = multipart ? BodyKind::kMultipart : BodyKind::kPprof;
@@ -54,23 +55,6 @@ Status chooseKind(const IngestParams& p, std::string_view content_type, std::str
   else if (f.empty() && looksLikePprof(body)) *kind = BodyKind::kPprof;
   else *kind = BodyKind::kFolded;
   return Status::ok();
-}
-
-using AttrList = std::vector<std::pair<std::string, std::string>>;
-
-// service.name (a `service_name` label wins over the app name, which is then kept as app_name),
-// every other label verbatim, and the spy name.
-AttrList resourceAttributes(const IngestParams& p, const std::string& app_service) {
-  AttrList attrs;
-  std::string service = app_service;
-  for (const auto& [k, v] : p.labels)
-    if (k == "service_name") service = v;
-  attrs.emplace_back(attr::kServiceName, service);
-  if (service != app_service) attrs.emplace_back(attr::kAppName, app_service);
-  for (const auto& [k, v] : p.labels)
-    if (k != "service_name") attrs.emplace_back(k, v);
-  attrs.emplace_back(attr::kSpyName, p.spy_name);
-  return attrs;
 }
 
 void fixTimes(const IngestParams& p, pprof::Profile* prof) {
@@ -126,7 +110,7 @@ Status convertProfile(const IngestParams& p, pprof::Profile* prof, const std::st
                       const std::string& metric, const SampleTypeConfig* cfg, const std::string& aggregation,
                       otlp::Request* out) {
   pprof::PprofToOtlpOptions o;
-  o.resource_attributes = resourceAttributes(p, app_service);
+  o.resource_attributes = ingestResourceAttributes(p, app_service);
   o.scope_name = std::string(kScopeName);
   if (Status s = pprof::pprofToOtlp(*prof, o, out); !s.isOk()) return s;
   annotate(out, metric, cfg, aggregation);
@@ -193,8 +177,23 @@ Status convertIngest(const IngestParams& params, std::string_view content_type, 
     case BodyKind::kMultipart: return convertMultipart(params, content_type, body, options, out);
     case BodyKind::kFolded: return convertText(params, body, false, out);
     case BodyKind::kLines: return convertText(params, body, true, out);
+    case BodyKind::kJfr: return convertJfrIngest(params, content_type, body, options, out);
   }
   return Status::internal("unreachable");
+}
+
+std::vector<std::pair<std::string, std::string>> ingestResourceAttributes(const IngestParams& p,
+                                                                          const std::string& app_service) {
+  std::vector<std::pair<std::string, std::string>> attrs;
+  std::string service = app_service;
+  for (const auto& [k, v] : p.labels)
+    if (k == "service_name") service = v;
+  attrs.emplace_back(attr::kServiceName, service);
+  if (service != app_service) attrs.emplace_back(attr::kAppName, app_service);
+  for (const auto& [k, v] : p.labels)
+    if (k != "service_name") attrs.emplace_back(k, v);
+  attrs.emplace_back(attr::kSpyName, p.spy_name);
+  return attrs;
 }
 
 }  // namespace proflow::receivers::pyroscope

@@ -1,13 +1,17 @@
 // One `/ingest` request (parsed query + body) -> an OTLP profiles request. Pure: no pipeline types.
 //
-// Body formats (Pyroscope's selection order): `format=jfr|trie|tree|speedscope` are refused as not
-// supported (kUnimplemented); `format=lines` and folded text (the default) become one profile typed
+// Body formats (Pyroscope's selection order): `format=trie|tree|speedscope` are refused as not
+// supported (kUnimplemented); `format=jfr` goes to jfr_input.h (multipart parts `jfr` + optional
+// `labels`, or a raw JFR body); `format=lines` and folded text (the default) become one profile typed
 // by the name's suffix; `format=pprof`, a multipart/form-data body (parts `profile`, optional
 // `sample_type_config`; `prev_profile` refused) or a body that is gzip/zstd/raw pprof become one OTLP
 // profile per sample type through the shared pprof conversion.
 #pragma once
 
+#include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include "core/compression/compression.h"
 #include "core/otlp_types.h"
@@ -27,10 +31,17 @@ inline constexpr std::string_view kAggregation = "pyroscope.aggregation";   // "
 inline constexpr std::string_view kCumulative = "pyroscope.cumulative";     // true: not a delta
 }  // namespace attr
 
+inline constexpr std::string_view kScopeName = "proflow.receiver.pyroscope";
+
 struct ConvertOptions {
   // Bounds every decompression of a profile or a multipart part (absolute and ratio).
   compression::Limits limits;
 };
+
+// Resource attributes of an upload: service.name (a `service_name` label wins over `app_service`, which
+// is then kept as app_name), every other label verbatim, and the spy name.
+std::vector<std::pair<std::string, std::string>> ingestResourceAttributes(const IngestParams& params,
+                                                                          const std::string& app_service);
 
 // Errors: kInvalidArgument (malformed body: the message says what), kPayloadTooLarge (a limit),
 // kUnimplemented (a format proflow does not take yet).

@@ -187,14 +187,19 @@ Status parseIngestParams(const std::multimap<std::string, std::string>& query, i
   if (!name || trim(*name).empty()) return Status::invalid("the 'name' query parameter is required (app{k=v,...})");
   if (Status s = parseSeriesName(*name, &out->app_name, &out->labels); !s.isOk()) return s;
   out->from_ns = out->until_ns = now_ns;
-  if (const auto* v = get("from"); v && !v->empty())
+  if (const auto* v = get("from"); v && !v->empty()) {
     if (Status s = parseIngestTime(*v, now_ns, &out->from_ns); !s.isOk()) return Status::invalid("from: " + s.message());
+    out->from_given = true;
+  }
   if (const auto* v = get("until"); v && !v->empty())
     if (Status s = parseIngestTime(*v, now_ns, &out->until_ns); !s.isOk()) return Status::invalid("until: " + s.message());
   if (const auto* v = get("sampleRate")) {
     int64_t rate = 0;
     auto [p, ec] = std::from_chars(v->data(), v->data() + v->size(), rate);
-    if (ec == std::errc() && p == v->data() + v->size() && rate > 0) out->sample_rate = rate;
+    if (ec == std::errc() && p == v->data() + v->size() && rate > 0) {
+      out->sample_rate = rate;
+      out->sample_rate_given = true;
+    }
   }
   if (const auto* v = get("spyName"); v && !v->empty()) {
     if (!validUtf8(*v)) return Status::invalid("spyName is not valid UTF-8");

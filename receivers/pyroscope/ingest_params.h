@@ -32,6 +32,8 @@ struct IngestParams {
   int64_t from_ns = 0;
   int64_t until_ns = 0;
   int64_t sample_rate = 100;  // Hz; absent, invalid or <= 0 -> 100 (as Pyroscope)
+  bool sample_rate_given = false;  // a valid sampleRate was sent (JFR then overrides the recording's period)
+  bool from_given = false;         // `from` was sent (JFR: the query window replaces the recording's)
   std::string spy_name = "unknown";
   std::string units = "samples";
   std::string aggregation = "sum";

@@ -97,9 +97,14 @@ void handleIngest(PyroscopeReceiver::State& st, const net::HttpRequest& req, con
     st.settings.logger->debug("pyroscope ingest from {} refused: {}", req.remote_address, s.message());
     return refuse(st, respond, pyroscopeError(conversionHttpStatus(s), s));
   }
-  Status s = st.next->consume(Batch(std::move(request)));
-  if (!s.isOk()) return respond(pipelineRefusal(s));
   net::HttpResponse ok;
+  Batch batch(std::move(request));
+  if (batch.empty()) {  // e.g. a JFR recording without profiling events: nothing to send on
+    ok.status = 200;
+    return respond(std::move(ok));
+  }
+  Status s = st.next->consume(std::move(batch));
+  if (!s.isOk()) return respond(pipelineRefusal(s));
   ok.status = 200;  // empty body: SDKs treat any other answer as a failure
   respond(std::move(ok));
 }

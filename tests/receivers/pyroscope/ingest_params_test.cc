@@ -83,6 +83,8 @@ TEST(IngestParamsTest, DefaultsAndValues) {
   EXPECT_EQ(p.units, "samples");
   EXPECT_EQ(p.aggregation, "sum");
   EXPECT_EQ(p.format, "");
+  EXPECT_FALSE(p.from_given);
+  EXPECT_FALSE(p.sample_rate_given);
 
   IngestParams q;
   ASSERT_TRUE(parseIngestParams({{"name", "app"}, {"from", "1795987028"}, {"until", "1795987030000"},
@@ -93,6 +95,8 @@ TEST(IngestParamsTest, DefaultsAndValues) {
   EXPECT_EQ(q.from_ns, 1'795'987'028'000'000'000);
   EXPECT_EQ(q.until_ns, 1'795'987'030'000'000'000);
   EXPECT_EQ(q.sample_rate, 250);
+  EXPECT_TRUE(q.sample_rate_given);
+  EXPECT_TRUE(q.from_given);
   EXPECT_EQ(q.spy_name, "gospy");
   EXPECT_EQ(q.units, "bytes");
   EXPECT_EQ(q.aggregation, "average");
@@ -101,6 +105,7 @@ TEST(IngestParamsTest, DefaultsAndValues) {
   IngestParams r;
   ASSERT_TRUE(parseIngestParams({{"name", "app"}, {"sampleRate", "-5"}}, kNow, &r).isOk());
   EXPECT_EQ(r.sample_rate, 100);  // negative -> default, as Pyroscope
+  EXPECT_FALSE(r.sample_rate_given);
   EXPECT_EQ(parseIngestParams({}, kNow, &r).code(), StatusCode::kInvalidArgument);
   EXPECT_EQ(parseIngestParams({{"name", "app"}, {"from", "yesterday"}}, kNow, &r).code(),
             StatusCode::kInvalidArgument);

@@ -1,0 +1,136 @@
+#include "receivers/pyroscope/jfr_input.h"
+
+#include <span>
+#include <string>
+
+#include "core/compression/compression.h"
+#include "core/dictionary_builder.h"
+#include "core/formats/jfr/context_labels.h"
+#include "core/formats/jfr/otlp_converter.h"
+#include "receivers/pyroscope/multipart.h"
+#include "receivers/pyroscope/profile_types.h"
+
+namespace proflow::receivers::pyroscope {
+namespace {
+
+// A part as sent (`data`) or inflated into `storage`: gzip (what pyroscope-java sends unless
+// compression is off) and zstd are recognised by their magic bytes; anything else is taken as is.
+// Both forms are bounded by the profile size limit, inflation also by the ratio limit.
+Status inflatePart(std::string_view what, std::string_view data, const compression::Limits& limits,
+                   std::string* storage, std::string_view* out) {
+  const auto codec = compression::detectCodec(data);
+  if (codec != compression::Codec::kGzip && codec != compression::Codec::kZstd) {
+    if (data.size() > limits.max_output_bytes)
+      return Status(StatusCode::kPayloadTooLarge, std::string(what) + " is " + std::to_string(data.size()) +
+                                                      " bytes, over the limit of " +
+                                                      std::to_string(limits.max_output_bytes));
+    *out = data;
+    return Status::ok();
+  }
+  if (Status s = compression::decompressAuto(data, *storage, limits); !s.isOk())
+    return Status(s.code(), std::string(what) + ": " + s.message());
+  *out = *storage;
+  return Status::ok();
+}
+
+struct JfrParts {
+  std::string_view jfr;
+  std::string_view labels;  // empty: no labels part
+  bool has_labels = false;
+};
+
+Status splitParts(std::string_view content_type, std::string_view body, JfrParts* parts) {
+  std::string ct(content_type);
+  for (char& c : ct) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  if (ct.find("multipart/form-data") == std::string::npos) {
+    parts->jfr = body;  // without multipart the whole body is the recording
+    return Status::ok();
+  }
+  std::vector<FormPart> form;
+  if (Status s = parseMultipart(body, multipartBoundary(content_type), &form); !s.isOk()) return s;
+  bool has_jfr = false;
+  for (const auto& part : form) {
+    if (part.name == "jfr") {
+      parts->jfr = part.data;
+      has_jfr = true;
+    } else if (part.name == "labels") {
+      parts->labels = part.data;
+      parts->has_labels = true;
+    }
+  }
+  if (!has_jfr) return Status::invalid("multipart: the 'jfr' part is required (jfr field is required)");
+  return Status::ok();
+}
+
+// Resource attributes, scope, time window and metric family on the profiles just converted.
+void annotate(const IngestParams& p, otlp::Request* out) {
+  auto* rp = out->mutable_resource_profiles(out->resource_profiles_size() - 1);
+  for (const auto& [k, v] : ingestResourceAttributes(p, p.app_name)) {
+    auto* kv = rp->mutable_resource()->add_attributes();
+    kv->set_key(k);
+    kv->mutable_value()->set_string_value(v);
+  }
+  auto* scope = rp->mutable_scope_profiles(rp->scope_profiles_size() - 1);
+  scope->mutable_scope()->set_name(std::string(kScopeName));
+  DictionaryBuilder dict(out->mutable_dictionary());
+  for (auto& prof : *scope->mutable_profiles()) {
+    if (p.from_given) {
+      // The agent's upload window, as Pyroscope stores JFR uploads (the recording may start earlier
+      // when the profiler's chunk spans several uploads).
+      prof.set_time_unix_nano(static_cast<uint64_t>(p.from_ns));
+      if (p.until_ns > p.from_ns) prof.set_duration_nano(static_cast<uint64_t>(p.until_ns - p.from_ns));
+    }
+    const std::string type(dictString(out->dictionary(), prof.sample_type().type_strindex()));
+    const std::string period(dictString(out->dictionary(), prof.period_type().type_strindex()));
+    std::string metric = jfrMetricFor(type, period);
+    if (metric.empty()) metric = type;
+    prof.add_attribute_indices(dict.stringAttribute(attr::kProfileName, metric));
+  }
+}
+
+}  // namespace
+
+std::string jfrMetricFor(std::string_view sample_type, std::string_view period_type) {
+  if (sample_type == "contentions" || sample_type == "delay") {
+    if (period_type == "mutex") return "mutex";
+    if (period_type == "block") return "block";
+  }
+  if (sample_type == "live" || sample_type.substr(0, 7) == "malloc_") return "memory";
+  return metricForSampleType(sample_type);
+}
+
+Status convertJfrIngest(const IngestParams& p, std::string_view content_type, std::string_view body,
+                        const ConvertOptions& options, otlp::Request* out) {
+  JfrParts parts;
+  if (Status s = splitParts(content_type, body, &parts); !s.isOk()) return s;
+
+  jfr::ContextLabels labels;
+  std::string labels_storage;
+  if (parts.has_labels) {
+    std::string_view bytes;
+    if (Status s = inflatePart("labels part", parts.labels, options.limits, &labels_storage, &bytes); !s.isOk())
+      return s;
+    std::string error;
+    if (!labels.parse(bytes, &error))
+      return Status::invalid("labels part is not a LabelsSnapshot protobuf: " + error);
+  }
+
+  std::string jfr_storage;
+  std::string_view jfr_bytes;
+  if (Status s = inflatePart("jfr part", parts.jfr, options.limits, &jfr_storage, &jfr_bytes); !s.isOk()) return s;
+  if (jfr_bytes.empty()) return Status::invalid("JFR: the recording is empty");
+
+  jfr::ConvertOptions jo;
+  // pyroscope-java sends sampleRate for cpu/itimer/wall: Pyroscope's period is 1e9/sampleRate ns.
+  if (p.sample_rate_given) jo.cpu_period_nanos = 1'000'000'000 / p.sample_rate;
+  if (parts.has_labels) jo.labels = &labels;
+  const auto span = std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(jfr_bytes.data()), jfr_bytes.size());
+  const jfr::ConvertResult r = jfr::convertToOtlp(span, jo, out);
+  // A damaged recording is refused whole (the agent logs it); nothing half-read is acknowledged.
+  if (!r.ok) return Status::invalid("JFR: " + r.error.toString());
+  if (r.chunks == 0 || out->resource_profiles_size() == 0) return Status::invalid("JFR: no chunk in the input");
+  annotate(p, out);
+  return Status::ok();
+}
+
+}  // namespace proflow::receivers::pyroscope
