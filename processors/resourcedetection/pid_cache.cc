@@ -2,7 +2,7 @@
 
 namespace proflow::processors::resourcedetection {
 
-PidCache::Value PidCache::get(int64_t pid, Clock::time_point now, const Fill& fill) {
+PidCache::Value PidCache::get(int64_t pid, Clock::time_point now, const Fill& fill, bool* filled) {
   {
     std::lock_guard lock(mu_);
     auto it = entries_.find(pid);
@@ -14,6 +14,7 @@ PidCache::Value PidCache::get(int64_t pid, Clock::time_point now, const Fill& fi
     ++misses_;
   }
   Value value = std::make_shared<const std::vector<DetectedList>>(fill(pid));
+  if (filled) *filled = true;
   std::lock_guard lock(mu_);
   auto it = entries_.find(pid);
   if (it != entries_.end()) {

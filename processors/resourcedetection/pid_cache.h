@@ -24,9 +24,10 @@ class PidCache {
 
   PidCache(size_t capacity, Clock::duration ttl) : capacity_(capacity), ttl_(ttl) {}
 
-  // The cached value of `pid`, or fill(pid) stored and returned. `fill` runs without the lock held,
-  // so two threads may detect one pid at once; the later result is kept, both are correct.
-  Value get(int64_t pid, Clock::time_point now, const Fill& fill);
+  // The cached value of `pid`, or fill(pid) stored and returned (`*filled` set to true then, when
+  // given). `fill` runs without the lock held, so two threads may detect one pid at once; the later
+  // result is kept, both are correct.
+  Value get(int64_t pid, Clock::time_point now, const Fill& fill, bool* filled = nullptr);
 
   size_t size() const;
   uint64_t hits() const;

@@ -112,9 +112,10 @@ std::vector<DetectedList> ResourceDetector::detectPid(int64_t pid) const {
   return lists;
 }
 
-DetectedList ResourceDetector::attributesFor(std::optional<int64_t> pid, PidCache::Clock::time_point now) {
+DetectedList ResourceDetector::attributesFor(std::optional<int64_t> pid, PidCache::Clock::time_point now,
+                                             bool* detected) {
   PidCache::Value per_pid;
-  if (pid) per_pid = cache_.get(*pid, now, [this](int64_t p) { return detectPid(p); });
+  if (pid) per_pid = cache_.get(*pid, now, [this](int64_t p) { return detectPid(p); }, detected);
   DetectedList merged;
   for (size_t i = 0; i < kinds_.size(); ++i) {
     bool pid_dependent = kinds_[i] == Kind::kProcess || kinds_[i] == Kind::kContainer;
@@ -124,15 +125,17 @@ DetectedList ResourceDetector::attributesFor(std::optional<int64_t> pid, PidCach
   return merged;
 }
 
-size_t ResourceDetector::apply(otlp::Request& request, PidCache::Clock::time_point now) {
-  size_t changed = 0;
+ResourceDetector::ApplyResult ResourceDetector::apply(otlp::Request& request, PidCache::Clock::time_point now) {
+  ApplyResult result;
   const otlp::Dictionary& dict = request.dictionary();
   for (auto& rp : *request.mutable_resource_profiles()) {
     auto* attrs = rp.mutable_resource()->mutable_attributes();
-    DetectedList detected = attributesFor(resourcePid(*attrs, dict), now);
-    if (mergeIntoResource(detected, config_.override, dict, attrs)) ++changed;
+    bool ran = false;
+    DetectedList detected = attributesFor(resourcePid(*attrs, dict), now, &ran);
+    if (ran) ++result.pid_detections;
+    if (mergeIntoResource(detected, config_.override, dict, attrs)) ++result.changed_resources;
   }
-  return changed;
+  return result;
 }
 
 }  // namespace proflow::processors::resourcedetection

@@ -36,11 +36,17 @@ class ResourceDetector {
   // Returns problems worth a warning (a malformed OTEL_RESOURCE_ATTRIBUTES, ...).
   std::vector<std::string> detectStatic();
 
-  // Enriches every resource of `request`; returns how many changed.
-  size_t apply(otlp::Request& request, PidCache::Clock::time_point now = PidCache::Clock::now());
+  struct ApplyResult {
+    size_t changed_resources = 0;
+    size_t pid_detections = 0;  // pid cache misses
+  };
 
-  // What a resource with `pid` (or none) gets, merged in detector order.
-  DetectedList attributesFor(std::optional<int64_t> pid, PidCache::Clock::time_point now);
+  // Enriches every resource of `request`.
+  ApplyResult apply(otlp::Request& request, PidCache::Clock::time_point now = PidCache::Clock::now());
+
+  // What a resource with `pid` (or none) gets, merged in detector order. `*detected` is set to true
+  // when the pid was not cached and detection ran.
+  DetectedList attributesFor(std::optional<int64_t> pid, PidCache::Clock::time_point now, bool* detected = nullptr);
 
   const PidCache& cache() const { return cache_; }
 

@@ -22,10 +22,9 @@ Status ResourceDetectionProcessor::start(Host&) {
 }
 
 Status ResourceDetectionProcessor::consume(Batch batch) {
-  uint64_t misses_before = detector_.cache().misses();
-  size_t n = detector_.apply(batch.request());
-  if (changed_ && n > 0) changed_->add(n);
-  if (pid_lookups_) pid_lookups_->add(detector_.cache().misses() - misses_before);
+  auto result = detector_.apply(batch.request());
+  if (changed_ && result.changed_resources > 0) changed_->add(result.changed_resources);
+  if (pid_lookups_ && result.pid_detections > 0) pid_lookups_->add(result.pid_detections);
   return next_->consume(std::move(batch));
 }
 

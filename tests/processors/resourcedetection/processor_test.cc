@@ -92,13 +92,13 @@ TEST(ResourceDetector, OverrideFalseKeepsWhatTheSourceSet) {
   EXPECT_TRUE(detector.detectStatic().empty());
   auto req = testing::makeRequest("checkout", {testing::makeProfile(3)});
   addInline(req, 0, "host.name", "given-by-source");
-  EXPECT_EQ(detector.apply(req), 1u);
+  EXPECT_EQ(detector.apply(req).changed_resources, 1u);
   auto a = attrs(req, 0);
   EXPECT_EQ(a["host.name"], "given-by-source");
   EXPECT_EQ(a["host.id"], "feedface");
   EXPECT_EQ(a["os.type"], "linux");
   EXPECT_EQ(a["service.name"], "checkout");
-  EXPECT_EQ(detector.apply(req), 0u);  // nothing left to add
+  EXPECT_EQ(detector.apply(req).changed_resources, 0u);  // nothing left to add
 }
 
 TEST(ResourceDetector, OverrideTrueReplaces) {
@@ -111,11 +111,11 @@ TEST(ResourceDetector, OverrideTrueReplaces) {
   detector.detectStatic();
   auto req = testing::makeRequest("checkout", {testing::makeProfile(3)});
   addInline(req, 0, "host.id", "stale");
-  EXPECT_EQ(detector.apply(req), 1u);
+  EXPECT_EQ(detector.apply(req).changed_resources, 1u);
   auto a = attrs(req, 0);
   EXPECT_EQ(a["host.id"], "feedface");
   EXPECT_EQ(req.resource_profiles(0).resource().attributes_size(), 5);  // replaced in place, not added
-  EXPECT_EQ(detector.apply(req), 0u);  // already equal: no change
+  EXPECT_EQ(detector.apply(req).changed_resources, 0u);  // already equal: no change
 }
 
 // Two resources reference the same string-table entries; pid and keys come by reference too.
@@ -143,7 +143,9 @@ TEST(ResourceDetector, ReadsReferencesWritesInline) {
   ResourceDetector detector(cfg);
   detector.detectStatic();
   unsetenv("OTEL_SERVICE_NAME");
-  EXPECT_EQ(detector.apply(req), 2u);
+  auto result = detector.apply(req);
+  EXPECT_EQ(result.changed_resources, 2u);
+  EXPECT_EQ(result.pid_detections, 1u);
   for (int i = 0; i < 2; ++i) {
     auto a = attrs(req, i);
     EXPECT_EQ(a["service.name"], "ref:checkout");  // recognised through key_strindex and kept
@@ -160,7 +162,7 @@ TEST(ResourceDetector, ReadsReferencesWritesInline) {
   setenv("OTEL_SERVICE_NAME", "from-env", 1);
   overriding.detectStatic();
   unsetenv("OTEL_SERVICE_NAME");
-  EXPECT_EQ(overriding.apply(req), 2u);
+  EXPECT_EQ(overriding.apply(req).changed_resources, 2u);
   const auto& kv = req.resource_profiles(1).resource().attributes(0);
   EXPECT_EQ(kv.key(), "service.name");  // written inline
   EXPECT_EQ(kv.key_strindex(), 0);
@@ -211,7 +213,7 @@ TEST(ResourceDetector, OwnContainerOnlyForResourcesWithoutPidAndOnlyWhenAsked) {
     ResourceDetector detector(cfg);
     detector.detectStatic();
     auto req = make();
-    EXPECT_EQ(detector.apply(req), 1u);
+    EXPECT_EQ(detector.apply(req).changed_resources, 1u);
     EXPECT_EQ(attrs(req, 0)["container.id"], kId);
     EXPECT_EQ(attrs(req, 1).count("container.id"), 0u);
     EXPECT_EQ(attrs(req, 2).count("container.id"), 0u);  // default: no self
@@ -220,7 +222,7 @@ TEST(ResourceDetector, OwnContainerOnlyForResourcesWithoutPidAndOnlyWhenAsked) {
   ResourceDetector detector(cfg);
   detector.detectStatic();
   auto req = make();
-  EXPECT_EQ(detector.apply(req), 2u);
+  EXPECT_EQ(detector.apply(req).changed_resources, 2u);
   EXPECT_EQ(attrs(req, 0)["container.id"], kId);
   EXPECT_EQ(attrs(req, 1).count("container.id"), 0u);  // the host process does not get ours
   EXPECT_EQ(attrs(req, 2)["container.id"], kSelfId);
@@ -259,7 +261,7 @@ TEST(ResourceDetector, RealProcSelf) {
   detector.detectStatic();
   auto req = testing::makeRequest("me", {testing::makeProfile(1)});
   addPid(req, 0, getpid());
-  EXPECT_EQ(detector.apply(req), 1u);
+  EXPECT_EQ(detector.apply(req).changed_resources, 1u);
   auto a = attrs(req, 0);
   auto exe = readLink("/proc/self/exe");
   ASSERT_TRUE(exe);
