@@ -7,7 +7,7 @@
 #include <span>
 #include <string>
 #include <string_view>
-#include <unordered_map>
+#include <vector>
 
 #include "core/otlp_types.h"
 
@@ -44,19 +44,42 @@ class DictionaryBuilder {
   int32_t findString(std::string_view s) const;
 
  private:
+  // Open-addressing set of table indexes. It stores no keys: a probe compares the candidate with the
+  // entry already in the dictionary table (through `eq`), so interning allocates nothing per entry.
+  class IndexSet {
+   public:
+    // Returns the index of the entry equal to the candidate (`eq(index)`), or stores `make()` (which
+    // appends the entry to the table and returns its index) and returns that.
+    template <class Eq, class Make>
+    int32_t intern(uint64_t hash, const Eq& eq, const Make& make);
+    template <class Eq>
+    int32_t find(uint64_t hash, const Eq& eq) const;
+
+   private:
+    struct Slot {
+      uint32_t tag;   // low bits of the hash: position and a cheap pre-check before `eq`
+      int32_t index;  // -1: empty
+    };
+    void grow();
+
+    std::vector<Slot> slots_;
+    size_t size_ = 0;
+  };
+
   void ensureZeroEntries();
   void indexExisting();
-  std::string attributeKey(const otlp::KeyValueAndUnit& kv) const;
+  // Interns the attribute whose identity attributeKey() left in key_scratch_; `set_value` fills the
+  // value of a new entry.
+  template <class SetValue>
+  int32_t internAttribute(int32_t key, int32_t unit, const SetValue& set_value);
+  // Writes the value identity of an attribute (strings resolved) into `out`, replacing its content.
+  void attributeKey(const otlp::KeyValueAndUnit& kv, std::string& out) const;
 
   otlp::Dictionary* dict_;
-  // Views point into dict_->string_table(): protobuf keeps each string at a stable address.
-  std::unordered_map<std::string_view, int32_t> strings_;
-  std::unordered_map<std::string, int32_t> functions_;
-  std::unordered_map<std::string, int32_t> mappings_;
-  std::unordered_map<std::string, int32_t> locations_;
-  std::unordered_map<std::string, int32_t> stacks_;
-  std::unordered_map<std::string, int32_t> links_;
-  std::unordered_map<std::string, int32_t> attributes_;
+  IndexSet strings_, functions_, mappings_, locations_, stacks_, links_, attributes_;
+  // Reused buffers for attribute identities (avoid an allocation per lookup).
+  std::string key_scratch_;
+  mutable std::string cmp_scratch_;
 };
 
 // Reads a string from the table, "" when the index is out of range.
@@ -64,5 +87,34 @@ std::string_view dictString(const otlp::Dictionary& dict, int32_t index);
 
 // Value identity of an AnyValue with string indexes resolved, for comparing and hashing.
 void appendValueKey(std::string& out, const otlp::AnyValue& v, const otlp::Dictionary& dict);
+
+template <class Eq, class Make>
+int32_t DictionaryBuilder::IndexSet::intern(uint64_t hash, const Eq& eq, const Make& make) {
+  if ((size_ + 1) * 4 > slots_.size() * 3) grow();  // keep the load under 3/4
+  const auto tag = static_cast<uint32_t>(hash ^ (hash >> 32));
+  const size_t mask = slots_.size() - 1;
+  for (size_t i = tag & mask;; i = (i + 1) & mask) {
+    Slot& s = slots_[i];
+    if (s.index < 0) {
+      s.index = make();
+      s.tag = tag;
+      ++size_;
+      return s.index;
+    }
+    if (s.tag == tag && eq(s.index)) return s.index;
+  }
+}
+
+template <class Eq>
+int32_t DictionaryBuilder::IndexSet::find(uint64_t hash, const Eq& eq) const {
+  if (slots_.empty()) return -1;
+  const auto tag = static_cast<uint32_t>(hash ^ (hash >> 32));
+  const size_t mask = slots_.size() - 1;
+  for (size_t i = tag & mask;; i = (i + 1) & mask) {
+    const Slot& s = slots_[i];
+    if (s.index < 0) return -1;
+    if (s.tag == tag && eq(s.index)) return s.index;
+  }
+}
 
 }  // namespace proflow

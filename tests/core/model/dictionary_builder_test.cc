@@ -1,5 +1,8 @@
 #include <gtest/gtest.h>
 
+#include <string>
+#include <vector>
+
 #include "core/dictionary_builder.h"
 
 namespace proflow {
@@ -80,6 +83,85 @@ TEST(DictionaryBuilder, IndexesAnExistingDictionary) {
   again.function("f", "", "", 0);
   EXPECT_EQ(d.string_table_size(), strings);
   EXPECT_EQ(d.function_table_size(), functions);
+}
+
+// Enough entries to make every table grow many times; re-interning must find each one again.
+TEST(DictionaryBuilder, KeepsEveryEntryAcrossTableGrowth) {
+  otlp::Dictionary d;
+  DictionaryBuilder b(&d);
+  constexpr int kN = 5000;
+  std::vector<int32_t> strings, stacks, locations, attrs, links;
+  for (int i = 0; i < kN; ++i) {
+    strings.push_back(b.string("s" + std::to_string(i)));
+    std::vector<int32_t> stack{i, i + 1, i % 7};
+    stacks.push_back(b.stack(stack));
+    otlp::Location l;
+    l.set_address(static_cast<uint64_t>(i));
+    l.add_lines()->set_function_index(b.function("f" + std::to_string(i % 100), "", "", 0));
+    locations.push_back(b.location(l));
+    attrs.push_back(b.intAttribute("n", i, "bytes"));
+    links.push_back(b.link(std::string(16, static_cast<char>(i % 256)), std::to_string(i)));
+  }
+  EXPECT_EQ(d.string_table_size(), 1 + kN + 100 + 2);  // "" + s* + f* + "n" + "bytes"
+  EXPECT_EQ(d.stack_table_size(), 1 + kN);
+  EXPECT_EQ(d.function_table_size(), 1 + 100);
+  for (int i = 0; i < kN; ++i) {
+    ASSERT_EQ(b.string("s" + std::to_string(i)), strings[i]);
+    ASSERT_EQ(b.findString("s" + std::to_string(i)), strings[i]);
+    std::vector<int32_t> stack{i, i + 1, i % 7};
+    ASSERT_EQ(b.stack(stack), stacks[i]);
+    otlp::Location l;
+    l.set_address(static_cast<uint64_t>(i));
+    l.add_lines()->set_function_index(b.function("f" + std::to_string(i % 100), "", "", 0));
+    ASSERT_EQ(b.location(l), locations[i]);
+    ASSERT_EQ(b.intAttribute("n", i, "bytes"), attrs[i]);
+    ASSERT_EQ(b.link(std::string(16, static_cast<char>(i % 256)), std::to_string(i)), links[i]);
+  }
+  EXPECT_EQ(b.findString("absent"), -1);
+  EXPECT_EQ(d.stack_table_size(), 1 + kN);
+  EXPECT_EQ(d.location_table_size(), 1 + kN);
+  EXPECT_EQ(d.attribute_table_size(), 1 + kN);
+  EXPECT_EQ(d.link_table_size(), 1 + kN);
+}
+
+TEST(DictionaryBuilder, ExistingDuplicatesResolveToTheFirstIndex) {
+  otlp::Dictionary d;
+  for (const char* s : {"", "a", "b", "a"}) d.add_string_table(s);
+  d.add_function_table();
+  for (int k = 0; k < 2; ++k) d.add_function_table()->set_name_strindex(1);
+  DictionaryBuilder b(&d);
+  EXPECT_EQ(b.string("a"), 1);
+  EXPECT_EQ(b.findString("b"), 2);
+  otlp::Function f;
+  f.set_name_strindex(1);
+  EXPECT_EQ(b.function(f), 1);
+  EXPECT_EQ(d.string_table_size(), 4);
+  EXPECT_EQ(d.function_table_size(), 3);
+}
+
+// The scalar helpers and the message form of the same attribute are one entry; key, unit and value
+// type each tell entries apart.
+TEST(DictionaryBuilder, ScalarAttributeHelpersMatchTheMessageForm) {
+  otlp::Dictionary d;
+  DictionaryBuilder b(&d);
+  otlp::AnyValue v;
+  v.set_int_value(3);
+  const int32_t by_message = b.attribute("n", v, "ms");
+  EXPECT_EQ(b.intAttribute("n", 3, "ms"), by_message);
+  EXPECT_NE(b.intAttribute("n", 3), by_message);
+  EXPECT_NE(b.intAttribute("m", 3, "ms"), by_message);
+  EXPECT_NE(b.doubleAttribute("n", 3.0, "ms"), by_message);
+  v.set_bool_value(true);
+  EXPECT_EQ(b.boolAttribute("flag", true), b.attribute("flag", v));
+  EXPECT_NE(b.boolAttribute("flag", false), b.boolAttribute("flag", true));
+  v.set_string_value("x");
+  EXPECT_EQ(b.stringAttribute("k", "x"), b.attribute("k", v));
+  v.set_double_value(1.5);
+  EXPECT_EQ(b.doubleAttribute("d", 1.5), b.attribute("d", v));
+  const auto& stored = d.attribute_table(b.stringAttribute("k", "x"));
+  EXPECT_EQ(dictString(d, stored.key_strindex()), "k");
+  EXPECT_EQ(stored.value().string_value(), "x");
+  EXPECT_EQ(stored.unit_strindex(), 0);
 }
 
 }  // namespace
