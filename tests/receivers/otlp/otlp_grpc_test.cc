@@ -195,8 +195,10 @@ TEST_F(OtlpGrpcTest, FullExporterQueueIsRefusedWithRetryInfo) {
     if (s.ok()) ++accepted;
     else refused = s;
   }
-  // One batch in the retry loop and two queued are accepted; the next is refused.
-  EXPECT_EQ(accepted, 3);
+  // Two queued are accepted, plus one more if the sender already took the first into its retry
+  // loop (how soon it does depends on scheduling); the next is refused.
+  EXPECT_GE(accepted, 2);
+  EXPECT_LE(accepted, 3);
   EXPECT_EQ(refused.error_code(), grpc::StatusCode::RESOURCE_EXHAUSTED);
   Status parsed = fromGrpcStatus(refused);
   EXPECT_TRUE(parsed.retryable()) << "RetryInfo must be attached";

@@ -161,7 +161,8 @@ TEST_F(OtlpHttpTest, FullQueueAnswers429WithRetryAfter) {
       break;
     }
   }
-  EXPECT_EQ(ok, 2);  // one sending, one queued
+  EXPECT_GE(ok, 1);  // one queued, plus one if the sender already took the first
+  EXPECT_LE(ok, 2);
   EXPECT_EQ(refused.http_status, 429);
   EXPECT_NE(refused.headers.find("Retry-After:"), std::string::npos) << refused.headers;
 }
