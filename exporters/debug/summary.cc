@@ -40,7 +40,7 @@ std::string formatTime(uint64_t unix_nano) {
 
 std::string formatDuration(uint64_t nanos) {
   char buf[40];
-  if (nanos % 1'000'000'000ULL == 0) std::snprintf(buf, sizeof buf, "%" PRIu64 "s", nanos / 1'000'000'000ULL);
+  if (nanos % 1'000'000'000ULL == 0) std::snprintf(buf, sizeof buf, "%" PRIu64 "s", static_cast<uint64_t>(nanos / 1'000'000'000ULL));
   else std::snprintf(buf, sizeof buf, "%.3fs", static_cast<double>(nanos) / 1e9);
   return buf;
 }
