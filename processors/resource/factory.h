@@ -1,0 +1,13 @@
+// Factory of the `resource` processor (registered in cmd/proflow/builtins.cc).
+#pragma once
+
+#include <memory>
+
+#include "core/factory.h"
+
+namespace proflow::processors::resource {
+
+// Type `resource`: insert, update, upsert, delete, hash, extract and convert resource attributes.
+std::unique_ptr<Factory> makeResourceProcessorFactory();
+
+}  // namespace proflow::processors::resource
