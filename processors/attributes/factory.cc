@@ -1,0 +1,27 @@
+#include "processors/attributes/factory.h"
+
+#include "core/factory_helpers.h"
+#include "processors/attributes/attributes_processor.h"
+
+namespace proflow::processors::attributes {
+namespace {
+
+class AttributesProcessorFactory final : public ProcessorFactoryFor<AttributesProcessorConfig> {
+ public:
+  std::string_view type() const override { return "attributes"; }
+  std::string_view description() const override {
+    return "edits sample attributes (insert, update, upsert, delete, hash, extract, convert) by sample type/service";
+  }
+
+ protected:
+  std::unique_ptr<Processor> createProcessor(const CreateSettings& s, const AttributesProcessorConfig& c,
+                                             ConsumerPtr next) const override {
+    return std::make_unique<AttributesProcessor>(s, c, std::move(next));
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Factory> makeAttributesProcessorFactory() { return std::make_unique<AttributesProcessorFactory>(); }
+
+}  // namespace proflow::processors::attributes
