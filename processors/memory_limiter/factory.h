@@ -1,0 +1,13 @@
+// Factory of the `memory_limiter` processor (registered in cmd/proflow/builtins.cc).
+#pragma once
+
+#include <memory>
+
+#include "core/factory.h"
+
+namespace proflow::processors::memory_limiter {
+
+// Type `memory_limiter`: refuses data (retryable) while the process RSS is above the soft limit.
+std::unique_ptr<Factory> makeMemoryLimiterProcessorFactory();
+
+}  // namespace proflow::processors::memory_limiter
