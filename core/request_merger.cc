@@ -50,7 +50,8 @@ class RequestMerger::Remap {
     if (i <= 0 || i >= static_cast<int32_t>(attributes_.size())) return 0;
     auto& m = attributes_[i];
     if (m < 0) {
-      otlp::KeyValueAndUnit kv = src_.attribute_table(i);
+      otlp::KeyValueAndUnit& kv = kv_;
+      kv = src_.attribute_table(i);
       kv.set_key_strindex(str(kv.key_strindex()));
       kv.set_unit_strindex(str(kv.unit_strindex()));
       if (kv.has_value()) value(kv.mutable_value());
@@ -68,7 +69,8 @@ class RequestMerger::Remap {
     if (i <= 0 || i >= static_cast<int32_t>(functions_.size())) return 0;
     auto& m = functions_[i];
     if (m < 0) {
-      otlp::Function f = src_.function_table(i);
+      otlp::Function& f = fn_;
+      f = src_.function_table(i);
       f.set_name_strindex(str(f.name_strindex()));
       f.set_system_name_strindex(str(f.system_name_strindex()));
       f.set_filename_strindex(str(f.filename_strindex()));
@@ -81,7 +83,8 @@ class RequestMerger::Remap {
     if (i <= 0 || i >= static_cast<int32_t>(mappings_.size())) return 0;
     auto& m = mappings_[i];
     if (m < 0) {
-      otlp::Mapping mp = src_.mapping_table(i);
+      otlp::Mapping& mp = mapping_;
+      mp = src_.mapping_table(i);
       mp.set_filename_strindex(str(mp.filename_strindex()));
       attributes(mp.mutable_attribute_indices());
       m = dst_.mapping(mp);
@@ -93,7 +96,8 @@ class RequestMerger::Remap {
     if (i <= 0 || i >= static_cast<int32_t>(locations_.size())) return 0;
     auto& m = locations_[i];
     if (m < 0) {
-      otlp::Location l = src_.location_table(i);
+      otlp::Location& l = location_;
+      l = src_.location_table(i);
       l.set_mapping_index(mapping(l.mapping_index()));
       for (auto& line : *l.mutable_lines()) line.set_function_index(function(line.function_index()));
       attributes(l.mutable_attribute_indices());
@@ -142,6 +146,12 @@ class RequestMerger::Remap {
   DictionaryBuilder& dst_;
   std::vector<int32_t> strings_, attributes_, functions_, mappings_, locations_, stacks_, links_;
   std::vector<int32_t> scratch_;
+  // Reused between entries: assigning into a used message recycles its sub-objects, so remapping an
+  // entry allocates nothing once warm (the builder copies the entry only when it is new).
+  otlp::KeyValueAndUnit kv_;
+  otlp::Function fn_;
+  otlp::Mapping mapping_;
+  otlp::Location location_;
 };
 
 std::string keyValuesIdentity(const google::protobuf::RepeatedPtrField<otlp::KeyValue>& kvs,
