@@ -5,9 +5,12 @@
 #include "exporters/otlp/factory.h"
 #include "exporters/otlphttp/factory.h"
 #include "exporters/pyroscope/factory.h"
+#include "processors/attributes/factory.h"
 #include "processors/batch/factory.h"
 #include "processors/compress/factory.h"
 #include "processors/filter/factory.h"
+#include "processors/memory_limiter/factory.h"
+#include "processors/resource/factory.h"
 #include "processors/resourcedetection/factory.h"
 #include "processors/sample/factory.h"
 #include "processors/symbolize/factory.h"
@@ -26,9 +29,12 @@ Status registerBuiltins(Registry& registry) {
       receivers::pprof::makePprofReceiverFactory(),
       receivers::pyroscope::makePyroscopeReceiverFactory(),
       // processors
+      processors::attributes::makeAttributesProcessorFactory(),
       processors::batch::makeBatchProcessorFactory(),
       processors::compress::makeCompressProcessorFactory(),
       processors::filter::makeFilterProcessorFactory(),
+      processors::memory_limiter::makeMemoryLimiterProcessorFactory(),
+      processors::resource::makeResourceProcessorFactory(),
       processors::resourcedetection::makeResourceDetectionProcessorFactory(),
       processors::sample::makeSampleProcessorFactory(),
       makeSymbolizeProcessorFactory(),
