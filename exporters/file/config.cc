@@ -13,7 +13,10 @@ void FileExporterConfig::validate(config::ValidationContext& ctx) const {
   } else if (!makeEncoder(format)) {
     ctx.error("format", "format '" + format + "' is not available in this build");
   }
-  if (rotation && rotation->max_megabytes == 0)
+  if (rotation && format == "pprof") {
+    ctx.error("rotation", "rotation does not apply to format pprof: `path` is a directory and every profile "
+                          "group is its own .pb.gz file; remove `rotation`");
+  } else if (rotation && rotation->max_megabytes == 0)
     ctx.error("rotation.max_megabytes", "max_megabytes must be > 0 (omit `rotation` to disable rotation)");
 }
 

@@ -5,9 +5,10 @@
 namespace proflow::exporters::file {
 namespace {
 
-constexpr std::array<EncoderEntry, 2> kEncoders = {{
+constexpr std::array<EncoderEntry, 3> kEncoders = {{
     {"otlp_json", &makeOtlpJsonEncoder},
     {"otlp_proto", &makeOtlpProtoEncoder},
+    {"pprof", &makePprofEncoder},
 }};
 
 }  // namespace

@@ -1,5 +1,7 @@
-// A file format is one small encoder behind this interface: it turns one batch into one
-// self-delimiting record appended to the file. Adding a format = one encoder + one row in encoder.cc.
+// A file format is one small encoder behind this interface. Append formats turn one batch into one
+// self-delimiting record appended to the file `path`; file-per-group formats (pprof) turn one batch
+// into several whole files written into the directory `path`. Adding a format = one encoder + one row
+// in encoder.cc.
 #pragma once
 
 #include <memory>
@@ -12,6 +14,12 @@
 
 namespace proflow::exporters::file {
 
+// One output file of a file-per-group format and the service it belongs to (used in its name).
+struct EncodedGroup {
+  std::string data;
+  std::string service_name;  // empty when the resource has no service.name
+};
+
 class Encoder {
  public:
   virtual ~Encoder() = default;
@@ -19,6 +27,13 @@ class Encoder {
   virtual Status encode(const otlp::Request& request, std::string& out) const = 0;
   // Suggested file extension, e.g. ".jsonl" (documentation and defaults only).
   virtual std::string_view extension() const = 0;
+
+  // True: `path` is a directory and each batch becomes whole files (encodeGroups), not a record.
+  virtual bool filePerGroup() const { return false; }
+  // File-per-group formats only: one entry per output file, in request order.
+  virtual Status encodeGroups(const otlp::Request&, std::vector<EncodedGroup>*) const {
+    return Status::internal("this format appends records; it has no file groups");
+  }
 };
 
 struct EncoderEntry {
@@ -34,5 +49,6 @@ std::unique_ptr<Encoder> makeEncoder(std::string_view format);  // nullptr when 
 // The individual encoders (each in its own file).
 std::unique_ptr<Encoder> makeOtlpProtoEncoder();
 std::unique_ptr<Encoder> makeOtlpJsonEncoder();
+std::unique_ptr<Encoder> makePprofEncoder();
 
 }  // namespace proflow::exporters::file

@@ -20,14 +20,17 @@ FileExporter::FileExporter(const CreateSettings& settings, FileExporterConfig co
     : settings_(settings),
       config_(std::move(config)),
       encoder_(std::move(encoder)),
-      file_(config_.path, policyFrom(config_)) {}
+      file_(config_.path, policyFrom(config_)) {
+  if (encoder_->filePerGroup())
+    dir_ = std::make_unique<GroupDirectory>(config_.path, std::string(encoder_->extension()));
+}
 
 FileExporter::~FileExporter() { shutdown(Deadline::clock::now()); }
 
 Status FileExporter::start(Host&) {
   std::lock_guard lock(mu_);
   if (running_) return Status::ok();
-  if (Status s = file_.open(); !s.isOk())
+  if (Status s = dir_ ? dir_->open() : file_.open(); !s.isOk())
     return Status(s.code(), "file exporter " + settings_.id.str() + ": " + s.message());
   running_ = true;
   if (!config_.flush_interval.zero())
@@ -39,41 +42,63 @@ void FileExporter::record(telemetry::Event event, const BatchCounts& counts) {
   if (settings_.telemetry) settings_.telemetry->record(event, counts);
 }
 
-Status FileExporter::consume(Batch batch) {
-  const BatchCounts counts = batch.counts();
+Status FileExporter::writeRecord(const otlp::Request& request, size_t* bytes) {
   // Encoding is the expensive part and needs no lock, so concurrent callers encode in parallel.
   std::string encoded;
-  if (Status s = encoder_->encode(batch.request(), encoded); !s.isOk()) {
-    record(telemetry::Event::kFailed, counts);
-    return s;
+  if (Status s = encoder_->encode(request, encoded); !s.isOk()) return s;
+  std::lock_guard lock(mu_);
+  if (!running_) return Status::unavailable("file exporter " + settings_.id.str() + " is not running");
+  Status s = file_.write(encoded);
+  if (!s.isOk()) return s;
+  dirty_ = true;
+  *bytes = encoded.size();
+  return config_.flush_interval.zero() ? file_.sync() : Status::ok();
+}
+
+Status FileExporter::writeGroups(const otlp::Request& request, size_t* bytes) {
+  std::vector<EncodedGroup> groups;
+  if (Status s = encoder_->encodeGroups(request, &groups); !s.isOk()) return s;
+  std::lock_guard lock(mu_);
+  if (!running_) return Status::unavailable("file exporter " + settings_.id.str() + " is not running");
+  // Files written before a failure stay: each is complete, and the batch is reported failed.
+  for (const auto& g : groups) {
+    std::string path;
+    if (Status s = dir_->write(g.service_name, g.data, config_.flush_interval.zero(), &path); !s.isOk()) return s;
+    *bytes += g.data.size();
+    dirty_ = true;
   }
-  Status s;
-  {
-    std::lock_guard lock(mu_);
-    if (!running_) return Status::unavailable("file exporter " + settings_.id.str() + " is not running");
-    s = file_.write(encoded);
-    if (s.isOk()) {
-      dirty_ = true;
-      if (config_.flush_interval.zero()) s = file_.sync();
-    }
-  }
+  return Status::ok();
+}
+
+Status FileExporter::consume(Batch batch) {
+  const BatchCounts counts = batch.counts();
+  size_t bytes = 0;
+  Status s = dir_ ? writeGroups(batch.request(), &bytes) : writeRecord(batch.request(), &bytes);
+  if (settings_.telemetry && bytes > 0) settings_.telemetry->bytesOut(bytes);
   if (!s.isOk()) {
     record(telemetry::Event::kFailed, counts);
     if (settings_.logger) settings_.logger->error("file exporter {}: {}", settings_.id.str(), s.message());
     return s;
   }
   record(telemetry::Event::kSent, counts);
-  if (settings_.telemetry) settings_.telemetry->bytesOut(encoded.size());
   return Status::ok();
 }
 
 void FileExporter::syncNow() {
   int fd;
+  std::vector<std::string> files;
   {
     std::lock_guard lock(mu_);
     if (!dirty_) return;
     dirty_ = false;
-    fd = file_.duplicateFd();
+    if (dir_) files = dir_->takePending();
+    fd = dir_ ? -1 : file_.duplicateFd();
+  }
+  if (dir_) {
+    // GroupDirectory::syncFiles only reads dir_'s immutable path, so no lock is needed.
+    if (Status s = dir_->syncFiles(files); !s.isOk() && settings_.logger)
+      settings_.logger->warn("file exporter {}: {}", settings_.id.str(), s.message());
+    return;
   }
   if (fd < 0) return;
   // Outside the writer lock: a slow disk delays durability, not the pipeline.
@@ -101,6 +126,12 @@ void FileExporter::shutdown(Deadline) {
   std::lock_guard lock(mu_);
   if (!running_) return;
   running_ = false;
+  if (dir_) {
+    // Renamed files not yet synced by the syncer: make them durable before we report stopped.
+    if (Status s = dir_->syncFiles(dir_->takePending()); !s.isOk() && settings_.logger)
+      settings_.logger->error("file exporter {}: {}", settings_.id.str(), s.message());
+    return;
+  }
   if (Status s = file_.close(); !s.isOk() && settings_.logger)
     settings_.logger->error("file exporter {}: {}", settings_.id.str(), s.message());
 }

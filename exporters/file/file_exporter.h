@@ -1,4 +1,5 @@
-// The `file` exporter: encodes each batch as one record and appends it to a file, synchronously in
+// The `file` exporter: encodes each batch as one record and appends it to a file (or, for
+// file-per-group formats such as pprof, writes one file per group into a directory), synchronously in
 // consume(), so the caller learns about a failed write (disk full -> retryable kUnavailable).
 #pragma once
 
@@ -11,6 +12,7 @@
 #include "core/factory.h"
 #include "exporters/file/config.h"
 #include "exporters/file/encoder.h"
+#include "exporters/file/group_directory.h"
 #include "exporters/file/rotating_file.h"
 
 namespace proflow::exporters::file {
@@ -28,13 +30,16 @@ class FileExporter final : public Exporter {
   void syncLoop(std::stop_token stop);
   void syncNow();
   void record(telemetry::Event event, const BatchCounts& counts);
+  Status writeRecord(const otlp::Request& request, size_t* bytes);
+  Status writeGroups(const otlp::Request& request, size_t* bytes);
 
   CreateSettings settings_;
   FileExporterConfig config_;
   std::unique_ptr<Encoder> encoder_;
 
-  std::mutex mu_;  // guards file_, dirty_ and running_
-  RotatingFile file_;
+  std::mutex mu_;  // guards file_, dir_, dirty_ and running_
+  RotatingFile file_;  // append formats
+  std::unique_ptr<GroupDirectory> dir_;  // file-per-group formats (then file_ stays closed)
   bool running_ = false;
   bool dirty_ = false;  // written since the last fdatasync
 

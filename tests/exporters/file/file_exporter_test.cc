@@ -193,7 +193,7 @@ TEST(FileExporterConfig, ReportsEveryProblemWithItsLocation) {
   auto errors = validateYaml("format: csv\nrotation:\n  max_megabytes: 0\n  max_backupz: 3\n");
   const std::string text = errors.format();
   EXPECT_THAT(text, HasSubstr("path is required"));
-  EXPECT_THAT(text, HasSubstr("unknown format 'csv'; valid formats: otlp_json, otlp_proto"));
+  EXPECT_THAT(text, HasSubstr("unknown format 'csv'; valid formats: otlp_json, otlp_proto, pprof"));
   EXPECT_THAT(text, HasSubstr("test.yaml:1:"));
   EXPECT_THAT(text, HasSubstr("max_megabytes must be > 0"));
   EXPECT_THAT(text, HasSubstr("unknown key 'max_backupz'"));
