@@ -3,7 +3,7 @@
 # idles at ~45 MiB RSS). Starts proflow with free ports, waits, reads VmRSS/VmHWM, stops it.
 # Usage: bench/core/idle_rss.sh [path/to/proflow] [seconds]
 set -euo pipefail
-bin=${1:-build/proflow}
+bin=$(realpath "${1:-build/proflow}")
 secs=${2:-10}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
