@@ -10,7 +10,7 @@ class PyroscopeReceiverFactory final : public ReceiverFactoryFor<PyroscopeReceiv
  public:
   std::string_view type() const override { return "pyroscope"; }
   std::string_view description() const override {
-    return "Pyroscope-compatible /ingest: pprof, multipart pprof and folded text from Pyroscope SDKs";
+    return "Pyroscope-compatible /ingest: pprof, multipart pprof, JFR and folded text from Pyroscope SDKs";
   }
 
  protected:
