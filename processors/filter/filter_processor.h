@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "core/factory.h"
-#include "processors/filter/attributes.h"
+#include "core/profile_attributes.h"
 #include "processors/filter/config.h"
 
 namespace proflow::processors::filter {

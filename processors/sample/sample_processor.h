@@ -13,7 +13,7 @@
 
 #include "core/dictionary_builder.h"
 #include "core/factory.h"
-#include "processors/sample/attributes.h"
+#include "core/profile_attributes.h"
 #include "processors/sample/config.h"
 #include "processors/sample/sampler.h"
 

@@ -1,11 +1,10 @@
-#include "processors/sample/attributes.h"
+#include "core/profile_attributes.h"
 
 #include "core/dictionary_builder.h"
 
-namespace proflow::processors::sample {
-namespace {
+namespace proflow {
 
-std::optional<std::string> findIn(const google::protobuf::RepeatedPtrField<otlp::KeyValue>& kvs,
+std::optional<std::string> findKeyValue(const google::protobuf::RepeatedPtrField<otlp::KeyValue>& kvs,
                                   const otlp::Dictionary& dict, std::string_view key) {
   for (const auto& kv : kvs) {
     // key_strindex == 0 with an inline key means "inline key" (index 0 is "").
@@ -15,7 +14,15 @@ std::optional<std::string> findIn(const google::protobuf::RepeatedPtrField<otlp:
   return std::nullopt;
 }
 
-}  // namespace
+std::optional<std::string> findProfileAttribute(const otlp::Profile& p, const otlp::Dictionary& dict,
+                                                std::string_view key) {
+  for (int32_t i : p.attribute_indices()) {
+    if (i <= 0 || i >= dict.attribute_table_size()) continue;
+    const auto& kv = dict.attribute_table(i);
+    if (dictString(dict, kv.key_strindex()) == key) return valueText(kv.value(), dict);
+  }
+  return std::nullopt;
+}
 
 std::string valueText(const otlp::AnyValue& v, const otlp::Dictionary& dict) {
   switch (v.value_case()) {
@@ -48,18 +55,14 @@ std::optional<std::string> lookupAttribute(const ProfileRef& ref, const otlp::Di
     return id;
   }
   if (key == "time_unix_nano") return std::to_string(ref.profile->time_unix_nano());
-  for (int32_t i : ref.profile->attribute_indices()) {
-    if (i <= 0 || i >= dict.attribute_table_size()) continue;
-    const auto& kv = dict.attribute_table(i);
-    if (dictString(dict, kv.key_strindex()) == key) return valueText(kv.value(), dict);
-  }
+  if (auto v = findProfileAttribute(*ref.profile, dict, key)) return v;
   if (ref.scope) {
-    if (auto v = findIn(ref.scope->scope().attributes(), dict, key)) return v;
+    if (auto v = findKeyValue(ref.scope->scope().attributes(), dict, key)) return v;
   }
   if (ref.resource) {
-    if (auto v = findIn(ref.resource->resource().attributes(), dict, key)) return v;
+    if (auto v = findKeyValue(ref.resource->resource().attributes(), dict, key)) return v;
   }
   return std::nullopt;
 }
 
-}  // namespace proflow::processors::sample
+}  // namespace proflow

@@ -8,7 +8,7 @@
 
 #include "core/otlp_types.h"
 
-namespace proflow::processors::sample {
+namespace proflow {
 
 // Where one profile sits in its request.
 struct ProfileRef {
@@ -24,7 +24,13 @@ std::string valueText(const otlp::AnyValue& v, const otlp::Dictionary& dict);
 // Two special keys: `profile_id` (hex, absent when unset or all zero) and `time_unix_nano`.
 std::optional<std::string> lookupAttribute(const ProfileRef& ref, const otlp::Dictionary& dict, std::string_view key);
 
+// One level only: `kvs` of a resource or scope, or the profile's attribute_indices.
+std::optional<std::string> findKeyValue(const google::protobuf::RepeatedPtrField<otlp::KeyValue>& kvs,
+                                        const otlp::Dictionary& dict, std::string_view key);
+std::optional<std::string> findProfileAttribute(const otlp::Profile& p, const otlp::Dictionary& dict,
+                                                std::string_view key);
+
 // Hex of the profile id, "" when unset or all zero.
 std::string profileIdHex(const otlp::Profile& p);
 
-}  // namespace proflow::processors::sample
+}  // namespace proflow
