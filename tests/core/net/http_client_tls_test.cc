@@ -2,86 +2,15 @@
 // openssl CLI at test time (Debian package openssl, in the install-deps test list).
 #include <gtest/gtest.h>
 
-#include <atomic>
-#include <boost/asio/ip/tcp.hpp>
-#include <boost/asio/ssl.hpp>
-#include <boost/beast/core.hpp>
-#include <boost/beast/http.hpp>
-#include <cstdlib>
-#include <thread>
 
 #include "core/net/http_client.h"
 #include "tests/support/temp_dir.h"
+#include "tests/support/tls_test_server.h"
 
 namespace proflow::net {
 namespace {
 
-namespace asio = boost::asio;
-namespace ssl = boost::asio::ssl;
-namespace http = boost::beast::http;
-using tcp = asio::ip::tcp;
 using namespace std::chrono_literals;
-
-// Serves connections one after another: each request gets "tls:<target>", keep-alive.
-class TlsServer {
- public:
-  TlsServer(const std::string& cert, const std::string& key) : ctx_(ssl::context::tls_server) {
-    ctx_.use_certificate_chain_file(cert);
-    ctx_.use_private_key_file(key, ssl::context::pem);
-    acceptor_.open(tcp::v4());
-    acceptor_.bind({asio::ip::address_v4::loopback(), 0});
-    acceptor_.listen();
-    port_ = acceptor_.local_endpoint().port();
-    thread_ = std::thread([this] { run(); });
-  }
-  ~TlsServer() {
-    stop_ = true;
-    boost::system::error_code ec;
-    tcp::socket poke(ioc_);
-    poke.connect({asio::ip::address_v4::loopback(), port_}, ec);  // unblocks accept()
-    thread_.join();
-  }
-  uint16_t port() const { return port_; }
-  int connections() const { return connections_; }
-
- private:
-  void run() {
-    while (!stop_) {
-      tcp::socket s(ioc_);
-      boost::system::error_code ec;
-      acceptor_.accept(s, ec);
-      if (ec || stop_) return;
-      ++connections_;
-      serve(std::move(s));
-    }
-  }
-  void serve(tcp::socket s) {
-    ssl::stream<tcp::socket> tls(std::move(s), ctx_);
-    boost::system::error_code ec;
-    tls.handshake(ssl::stream_base::server, ec);
-    if (ec) return;
-    boost::beast::flat_buffer buf;
-    while (true) {
-      http::request<http::string_body> req;
-      http::read(tls, buf, req, ec);
-      if (ec) return;
-      http::response<http::string_body> res(http::status::ok, req.version());
-      res.body() = "tls:" + std::string(req.target());
-      res.keep_alive(true);
-      res.prepare_payload();
-      http::write(tls, res, ec);
-      if (ec) return;
-    }
-  }
-
-  asio::io_context ioc_;
-  ssl::context ctx_;
-  tcp::acceptor acceptor_{ioc_};
-  uint16_t port_ = 0;
-  std::atomic<bool> stop_{false};
-  std::atomic<int> connections_{0};
-  std::thread thread_;
-};
 
 class HttpsTest : public ::testing::Test {
  protected:
@@ -89,16 +18,16 @@ class HttpsTest : public ::testing::Test {
     cert_ = dir_.file("cert.pem");
     key_ = dir_.file("key.pem");
     // The certificate names only DNS:localhost, so https://127.0.0.1 must fail host verification.
-    std::string cmd = "openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj /CN=localhost "
-                      "-addext subjectAltName=DNS:localhost -keyout " + key_ + " -out " + cert_ + " >/dev/null 2>&1";
-    ASSERT_EQ(std::system(cmd.c_str()), 0)
+    ASSERT_TRUE(proflow::testing::makeSelfSignedCert(cert_, key_))
         << "the openssl CLI is required for this test (Debian package openssl; scripts/install-deps.sh test)";
-    server_ = std::make_unique<TlsServer>(cert_, key_);
+    // Each request gets "tls:<target>".
+    server_ = std::make_unique<proflow::testing::TlsTestServer>(
+        cert_, key_, [](const std::string& target, const std::string&) { return "tls:" + target; });
   }
 
   proflow::testing::TempDir dir_;
   std::string cert_, key_;
-  std::unique_ptr<TlsServer> server_;
+  std::unique_ptr<proflow::testing::TlsTestServer> server_;
 };
 
 TEST_F(HttpsTest, TrustedCertificateWorksAndConnectionIsReused) {

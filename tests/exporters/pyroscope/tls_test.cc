@@ -3,14 +3,7 @@
 #include <gtest/gtest.h>
 #include <spdlog/spdlog.h>
 
-#include <atomic>
-#include <boost/asio/ip/tcp.hpp>
-#include <boost/asio/ssl.hpp>
-#include <boost/beast/core.hpp>
-#include <boost/beast/http.hpp>
-#include <cstdlib>
 #include <mutex>
-#include <thread>
 
 #include "core/config/component_config.h"
 #include "core/runtime.h"
@@ -20,86 +13,11 @@
 #include "pyroscope/push/v1/push.pb.h"
 #include "tests/exporters/pyroscope/test_profiles.h"
 #include "tests/support/temp_dir.h"
+#include "tests/support/tls_test_server.h"
 
 namespace proflow::exporters::pyroscope {
 namespace {
 
-namespace asio = boost::asio;
-namespace ssl = boost::asio::ssl;
-namespace http = boost::beast::http;
-using tcp = asio::ip::tcp;
-
-// Accepts TLS connections one at a time; answers every request 200 and keeps the last body.
-class TlsPyroscope {
- public:
-  TlsPyroscope(const std::string& cert, const std::string& key) : ctx_(ssl::context::tls_server) {
-    ctx_.use_certificate_chain_file(cert);
-    ctx_.use_private_key_file(key, ssl::context::pem);
-    acceptor_.open(tcp::v4());
-    acceptor_.bind({asio::ip::address_v4::loopback(), 0});
-    acceptor_.listen();
-    port_ = acceptor_.local_endpoint().port();
-    thread_ = std::thread([this] { run(); });
-  }
-  ~TlsPyroscope() {
-    stop_ = true;
-    boost::system::error_code ec;
-    tcp::socket poke(ioc_);
-    poke.connect({asio::ip::address_v4::loopback(), port_}, ec);  // unblocks accept()
-    thread_.join();
-  }
-  uint16_t port() const { return port_; }
-  std::string lastTarget() {
-    std::lock_guard<std::mutex> lock(mu_);
-    return target_;
-  }
-  std::string lastBody() {
-    std::lock_guard<std::mutex> lock(mu_);
-    return body_;
-  }
-
- private:
-  void run() {
-    while (!stop_) {
-      tcp::socket s(ioc_);
-      boost::system::error_code ec;
-      acceptor_.accept(s, ec);
-      if (ec || stop_) return;
-      serve(std::move(s));
-    }
-  }
-  void serve(tcp::socket s) {
-    ssl::stream<tcp::socket> tls(std::move(s), ctx_);
-    boost::system::error_code ec;
-    tls.handshake(ssl::stream_base::server, ec);
-    if (ec) return;  // e.g. the client refused our certificate
-    boost::beast::flat_buffer buf;
-    while (true) {
-      http::request<http::string_body> req;
-      http::read(tls, buf, req, ec);
-      if (ec) return;
-      {
-        std::lock_guard<std::mutex> lock(mu_);
-        target_ = std::string(req.target());
-        body_ = req.body();
-      }
-      http::response<http::string_body> res(http::status::ok, req.version());
-      res.keep_alive(true);
-      res.prepare_payload();
-      http::write(tls, res, ec);
-      if (ec) return;
-    }
-  }
-
-  asio::io_context ioc_;
-  ssl::context ctx_;
-  tcp::acceptor acceptor_{ioc_};
-  uint16_t port_ = 0;
-  std::atomic<bool> stop_{false};
-  std::thread thread_;
-  std::mutex mu_;
-  std::string target_, body_;
-};
 
 class NullHost final : public Host {
  public:
@@ -111,12 +29,16 @@ class PyroscopeTlsTest : public ::testing::Test {
   void SetUp() override {
     cert_ = dir_.file("cert.pem");
     const std::string key = dir_.file("key.pem");
-    const std::string cmd = "openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj /CN=localhost "
-                            "-addext subjectAltName=DNS:localhost -keyout " + key + " -out " + cert_ +
-                            " >/dev/null 2>&1";
-    ASSERT_EQ(std::system(cmd.c_str()), 0)
+    ASSERT_TRUE(proflow::testing::makeSelfSignedCert(cert_, key))
         << "the openssl CLI is required for this test (Debian package openssl; scripts/install-deps.sh test)";
-    server_ = std::make_unique<TlsPyroscope>(cert_, key);
+    // Answers every request 200 with an empty body and keeps the last one.
+    server_ = std::make_unique<proflow::testing::TlsTestServer>(cert_, key, [this](const std::string& target,
+                                                                          const std::string& body) {
+      std::lock_guard<std::mutex> lock(mu_);
+      target_ = target;
+      body_ = body;
+      return std::string();
+    });
   }
 
   Status send(const std::string& ca_file) {
@@ -138,7 +60,18 @@ class PyroscopeTlsTest : public ::testing::Test {
 
   proflow::testing::TempDir dir_;
   std::string cert_;
-  std::unique_ptr<TlsPyroscope> server_;
+  std::string lastTarget() {
+    std::lock_guard<std::mutex> lock(mu_);
+    return target_;
+  }
+  std::string lastBody() {
+    std::lock_guard<std::mutex> lock(mu_);
+    return body_;
+  }
+
+  std::mutex mu_;
+  std::string target_, body_;
+  std::unique_ptr<proflow::testing::TlsTestServer> server_;
   telemetry::MetricsRegistry registry_;
   telemetry::ComponentTelemetry telemetry_{registry_, ComponentKind::kExporter, "pyroscope"};
   Runtime runtime_{1, 1};
@@ -148,12 +81,12 @@ class PyroscopeTlsTest : public ::testing::Test {
 TEST_F(PyroscopeTlsTest, CaFileIsTrustedAndTheDefaultStoreIsNot) {
   Status untrusted = send("");
   EXPECT_FALSE(untrusted.isOk());  // self-signed: not in the system store
-  EXPECT_EQ(server_->lastTarget(), "");
+  EXPECT_EQ(lastTarget(), "");
 
   ASSERT_TRUE(send(cert_).isOk());
-  EXPECT_EQ(server_->lastTarget(), "/push.v1.PusherService/Push");
+  EXPECT_EQ(lastTarget(), "/push.v1.PusherService/Push");
   push::v1::PushRequest req;
-  ASSERT_TRUE(req.ParseFromString(server_->lastBody()));
+  ASSERT_TRUE(req.ParseFromString(lastBody()));
   ASSERT_EQ(req.series_size(), 1);
   bool service = false;
   for (const auto& l : req.series(0).labels()) service = service || (l.name() == "service_name" && l.value() == "tls-app");
