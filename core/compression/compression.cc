@@ -4,6 +4,7 @@
 // headers (gzip ISIZE, zstd content size) claim.
 #include "core/compression/compression.h"
 
+#include <libdeflate.h>
 #include <lz4frame.h>
 #include <zlib.h>
 #include <zstd.h>
@@ -43,7 +44,12 @@ class BoundedOutput {
     initial_ = std::min(allowed_, std::max<size_t>(input_size * 4, 16u << 10));
     out_.clear();
   }
-  ~BoundedOutput() { out_.resize(used_); }
+  ~BoundedOutput() {
+    if (!released_) out_.resize(used_);
+  }
+  // The most `out` may hold; release() leaves `out` to the caller (the one-shot fast path).
+  size_t allowed() const { return allowed_; }
+  void release() { released_ = true; }
 
   // Free space to decode into. At the cap this is a one-byte probe outside `out`.
   std::pair<char*, size_t> space() {
@@ -91,6 +97,7 @@ class BoundedOutput {
   size_t used_ = 0;
   bool ratio_binds_ = false;
   bool exceeded_ = false;
+  bool released_ = false;
   char probe_ = 0;
 };
 
@@ -106,6 +113,59 @@ bool isGzipMagic(std::string_view in) {
   return in.size() >= 2 && static_cast<unsigned char>(in[0]) == 0x1f && static_cast<unsigned char>(in[1]) == 0x8b;
 }
 
+// libdeflate decodes a whole buffer 2-3x faster than zlib's streaming inflate, but needs the output
+// size up front. The gzip trailer's ISIZE is a hint only (it can be forged, and is mod 2^32): decode
+// into min(hint, cap) and double on "insufficient space" up to the cap, so a bomb costs at most about
+// twice the cap in work and the cap in memory. Anything else it rejects (corrupt, truncated,
+// trailing bytes) is handed back to the zlib path, which says what and where.
+enum class FastResult { kDone, kLimit, kFallback };
+
+// resize() may round capacity up to twice the old one, past the cap; a fresh exact reserve does not.
+void resizeExact(std::string& s, size_t n) {
+  if (n > s.capacity()) {
+    std::string bigger;
+    bigger.reserve(n);
+    bigger.append(s);
+    s.swap(bigger);
+  }
+  s.resize(n);
+}
+
+FastResult gzipFast(std::string_view in, std::string& out, size_t allowed) {
+  thread_local std::unique_ptr<libdeflate_decompressor, decltype(&libdeflate_free_decompressor)> d(
+      libdeflate_alloc_decompressor(), &libdeflate_free_decompressor);
+  if (!d || in.size() < 18) return FastResult::kFallback;
+  out.clear();
+  size_t used = 0, offset = 0;
+  while (offset < in.size()) {
+    std::string_view member = in.substr(offset);
+    if (!isGzipMagic(member)) return FastResult::kFallback;
+    // ISIZE of the last member in the buffer: exact for the common single-member payload.
+    uint32_t isize;
+    std::memcpy(&isize, in.data() + in.size() - 4, 4);  // little-endian on the platforms we build for
+    size_t want = std::min<size_t>(allowed - used, std::max<size_t>(isize, member.size() * 4));
+    while (true) {
+      resizeExact(out, used + want);
+      size_t in_used = 0, produced = 0;
+      auto rc = libdeflate_gzip_decompress_ex(d.get(), member.data(), member.size(), out.data() + used, want,
+                                              &in_used, &produced);
+      if (rc == LIBDEFLATE_SUCCESS) {
+        used += produced;
+        offset += in_used;
+        break;
+      }
+      if (rc != LIBDEFLATE_INSUFFICIENT_SPACE) return FastResult::kFallback;
+      if (used + want >= allowed) {
+        out.clear();
+        return FastResult::kLimit;
+      }
+      want = std::min(allowed - used, want * 2);
+    }
+  }
+  out.resize(used);
+  return FastResult::kDone;
+}
+
 struct ZStream {
   z_stream s{};
   bool inited = false;
@@ -116,6 +176,17 @@ struct ZStream {
 
 Status inflateAll(Codec codec, std::string_view in, std::string& out, const Limits& limits) {
   const char* name = codec == Codec::kGzip ? "gzip" : "deflate";
+  if (codec == Codec::kGzip) {
+    BoundedOutput bounds(out, in.size(), limits);  // only for its caps and messages
+    size_t allowed = bounds.allowed();
+    Status limit = bounds.limitError(name);
+    bounds.release();
+    switch (gzipFast(in, out, allowed)) {
+      case FastResult::kDone: return Status::ok();
+      case FastResult::kLimit: return limit;
+      case FastResult::kFallback: break;
+    }
+  }
   int window_bits = codec == Codec::kGzip ? 15 + 16 : (looksLikeZlibHeader(in) ? 15 : -15);
   ZStream z;
   if (inflateInit2(&z.s, window_bits) != Z_OK) return Status::internal(std::string(name) + ": inflateInit failed");
@@ -280,6 +351,29 @@ Status deflateAll(Codec codec, std::string_view in, std::string& out, int level)
   return Status::ok();
 }
 
+// Whole-buffer gzip with libdeflate: at the same level about 2.5x faster than zlib and a few percent
+// smaller. One compressor per thread and level (they hold large match-finder tables).
+Status gzipCompress(std::string_view in, std::string& out, int level) {
+  level = level == 0 ? 6 : level;
+  if (level < 1 || level > 12) return Status::invalid("gzip: bad compression level " + std::to_string(level));
+  struct Compressors {
+    libdeflate_compressor* by_level[13] = {};
+    ~Compressors() {
+      for (auto* c : by_level)
+        if (c) libdeflate_free_compressor(c);
+    }
+  };
+  thread_local Compressors cache;
+  auto*& c = cache.by_level[level];
+  if (c == nullptr) c = libdeflate_alloc_compressor(level);
+  if (c == nullptr) return Status::internal("gzip: cannot allocate compressor");
+  out.resize(libdeflate_gzip_compress_bound(c, in.size()));
+  size_t n = libdeflate_gzip_compress(c, in.data(), in.size(), out.data(), out.size());
+  if (n == 0) return Status::internal("gzip: compression failed");
+  out.resize(n);
+  return Status::ok();
+}
+
 Status zstdCompress(std::string_view in, std::string& out, int level) {
   out.resize(ZSTD_compressBound(in.size()));
   size_t n = ZSTD_compress(out.data(), out.size(), in.data(), in.size(), level == 0 ? 3 : level);
@@ -357,7 +451,7 @@ Status decompressAuto(std::string_view in, std::string& out, const Limits& limit
 Status compress(Codec codec, std::string_view in, std::string& out, int level) {
   switch (codec) {
     case Codec::kNone: out.assign(in.data(), in.size()); return Status::ok();
-    case Codec::kGzip:
+    case Codec::kGzip: return gzipCompress(in, out, level);
     case Codec::kZlib: return deflateAll(codec, in, out, level);
     case Codec::kZstd: return zstdCompress(in, out, level);
     case Codec::kLz4: return lz4Compress(in, out, level);

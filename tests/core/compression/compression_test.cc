@@ -214,6 +214,34 @@ TEST(Compression, GzipBombIsRejectedWithinTheCap) {
   EXPECT_LE(out.size(), l.max_output_bytes);
 }
 
+// The gzip fast path sizes its buffer from the last member's ISIZE: a hint that is wrong for every
+// other member. Output must still be exact, and the cap must still hold.
+TEST(Compression, GzipMembersOfVeryDifferentSizes) {
+  std::string big = sampleData(3u << 20), tiny = "x";
+  std::string zbig, ztiny, out;
+  ASSERT_TRUE(compress(Codec::kGzip, big, zbig).isOk());
+  ASSERT_TRUE(compress(Codec::kGzip, tiny, ztiny).isOk());
+  ASSERT_TRUE(decompress(Codec::kGzip, zbig + ztiny, out, Limits{}).isOk());
+  EXPECT_EQ(out, big + tiny);
+  ASSERT_TRUE(decompress(Codec::kGzip, ztiny + zbig + ztiny, out, Limits{}).isOk());
+  EXPECT_EQ(out, tiny + big + tiny);
+  Limits l;
+  l.max_output_bytes = big.size();  // the first member fits exactly, the tiny one no longer does
+  std::string fresh;
+  Status s = decompress(Codec::kGzip, zbig + ztiny, fresh, l);
+  EXPECT_EQ(s.code(), StatusCode::kPayloadTooLarge) << s.toString();
+  EXPECT_LE(fresh.capacity(), l.max_output_bytes);
+}
+
+TEST(Compression, GzipWithWrongSizeTrailerIsInvalid) {
+  std::string z, out;
+  ASSERT_TRUE(compress(Codec::kGzip, sampleData(100000), z).isOk());
+  z[z.size() - 4] ^= 0x01;  // ISIZE no longer matches
+  Status s = decompress(Codec::kGzip, z, out, Limits{});
+  EXPECT_EQ(s.code(), StatusCode::kInvalidArgument) << s.toString();
+  EXPECT_NE(s.message().find("gzip"), std::string::npos) << s.message();
+}
+
 TEST(Compression, ZstdBombIsRejectedWithinTheCap) {
   std::string bomb = zstdZeros(size_t{1} << 30);
   std::string out;
