@@ -196,18 +196,6 @@ void DictionaryBuilder::ensureZeroEntries() {
   if (d.stack_table_size() == 0) d.add_stack_table();
 }
 
-void DictionaryBuilder::IndexSet::grow() {
-  std::vector<Slot> old = std::move(slots_);
-  slots_.assign(old.empty() ? 64 : old.size() * 2, Slot{0, -1});
-  const size_t mask = slots_.size() - 1;
-  for (const Slot& s : old) {
-    if (s.index < 0) continue;
-    size_t i = s.tag & mask;
-    while (slots_[i].index >= 0) i = (i + 1) & mask;
-    slots_[i] = s;
-  }
-}
-
 void DictionaryBuilder::indexExisting() {
   const auto& d = *dict_;
   // Interning each existing entry keeps the first index of duplicates that a producer may have sent.

@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/index_set.h"
 #include "core/otlp_types.h"
 
 namespace proflow {
@@ -44,28 +45,6 @@ class DictionaryBuilder {
   int32_t findString(std::string_view s) const;
 
  private:
-  // Open-addressing set of table indexes. It stores no keys: a probe compares the candidate with the
-  // entry already in the dictionary table (through `eq`), so interning allocates nothing per entry.
-  class IndexSet {
-   public:
-    // Returns the index of the entry equal to the candidate (`eq(index)`), or stores `make()` (which
-    // appends the entry to the table and returns its index) and returns that.
-    template <class Eq, class Make>
-    int32_t intern(uint64_t hash, const Eq& eq, const Make& make);
-    template <class Eq>
-    int32_t find(uint64_t hash, const Eq& eq) const;
-
-   private:
-    struct Slot {
-      uint32_t tag;   // low bits of the hash: position and a cheap pre-check before `eq`
-      int32_t index;  // -1: empty
-    };
-    void grow();
-
-    std::vector<Slot> slots_;
-    size_t size_ = 0;
-  };
-
   void ensureZeroEntries();
   void indexExisting();
   // Interns the attribute whose identity attributeKey() left in key_scratch_; `set_value` fills the
@@ -87,34 +66,5 @@ std::string_view dictString(const otlp::Dictionary& dict, int32_t index);
 
 // Value identity of an AnyValue with string indexes resolved, for comparing and hashing.
 void appendValueKey(std::string& out, const otlp::AnyValue& v, const otlp::Dictionary& dict);
-
-template <class Eq, class Make>
-int32_t DictionaryBuilder::IndexSet::intern(uint64_t hash, const Eq& eq, const Make& make) {
-  if ((size_ + 1) * 4 > slots_.size() * 3) grow();  // keep the load under 3/4
-  const auto tag = static_cast<uint32_t>(hash ^ (hash >> 32));
-  const size_t mask = slots_.size() - 1;
-  for (size_t i = tag & mask;; i = (i + 1) & mask) {
-    Slot& s = slots_[i];
-    if (s.index < 0) {
-      s.index = make();
-      s.tag = tag;
-      ++size_;
-      return s.index;
-    }
-    if (s.tag == tag && eq(s.index)) return s.index;
-  }
-}
-
-template <class Eq>
-int32_t DictionaryBuilder::IndexSet::find(uint64_t hash, const Eq& eq) const {
-  if (slots_.empty()) return -1;
-  const auto tag = static_cast<uint32_t>(hash ^ (hash >> 32));
-  const size_t mask = slots_.size() - 1;
-  for (size_t i = tag & mask;; i = (i + 1) & mask) {
-    const Slot& s = slots_[i];
-    if (s.index < 0) return -1;
-    if (s.tag == tag && eq(s.index)) return s.index;
-  }
-}
 
 }  // namespace proflow

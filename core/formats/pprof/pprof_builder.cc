@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <functional>
 
 #include "core/dictionary_builder.h"
 #include "core/formats/pprof/pprof_ids.h"
@@ -40,9 +41,13 @@ PprofBuilder::PprofBuilder(const otlp::Dictionary& dict, Profile* out)
 }
 
 int64_t PprofBuilder::str(std::string_view s) {
-  auto [it, inserted] = strings_.try_emplace(std::string(s), out_->string_table_size());
-  if (inserted) out_->add_string_table(std::string(s));
-  return it->second;
+  const auto& table = out_->string_table();
+  return strings_.intern(
+      std::hash<std::string_view>{}(s), [&](int32_t i) { return table.Get(i) == s; },
+      [&] {
+        out_->add_string_table(std::string(s));
+        return out_->string_table_size() - 1;
+      });
 }
 
 int64_t PprofBuilder::dictStr(int32_t index) {

@@ -4,10 +4,10 @@
 
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <vector>
 
 #include "core/formats/pprof/pprof_codec.h"
+#include "core/index_set.h"
 #include "core/otlp_types.h"
 #include "core/status.h"
 
@@ -52,7 +52,7 @@ class PprofBuilder {
 
   const otlp::Dictionary& dict_;
   Profile* out_;
-  std::unordered_map<std::string, int64_t> strings_;
+  IndexSet strings_;  // over out_->string_table()
   std::vector<int64_t> dict_strings_;
   std::vector<uint64_t> location_ids_, function_ids_, mapping_ids_;
   std::vector<int32_t> used_mappings_;

@@ -7,6 +7,7 @@
 #include <unordered_map>
 
 #include "core/dictionary_builder.h"
+#include "core/index_set.h"
 #include "core/formats/pprof/id_map.h"
 #include "core/formats/pprof/pprof_ids.h"
 
@@ -19,15 +20,13 @@ struct LabelKey {
   int64_t key, str, num, unit;
   bool operator==(const LabelKey&) const = default;
 };
-struct LabelKeyHash {
-  size_t operator()(const LabelKey& k) const {
-    uint64_t h = static_cast<uint64_t>(k.key) * 0x9E3779B97F4A7C15ull;
-    h ^= static_cast<uint64_t>(k.str) + 0x7F4A7C15ull + (h << 6) + (h >> 2);
-    h ^= static_cast<uint64_t>(k.num) + 0x9E3779B9ull + (h << 6) + (h >> 2);
-    h ^= static_cast<uint64_t>(k.unit) + (h << 6) + (h >> 2);
-    return h;
-  }
-};
+uint64_t hashOf(const LabelKey& k) {
+  uint64_t h = static_cast<uint64_t>(k.key) * 0x9E3779B97F4A7C15ull;
+  h ^= static_cast<uint64_t>(k.str) + 0x7F4A7C15ull + (h << 6) + (h >> 2);
+  h ^= static_cast<uint64_t>(k.num) + 0x9E3779B9ull + (h << 6) + (h >> 2);
+  h ^= static_cast<uint64_t>(k.unit) + (h << 6) + (h >> 2);
+  return h * 0xff51afd7ed558ccdull ^ (h >> 29);  // the set probes by the low bits
+}
 
 // What the labels of one sample say about trace correlation and time.
 struct SampleContext {
@@ -217,13 +216,16 @@ class Converter {
 
   int32_t labelAttribute(const perftools::profiles::Label& l) {
     LabelKey key{l.key(), l.str(), l.str() != 0 ? 0 : l.num(), l.str() != 0 ? 0 : l.num_unit()};
-    auto [it, inserted] = label_attrs_.try_emplace(key, 0);
-    if (inserted) {
-      // Same rule as pprof readers: a label with a string is a string label, otherwise numeric.
-      it->second = l.str() != 0 ? dict_.stringAttribute(ustr(l.key()), ustr(l.str()))
-                                : dict_.intAttribute(ustr(l.key()), l.num(), ustr(l.num_unit()));
-    }
-    return it->second;
+    int32_t slot = label_set_.intern(
+        hashOf(key), [&](int32_t i) { return label_keys_[static_cast<size_t>(i)] == key; },
+        [&] {
+          // Same rule as pprof readers: a label with a string is a string label, otherwise numeric.
+          label_keys_.push_back(key);
+          label_attrs_.push_back(l.str() != 0 ? dict_.stringAttribute(ustr(l.key()), ustr(l.str()))
+                                              : dict_.intAttribute(ustr(l.key()), l.num(), ustr(l.num_unit())));
+          return static_cast<int32_t>(label_keys_.size() - 1);
+        });
+    return label_attrs_[static_cast<size_t>(slot)];
   }
 
   static void noteContext(const std::string& key, const perftools::profiles::Label& l, const std::string* str,
@@ -290,7 +292,10 @@ class Converter {
   DictionaryBuilder dict_;
   std::vector<int32_t> strings_;
   IdMap mappings_, functions_, locations_;
-  std::unordered_map<LabelKey, int32_t, LabelKeyHash> label_attrs_;
+  // Distinct labels seen so far and their attribute indexes (most samples repeat a few labels).
+  IndexSet label_set_;
+  std::vector<LabelKey> label_keys_;
+  std::vector<int32_t> label_attrs_;
   std::vector<const perftools::profiles::Mapping*> unreferenced_;
   std::unordered_map<int64_t, std::string> sanitized_;
 };
