@@ -5,19 +5,10 @@
 #include <unordered_map>
 #include <vector>
 
+#include "core/repeated_fields.h"
+
 namespace proflow::processors::compress {
 namespace {
-
-template <class T, class Pred>
-void removeIf(google::protobuf::RepeatedPtrField<T>* field, Pred drop) {
-  int out = 0;
-  for (int i = 0; i < field->size(); ++i) {
-    if (drop(field->Get(i))) continue;
-    if (out != i) field->SwapElements(out, i);
-    ++out;
-  }
-  while (field->size() > out) field->RemoveLast();
-}
 
 // Identity plus shape: aggregated samples only merge with aggregated ones of the same width, so the
 // values/timestamps rules (same length, one shape per sample) keep holding.

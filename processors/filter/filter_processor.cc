@@ -1,22 +1,12 @@
 #include "processors/filter/filter_processor.h"
 
 #include "core/dictionary_builder.h"
+#include "core/repeated_fields.h"
 #include "core/request_merger.h"
 #include "processors/filter/frame_pruner.h"
 
 namespace proflow::processors::filter {
 namespace {
-
-template <class T, class Pred>
-void removeIf(google::protobuf::RepeatedPtrField<T>* field, Pred drop) {
-  int out = 0;
-  for (int i = 0; i < field->size(); ++i) {
-    if (drop(field->Get(i))) continue;
-    if (out != i) field->SwapElements(out, i);
-    ++out;
-  }
-  while (field->size() > out) field->RemoveLast();
-}
 
 std::unique_ptr<re2::RE2> compile(const std::string& pattern) {
   if (pattern.empty()) return nullptr;
@@ -91,9 +81,8 @@ void FilterProcessor::filterRequest(otlp::Request& req, Stats& stats) const {
           return drop;
         });
     }
-    removeIf(rp.mutable_scope_profiles(), [](const otlp::ScopeProfiles& sp) { return sp.profiles().empty(); });
   }
-  removeIf(req.mutable_resource_profiles(), [](const otlp::ResourceProfiles& rp) { return rp.scope_profiles().empty(); });
+  dropEmptyScopesAndResources(req);
 }
 
 void FilterProcessor::pruneFrames(otlp::Request& req, Stats& stats) const {

@@ -4,6 +4,7 @@
 #include <map>
 #include <optional>
 
+#include "core/repeated_fields.h"
 #include "core/request_merger.h"
 
 namespace proflow::processors::sample {
@@ -11,24 +12,10 @@ namespace {
 
 constexpr std::string_view kRatioKey = "sampling.ratio";
 
-// Removes the elements for which `drop` is true, keeping the order of the rest.
-template <class T, class Pred>
-void removeIf(google::protobuf::RepeatedPtrField<T>* field, Pred drop) {
-  int out = 0;
-  for (int i = 0; i < field->size(); ++i) {
-    if (drop(field->Get(i))) continue;
-    if (out != i) field->SwapElements(out, i);
-    ++out;
-  }
-  while (field->size() > out) field->RemoveLast();
-}
-
 // Drops scopes and resources left without profiles, then rebuilds the dictionary so entries only
 // the dropped data used go too (re-interning into a fresh request leaves orphans behind).
 void compact(otlp::Request& req) {
-  for (auto& rp : *req.mutable_resource_profiles())
-    removeIf(rp.mutable_scope_profiles(), [](const otlp::ScopeProfiles& sp) { return sp.profiles().empty(); });
-  removeIf(req.mutable_resource_profiles(), [](const otlp::ResourceProfiles& rp) { return rp.scope_profiles().empty(); });
+  dropEmptyScopesAndResources(req);
   otlp::Request fresh;
   RequestMerger merger(&fresh);
   merger.append(req);
