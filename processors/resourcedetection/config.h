@@ -33,6 +33,7 @@ struct ProcessConfig {
   config::Duration cache_ttl = std::chrono::minutes(1);
   bool command_line = true;
   bool command_args = true;
+  bool runtime = true;
 
   template <class V>
   void visit(V& v) {
@@ -40,6 +41,7 @@ struct ProcessConfig {
     v.field("cache_ttl", cache_ttl, "how long a pid's attributes are trusted (pids are reused)");
     v.field("command_line", command_line, "set process.command_line (argv joined by spaces)");
     v.field("command_args", command_args, "set process.command_args (argv as a string array)");
+    v.field("runtime", runtime, "set process.runtime.* from the executable (java release file, Go build info, name)");
   }
 };
 

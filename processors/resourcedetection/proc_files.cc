@@ -34,6 +34,13 @@ std::optional<std::string> readSmallFile(const std::string& path) {
   return out;
 }
 
+std::string_view takeLine(std::string_view& text) {
+  size_t nl = text.find('\n');
+  std::string_view line = text.substr(0, nl);
+  text = nl == std::string_view::npos ? std::string_view() : text.substr(nl + 1);
+  return line;
+}
+
 std::optional<std::string> readLink(const std::string& path) {
   std::string buf(4096, '\0');
   ssize_t n = ::readlink(path.c_str(), buf.data(), buf.size());

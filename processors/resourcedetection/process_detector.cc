@@ -4,8 +4,10 @@
 #include <unistd.h>
 
 #include <charconv>
+#include <optional>
 
 #include "processors/resourcedetection/proc_files.h"
+#include "processors/resourcedetection/runtime_detector.h"
 
 namespace proflow::processors::resourcedetection {
 namespace {
@@ -28,7 +30,8 @@ otlp::AnyValue stringArray(const std::vector<std::string>& items) {
   return v;
 }
 
-void addExecutable(const std::string& dir, DetectedList& out) {
+// Returns the executable's path (for the runtime detection), nullopt when the link is unreadable.
+std::optional<std::string> addExecutable(const std::string& dir, DetectedList& out) {
   auto exe = readLink(dir + "/exe");
   // The kernel marks a replaced or removed binary; the path it was started from is still the answer.
   constexpr std::string_view kDeleted = " (deleted)";
@@ -38,6 +41,7 @@ void addExecutable(const std::string& dir, DetectedList& out) {
   std::string comm = readSmallFile(dir + "/comm").value_or("");
   while (!comm.empty() && comm.back() == '\n') comm.pop_back();
   addString(out, "process.executable.name", comm.empty() && exe ? baseName(*exe) : comm);
+  return exe;
 }
 
 void addCommand(const std::string& dir, const ProcessConfig& config, DetectedList& out) {
@@ -78,9 +82,7 @@ std::vector<std::string> splitCmdline(std::string_view body) {
 
 std::string statusField(std::string_view status, std::string_view name) {
   while (!status.empty()) {
-    size_t nl = status.find('\n');
-    std::string_view line = status.substr(0, nl);
-    status = nl == std::string_view::npos ? std::string_view() : status.substr(nl + 1);
+    std::string_view line = takeLine(status);
     if (line.size() <= name.size() || !line.starts_with(name) || line[name.size()] != ':') continue;
     line.remove_prefix(name.size() + 1);
     while (!line.empty() && (line.front() == ' ' || line.front() == '\t')) line.remove_prefix(1);
@@ -104,9 +106,10 @@ DetectedList detectProcess(const std::string& proc_root, int64_t pid, const Proc
   if (pid <= 0) return out;
   const std::string dir = proc_root + "/" + std::to_string(pid);
   if (access(dir.c_str(), F_OK) != 0) return out;
-  addExecutable(dir, out);
+  auto exe = addExecutable(dir, out);
   addCommand(dir, config, out);
   addStatus(dir, out);
+  if (exe && config.runtime) mergeMissing(out, detectRuntime(dir, *exe));
   return out;
 }
 

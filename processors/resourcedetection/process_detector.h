@@ -21,7 +21,8 @@ std::string statusField(std::string_view status, std::string_view name);
 std::string userName(uint32_t uid);
 
 // process.executable.path/name, process.command, process.command_line, process.command_args,
-// process.owner and process.parent_pid of `<proc_root>/<pid>`; empty when the process is gone.
+// process.owner, process.parent_pid and process.runtime.* (runtime_detector.h) of
+// `<proc_root>/<pid>`; empty when the process is gone.
 DetectedList detectProcess(const std::string& proc_root, int64_t pid, const ProcessConfig& config);
 
 }  // namespace proflow::processors::resourcedetection

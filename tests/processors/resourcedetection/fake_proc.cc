@@ -13,6 +13,7 @@ void FakeProc::add(const std::string& pid_dir, const FakeProcess& p) {
     std::ofstream(dir / name, std::ios::binary) << body << (with_newline ? "\n" : "");
   };
   if (!p.exe.empty()) fs::create_symlink(p.exe, dir / "exe");
+  if (!p.root.empty()) fs::create_directory_symlink(p.root, dir / "root");
   if (!p.comm.empty()) write("comm", p.comm, true);
   if (!p.cmdline.empty()) write("cmdline", p.cmdline, false);
   if (!p.status.empty()) write("status", p.status, false);

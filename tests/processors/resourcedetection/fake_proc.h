@@ -1,4 +1,4 @@
-// A fake procfs tree in a temp dir: /<pid>/{exe,comm,cmdline,status,cgroup,mountinfo} as the
+// A fake procfs tree in a temp dir: /<pid>/{exe,comm,cmdline,status,cgroup,mountinfo,root} as the
 // detectors read them, so tests choose every input.
 #pragma once
 
@@ -16,6 +16,7 @@ struct FakeProcess {
   std::string status;   // "Name:\t...\nUid:\t...\n..."
   std::string cgroup;
   std::string mountinfo;
+  std::string root;     // target of the root link (the process's filesystem root); "" = no link
 };
 
 class FakeProc {
