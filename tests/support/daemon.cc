@@ -33,9 +33,10 @@ std::string proflowBinary() { return std::string(PROFLOW_BINARY_DIR) + "/proflow
 
 namespace {
 
-pid_t spawn(const std::vector<std::string>& argv, int out_fd) {
+pid_t spawn(const std::vector<std::string>& argv, int out_fd, const Daemon::Env& env = {}) {
   pid_t pid = fork();
   if (pid == 0) {
+    for (const auto& [name, value] : env) setenv(name.c_str(), value.c_str(), 1);
     dup2(out_fd, 1);
     dup2(out_fd, 2);
     // The test process may have stop signals blocked; the child must start clean.
@@ -69,10 +70,11 @@ int exitCode(int status) {
 
 }  // namespace
 
-Daemon::Daemon(std::vector<std::string> args, std::string log_path) : log_path_(std::move(log_path)) {
+Daemon::Daemon(std::vector<std::string> args, std::string log_path, const Env& env)
+    : log_path_(std::move(log_path)) {
   args.insert(args.begin(), proflowBinary());
   int fd = open(log_path_.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  pid_ = spawn(args, fd);
+  pid_ = spawn(args, fd, env);
   close(fd);
 }
 

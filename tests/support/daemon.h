@@ -5,6 +5,7 @@
 
 #include <chrono>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace proflow::testing {
@@ -17,8 +18,10 @@ std::string proflowBinary();
 
 class Daemon {
  public:
+  // Extra environment variables for the child (set on top of the test's own environment).
+  using Env = std::vector<std::pair<std::string, std::string>>;
   // Starts `proflow <args...>` with stderr/stdout going to `log_path`.
-  Daemon(std::vector<std::string> args, std::string log_path);
+  Daemon(std::vector<std::string> args, std::string log_path, const Env& env = {});
   ~Daemon();  // SIGKILLs if still running
   Daemon(const Daemon&) = delete;
   Daemon& operator=(const Daemon&) = delete;

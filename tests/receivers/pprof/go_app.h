@@ -20,6 +20,7 @@ class ServingGoApp {
   ServingGoApp& operator=(const ServingGoApp&) = delete;
 
   int port() const { return port_; }  // 0 when it did not start
+  pid_t pid() const { return pid_; }
   const std::string& error() const { return error_; }
 
  private:
