@@ -193,21 +193,42 @@ void Connection::onBodyDone() {
   if (*codec_ != compression::Codec::kNone && !wire.empty()) {
     compression::Limits limits = opts.decompression;
     limits.max_output_bytes = opts.max_request_body_bytes;
-    Status s = compression::decompress(*codec_, wire, req_.body, limits);
-    if (!s.isOk()) {
-      bool too_large = s.code() == StatusCode::kPayloadTooLarge;
-      req_.body.clear();
-      return reject(too_large ? RejectReason::kTooLarge : RejectReason::kBadEncoding, too_large ? 413 : 400, s,
-                    keep_alive_, &route_->formatter);
+    auto inflate = [codec = *codec_, limits, wire = std::move(wire)](std::string& body) {
+      return compression::decompress(codec, wire, body, limits);
+    };
+    if (!opts.decode_executor) {
+      std::string body;
+      Status s = inflate(body);
+      return onBodyDecoded(std::move(s), std::move(body));
     }
-  } else if (wire.size() > opts.max_request_body_bytes) {
+    // The connection reads nothing until it answers, so nothing else touches it meanwhile.
+    asio::post(*opts.decode_executor, [self = shared_from_this(), inflate = std::move(inflate)]() mutable {
+      std::string body;
+      Status s = inflate(body);
+      asio::post(self->stream_.get_executor(), [self, s = std::move(s), body = std::move(body)]() mutable {
+        self->onBodyDecoded(std::move(s), std::move(body));
+      });
+    });
+    return;
+  }
+  if (wire.size() > opts.max_request_body_bytes) {
     return reject(RejectReason::kTooLarge, 413,
                   Status::tooLarge("request body of " + std::to_string(wire.size()) + " bytes exceeds limit of " +
                                    sizeText(opts.max_request_body_bytes)),
                   keep_alive_, &route_->formatter);
-  } else {
-    req_.body = std::move(wire);
   }
+  req_.body = std::move(wire);
+  dispatch();
+}
+
+void Connection::onBodyDecoded(Status s, std::string body) {
+  if (phase_ == Phase::kClosed) return;
+  if (!s.isOk()) {
+    bool too_large = s.code() == StatusCode::kPayloadTooLarge;
+    return reject(too_large ? RejectReason::kTooLarge : RejectReason::kBadEncoding, too_large ? 413 : 400, s,
+                  keep_alive_, &route_->formatter);
+  }
+  req_.body = std::move(body);
   dispatch();
 }
 

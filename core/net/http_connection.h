@@ -86,6 +86,8 @@ class Connection : public std::enable_shared_from_this<Connection> {
   void readBody();
   void onBodyRead(beast::error_code ec);
   void onBodyDone();
+  // Back on the connection strand once the body is inflated (inline or on the decode executor).
+  void onBodyDecoded(Status status, std::string body);
   void dispatch();
   void onResponse(HttpResponse r);
   void reject(RejectReason reason, int http_status, const Status& status, bool keep_alive,

@@ -139,4 +139,15 @@ uint64_t HttpServer::rejected(RejectReason r) const {
   return shared_->rejected[static_cast<size_t>(r)].load(std::memory_order_relaxed);
 }
 
+HttpServerOptions receiverServerOptions(std::string endpoint, size_t max_body_bytes, double max_inflate_ratio,
+                                        boost::asio::any_io_executor decode_on) {
+  HttpServerOptions opts;
+  opts.endpoint = std::move(endpoint);
+  opts.max_request_body_bytes = max_body_bytes;
+  opts.max_wire_body_bytes = max_body_bytes;
+  opts.decompression.max_inflate_ratio = max_inflate_ratio;
+  opts.decode_executor = std::move(decode_on);
+  return opts;
+}
+
 }  // namespace proflow::net

@@ -13,11 +13,13 @@
 //   if (Status s = server.start(); !s.isOk()) return s;
 #pragma once
 
+#include <boost/asio/any_io_executor.hpp>
 #include <boost/asio/io_context.hpp>
 #include <chrono>
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "core/compression/compression.h"
@@ -67,7 +69,15 @@ struct HttpServerOptions {
   std::chrono::milliseconds read_timeout{std::chrono::seconds(60)};  // max silence while reading a body; 0 = none
   std::chrono::milliseconds write_timeout{std::chrono::seconds(30)};
   size_t max_connections = 1024;  // further connections are closed on accept
+  // Where compressed bodies are inflated (e.g. Runtime::workers()): a 64 MiB gzip body takes tens of
+  // milliseconds, which on the I/O thread would stall every other connection. Unset: inline.
+  std::optional<boost::asio::any_io_executor> decode_executor;
 };
+
+// What every HTTP receiver sets: its endpoint, one body limit for the wire and after decompression,
+// the inflate-ratio cap, and compressed bodies inflated on `decode_on` (the runtime's workers).
+HttpServerOptions receiverServerOptions(std::string endpoint, size_t max_body_bytes, double max_inflate_ratio,
+                                        boost::asio::any_io_executor decode_on);
 
 // Why the server refused a request itself (label "reason" of http_rejected_requests_total).
 enum class RejectReason {

@@ -11,11 +11,8 @@ JfrReceiver::~JfrReceiver() { shutdown(std::chrono::steady_clock::now()); }
 
 Status JfrReceiver::start(Host&) {
   if (!config_.endpoint.empty()) {
-    net::HttpServerOptions opts;
-    opts.endpoint = config_.endpoint;
-    opts.max_request_body_bytes = config_.max_request_body_size.bytes;
-    opts.max_wire_body_bytes = config_.max_request_body_size.bytes;
-    opts.decompression.max_inflate_ratio = config_.max_inflate_ratio;
+    auto opts = net::receiverServerOptions(config_.endpoint, config_.max_request_body_size.bytes,
+                                           config_.max_inflate_ratio, settings_.runtime->workers().get_executor());
     server_ = std::make_unique<net::HttpServer>(settings_.runtime->io(), opts, settings_.logger, settings_.telemetry);
     server_->route("POST", "/v1/jfr", [this](net::HttpRequest&& req, net::Responder respond) {
       handlePost(std::move(req), std::move(respond));

@@ -55,11 +55,8 @@ HttpTransport::HttpTransport(const CreateSettings& settings, HttpProtocolConfig 
 HttpTransport::~HttpTransport() { shutdown(std::chrono::steady_clock::now()); }
 
 Status HttpTransport::start() {
-  net::HttpServerOptions opts;
-  opts.endpoint = config_.endpoint;
-  opts.max_request_body_bytes = config_.max_request_body_size.bytes;
-  opts.max_wire_body_bytes = config_.max_request_body_size.bytes;
-  opts.decompression.max_inflate_ratio = config_.max_inflate_ratio;
+  auto opts = net::receiverServerOptions(config_.endpoint, config_.max_request_body_size.bytes, config_.max_inflate_ratio,
+                                         settings_.runtime->workers().get_executor());
   server_ = std::make_unique<net::HttpServer>(settings_.runtime->io(), opts, settings_.logger, settings_.telemetry);
   server_->route("POST", kPath, [this](net::HttpRequest&& req, net::Responder respond) {
     handle(std::move(req), std::move(respond));

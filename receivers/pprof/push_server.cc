@@ -38,11 +38,8 @@ PushServer::PushServer(const CreateSettings& settings, const PprofReceiverConfig
 PushServer::~PushServer() { stop(); }
 
 Status PushServer::start() {
-  net::HttpServerOptions opts;
-  opts.endpoint = ctx_->config.endpoint;
-  opts.max_request_body_bytes = ctx_->config.max_request_body_size.bytes;
-  opts.max_wire_body_bytes = ctx_->config.max_request_body_size.bytes;
-  opts.decompression.max_inflate_ratio = ctx_->config.max_inflate_ratio;
+  auto opts = net::receiverServerOptions(ctx_->config.endpoint, ctx_->config.max_request_body_size.bytes,
+                                         ctx_->config.max_inflate_ratio, settings_.runtime->workers().get_executor());
   server_ = std::make_unique<net::HttpServer>(settings_.runtime->io(), opts, settings_.logger, settings_.telemetry);
   auto& workers = settings_.runtime->workers();
   server_->route("POST", kPushPath, [ctx = ctx_, &workers](net::HttpRequest&& req, net::Responder respond) {

@@ -132,11 +132,8 @@ PyroscopeReceiver::~PyroscopeReceiver() { shutdown(std::chrono::steady_clock::no
 
 Status PyroscopeReceiver::start(Host&) {
   const auto& cfg = state_->config;
-  net::HttpServerOptions opts;
-  opts.endpoint = cfg.endpoint;
-  opts.max_request_body_bytes = cfg.max_request_body_size.bytes;
-  opts.max_wire_body_bytes = cfg.max_request_body_size.bytes;
-  opts.decompression.max_inflate_ratio = cfg.max_inflate_ratio;
+  auto opts = net::receiverServerOptions(cfg.endpoint, cfg.max_request_body_size.bytes, cfg.max_inflate_ratio,
+                                         state_->settings.runtime->workers().get_executor());
   server_ = std::make_unique<net::HttpServer>(state_->settings.runtime->io(), opts, state_->settings.logger,
                                               state_->settings.telemetry);
   for (const char* path : {"/ingest", "/pyroscope/ingest"}) {

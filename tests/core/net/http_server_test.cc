@@ -2,6 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <boost/asio/post.hpp>
+#include <boost/asio/thread_pool.hpp>
+
 #include <future>
 #include <thread>
 
@@ -164,6 +167,39 @@ TEST_F(HttpServerTest, DecompressesContentEncodings) {
     EXPECT_EQ(r->body, plain) << compression::codecName(codec);
     EXPECT_EQ(r->headers["X-Wire-Bytes"], std::to_string(z.size()));
   }
+}
+
+// With a decode executor, inflating a body happens there: while it waits, the I/O thread keeps
+// serving other connections; afterwards the body (or the limit error) arrives as without one.
+TEST_F(HttpServerTest, DecodeExecutorInflatesOffTheIoThread) {
+  boost::asio::thread_pool decoder(1);
+  std::promise<void> release;
+  boost::asio::post(decoder, [f = release.get_future().share()] { f.wait(); });  // occupy the decoder
+  HttpServerOptions o;
+  o.decode_executor = decoder.get_executor();
+  o.max_request_body_bytes = 1u << 20;
+  start(o);
+  std::string plain(200000, 'q'), z, bomb;
+  ASSERT_TRUE(compression::compress(compression::Codec::kGzip, plain, z).isOk());
+  ASSERT_TRUE(compression::compress(compression::Codec::kGzip, std::string(4u << 20, '\0'), bomb).isOk());
+  RawConn compressed(server_->port()), too_big(server_->port()), identity(server_->port());
+  compressed.send(post("/echo", z, "Content-Encoding: gzip\r\n"));
+  too_big.send(post("/echo", bomb, "Content-Encoding: gzip\r\n"));
+  identity.send(post("/echo", "served meanwhile"));
+  auto r = identity.read();  // answered while both compressed bodies wait for the decoder
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->body, "served meanwhile");
+  release.set_value();
+  r = compressed.read();
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->status, 200);
+  EXPECT_EQ(r->body, plain);
+  r = too_big.read();
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->status, 413);
+  EXPECT_NE(r->body.find("decompressed size exceeds limit of 1MiB"), std::string::npos) << r->body;
+  EXPECT_TRUE(r->keep_alive);
+  decoder.join();
 }
 
 TEST_F(HttpServerTest, DecompressedSizeAndRatioLimitsAre413) {
