@@ -6,6 +6,7 @@
 
 #include "core/dictionary_builder.h"
 #include "core/formats/pprof/otlp_to_pprof.h"
+#include "core/pyroscope_metric.h"
 
 namespace proflow::exporters::pyroscope {
 namespace {
@@ -18,19 +19,6 @@ constexpr std::string_view kSpyNameAttr = "pyroscope.spy_name";
 constexpr size_t kMaxLabelValue = 2048;  // Pyroscope rejects longer values (max-length-label-value)
 constexpr size_t kMaxLabelName = 1024;   // and longer names (max-length-label-name)
 constexpr size_t kMaxLabels = 30;        // and more names per series (max-label-names-per-series)
-
-bool contains(std::string_view s, std::string_view part) { return s.find(part) != std::string_view::npos; }
-
-// Pyroscope's metric family of a sample type; "" when none applies.
-std::string familyOf(std::string_view t) {
-  if (t == "wall") return "wall";
-  if (contains(t, "cpu")) return "process_cpu";
-  if (contains(t, "alloc_") || contains(t, "inuse_") || contains(t, "space") || contains(t, "objects")) return "memory";
-  if (contains(t, "mutex")) return "mutex";
-  if (contains(t, "block")) return "block";
-  if (t == "goroutine" || t == "goroutines") return "goroutines";
-  return {};
-}
 
 std::string anyValueText(const otlp::AnyValue& v, bool* ok) {
   *ok = true;
@@ -59,7 +47,7 @@ std::string metricName(const otlp::Dictionary& d, const std::vector<const otlp::
   for (const auto* p : profiles)
     if (std::string m = profileAttr(d, *p, kProfileNameAttr); !m.empty()) return m;
   for (const auto* p : profiles)
-    if (std::string m = familyOf(dictString(d, p->sample_type().type_strindex())); !m.empty()) return m;
+    if (std::string m = pyroscopeMetricFamily(dictString(d, p->sample_type().type_strindex())); !m.empty()) return m;
   return profiles.empty() ? "unknown" : sanitizeLabelName(dictString(d, profiles[0]->sample_type().type_strindex()));
 }
 

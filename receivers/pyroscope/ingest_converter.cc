@@ -5,6 +5,7 @@
 #include "core/dictionary_builder.h"
 #include "core/formats/pprof/pprof_codec.h"
 #include "core/formats/pprof/pprof_to_otlp.h"
+#include "core/pyroscope_metric.h"
 #include "receivers/pyroscope/folded_input.h"
 #include "receivers/pyroscope/jfr_input.h"
 #include "receivers/pyroscope/multipart.h"
@@ -79,7 +80,7 @@ std::string applyConfig(const SampleTypeConfig* cfg, pprof::Profile* prof) {
       prof->add_string_table(std::string(pprofUnitFor(s->units)));
       st.set_unit(prof->string_table_size() - 1);
     }
-    if (metric.empty()) metric = metricForSampleType(s && !s->display_name.empty() ? s->display_name : type);
+    if (metric.empty()) metric = pyroscopeMetricFamily(s && !s->display_name.empty() ? s->display_name : type);
   }
   if (metric.empty() && prof->sample_type_size() > 0)
     metric = prof->string_table(static_cast<int>(prof->sample_type(0).type()));

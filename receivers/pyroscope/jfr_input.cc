@@ -7,6 +7,7 @@
 #include "core/dictionary_builder.h"
 #include "core/formats/jfr/context_labels.h"
 #include "core/formats/jfr/otlp_converter.h"
+#include "core/pyroscope_metric.h"
 #include "receivers/pyroscope/multipart.h"
 #include "receivers/pyroscope/profile_types.h"
 
@@ -96,7 +97,7 @@ std::string jfrMetricFor(std::string_view sample_type, std::string_view period_t
     if (period_type == "block") return "block";
   }
   if (sample_type == "live" || sample_type.substr(0, 7) == "malloc_") return "memory";
-  return metricForSampleType(sample_type);
+  return pyroscopeMetricFamily(sample_type);
 }
 
 Status convertJfrIngest(const IngestParams& p, std::string_view content_type, std::string_view body,

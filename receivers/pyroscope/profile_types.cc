@@ -45,8 +45,6 @@ constexpr std::array kSuffixes = {
     Suffix{"exceptions", {"exceptions", "exceptions", "count", "exceptions", "count", false}},
 };
 
-bool contains(std::string_view s, std::string_view part) { return s.find(part) != std::string_view::npos; }
-
 }  // namespace
 
 Status legacyTypeFor(std::string_view app_name, std::string_view units, LegacyType* out, std::string* service_name) {
@@ -68,17 +66,6 @@ Status legacyTypeFor(std::string_view app_name, std::string_view units, LegacyTy
   return Status::invalid("unknown profile type '" + std::string(suffix) +
                          "' (folded uploads take their type from the name's last .suffix, e.g. app.cpu, "
                          "app.alloc_space, app.wall)");
-}
-
-std::string metricForSampleType(std::string_view t) {
-  if (t == "wall") return "wall";
-  if (contains(t, "cpu")) return "process_cpu";
-  if (contains(t, "alloc_") || contains(t, "inuse_") || contains(t, "space") || contains(t, "objects"))
-    return "memory";
-  if (contains(t, "mutex_")) return "mutex";
-  if (contains(t, "block_")) return "block";
-  if (t == "goroutine" || t == "goroutines") return "goroutines";
-  return {};
 }
 
 std::string_view pprofUnitFor(std::string_view u) {

@@ -24,12 +24,6 @@ struct LegacyType {
 // ("unknown profile type", as Pyroscope answers). `service_name` is the name without the suffix.
 Status legacyTypeFor(std::string_view app_name, std::string_view units, LegacyType* out, std::string* service_name);
 
-// Pyroscope metric family of a pprof sample type (or its display-name): wall -> wall, *cpu* ->
-// process_cpu, alloc_/inuse_/space/objects -> memory, mutex_ -> mutex, block_ -> block,
-// goroutine(s) -> goroutines; "" for anything else. A pprof's family is that of its first sample
-// type with one (Go CPU: samples, cpu -> process_cpu).
-std::string metricForSampleType(std::string_view sample_type);
-
 // sample_type_config `units` word -> pprof unit: samples/objects/lock_samples/goroutines -> count,
 // bytes -> bytes, lock_nanoseconds -> nanoseconds; anything else unchanged.
 std::string_view pprofUnitFor(std::string_view pyroscope_units);

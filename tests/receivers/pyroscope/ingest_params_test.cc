@@ -1,6 +1,7 @@
 // Pyroscope query parsing: series names with labels, time units told apart by digits, defaults.
 #include <gtest/gtest.h>
 
+#include "core/pyroscope_metric.h"
 #include "receivers/pyroscope/ingest_params.h"
 #include "receivers/pyroscope/profile_types.h"
 
@@ -128,13 +129,13 @@ TEST(ProfileTypesTest, LegacySuffixesAndMetrics) {
   EXPECT_EQ(t.unit, "nanoseconds");
   EXPECT_EQ(legacyTypeFor("shop.weird", "samples", &t, &service).code(), StatusCode::kInvalidArgument);
 
-  EXPECT_EQ(metricForSampleType("cpu"), "process_cpu");
-  EXPECT_EQ(metricForSampleType("wall"), "wall");
-  EXPECT_EQ(metricForSampleType("inuse_space"), "memory");
-  EXPECT_EQ(metricForSampleType("mutex_count"), "mutex");
-  EXPECT_EQ(metricForSampleType("block_duration"), "block");
-  EXPECT_EQ(metricForSampleType("goroutine"), "goroutines");
-  EXPECT_EQ(metricForSampleType("samples"), "");
+  EXPECT_EQ(pyroscopeMetricFamily("cpu"), "process_cpu");
+  EXPECT_EQ(pyroscopeMetricFamily("wall"), "wall");
+  EXPECT_EQ(pyroscopeMetricFamily("inuse_space"), "memory");
+  EXPECT_EQ(pyroscopeMetricFamily("mutex_count"), "mutex");
+  EXPECT_EQ(pyroscopeMetricFamily("block_duration"), "block");
+  EXPECT_EQ(pyroscopeMetricFamily("goroutine"), "goroutines");
+  EXPECT_EQ(pyroscopeMetricFamily("samples"), "");
   EXPECT_EQ(pprofUnitFor("lock_nanoseconds"), "nanoseconds");
   EXPECT_EQ(pprofUnitFor("objects"), "count");
 }
