@@ -2,23 +2,48 @@
 
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
+
 namespace proflow::exporterhelper {
 
 using telemetry::Event;
 using Clock = std::chrono::steady_clock;
 
+namespace {
+
+// "otlp/gateway" -> "otlp_gateway": one subdirectory per exporter instance.
+std::string storeName(const ComponentId& id) {
+  std::string s = id.str();
+  std::replace(s.begin(), s.end(), '/', '_');
+  return s;
+}
+
+}  // namespace
+
 ExporterHelper::ExporterHelper(const CreateSettings& settings, ExporterHelperConfig config,
                                std::unique_ptr<Sender> sender)
     : settings_(settings), config_(std::move(config)), sender_(std::move(sender)) {
   if (config_.sending_queue.enabled) settings_.telemetry->queueCapacity().set(config_.sending_queue.queue_size);
+  if (config_.sending_queue.enabled && !config_.sending_queue.directory.empty())
+    store_ = std::make_unique<PersistentStore>(config_.sending_queue.directory + "/" + storeName(settings_.id),
+                                               config_.sending_queue.fsync);
 }
 
 ExporterHelper::~ExporterHelper() { shutdown(Clock::now()); }
 
 Status ExporterHelper::start(Host& host) {
+  std::vector<uint64_t> leftover;
+  if (store_) {
+    if (Status s = store_->open(&leftover); !s.isOk()) return s;
+  }
   Status s = sender_->start(host);
   if (!s.isOk()) return s;
   std::lock_guard lock(mu_);
+  for (uint64_t seq : leftover) queue_.push_back(Entry{std::nullopt, seq});
+  if (!leftover.empty()) {
+    settings_.telemetry->queueSize().set(static_cast<int64_t>(queue_.size()));
+    settings_.logger->info("resending {} batches a previous run left in {}", leftover.size(), store_->directory());
+  }
   started_ = true;
   if (config_.sending_queue.enabled)
     for (int i = 0; i < config_.sending_queue.num_consumers; ++i) workers_.emplace_back([this] { workerLoop(); });
@@ -33,36 +58,85 @@ Status ExporterHelper::consume(Batch batch) {
     }
     return sendWithRetry(batch);
   }
+  if (store_) return enqueuePersistent(std::move(batch));
   std::lock_guard lock(mu_);
+  if (Status s = refusalLocked(); !s.isOk()) return s;
+  pushLocked(Entry{std::move(batch), 0});
+  return Status::ok();
+}
+
+Status ExporterHelper::refusalLocked() const {
   if (!started_ || stopping_) return Status::unavailable("exporter is not running");
   if (queue_.size() >= static_cast<size_t>(config_.sending_queue.queue_size)) {
     return Status::exhausted("sending queue is full (" + std::to_string(queue_.size()) + " batches); retry later")
         .withRetryAfter(std::chrono::seconds(1));
   }
-  queue_.push_back(std::move(batch));
+  return Status::ok();
+}
+
+void ExporterHelper::pushLocked(Entry entry) {
+  queue_.push_back(std::move(entry));
   settings_.telemetry->queueSize().set(static_cast<int64_t>(queue_.size()));
   cv_.notify_one();
+}
+
+Status ExporterHelper::enqueuePersistent(Batch batch) {
+  {
+    std::lock_guard lock(mu_);
+    if (Status s = refusalLocked(); !s.isOk()) return s;
+  }
+  // Written outside mu_ so disk latency never holds up the senders; acknowledged only once written.
+  uint64_t seq = 0;
+  {
+    std::lock_guard lock(store_mu_);
+    if (Status s = store_->append(batch, &seq); !s.isOk()) {
+      settings_.logger->error("cannot persist a batch, refusing it: {}", s.toString());
+      return s;  // retryable: the client sends it again
+    }
+  }
+  std::lock_guard lock(mu_);
+  pushLocked(Entry{std::move(batch), seq});
   return Status::ok();
 }
 
 void ExporterHelper::workerLoop() {
   for (;;) {
-    Batch batch;
+    Entry entry;
     {
       std::unique_lock lock(mu_);
       cv_.wait(lock, [&] { return stopping_ || !queue_.empty(); });
       if (queue_.empty()) return;  // stopping and drained
       if (stopping_ && Clock::now() >= deadline_) return;  // shutdown() counts what is left
-      batch = std::move(queue_.front());
+      entry = std::move(queue_.front());
       queue_.pop_front();
       settings_.telemetry->queueSize().set(static_cast<int64_t>(queue_.size()));
     }
-    Status s = sendWithRetry(batch);
-    if (!s.isOk()) {
-      settings_.telemetry->record(Event::kFailed, batch.counts());
-      settings_.logger->error("dropping batch of {} profiles: {}", batch.counts().profiles, s.toString());
+    Batch batch;
+    if (entry.batch) {
+      batch = std::move(*entry.batch);
+    } else if (Status s = store_->load(entry.seq, &batch); !s.isOk()) {
+      settings_.logger->error("{}", s.toString());  // moved aside; nothing more can be done with it
+      continue;
+    }
+    settle(entry, batch, sendWithRetry(batch));
+  }
+}
+
+void ExporterHelper::settle(const Entry& entry, const Batch& batch, const Status& result) {
+  if (!result.isOk() && entry.seq != 0) {
+    std::lock_guard lock(mu_);
+    // Cut short by the shutdown deadline: the batch stays on disk for the next start.
+    if (stopping_ && Clock::now() >= deadline_) {
+      settings_.logger->warn("shutdown deadline reached: batch of {} profiles kept in {} for the next start",
+                             batch.counts().profiles, store_->directory());
+      return;
     }
   }
+  if (!result.isOk()) {
+    settings_.telemetry->record(Event::kFailed, batch.counts());
+    settings_.logger->error("dropping batch of {} profiles: {}", batch.counts().profiles, result.toString());
+  }
+  if (entry.seq != 0) store_->remove(entry.seq);
 }
 
 std::chrono::nanoseconds ExporterHelper::jittered(std::chrono::nanoseconds interval) {
@@ -124,16 +198,19 @@ void ExporterHelper::shutdown(Deadline deadline) {
   for (auto& w : workers_)
     if (w.joinable()) w.join();
   workers_.clear();
-  std::deque<Batch> left;
+  std::deque<Entry> left;
   {
     std::lock_guard lock(mu_);
     left.swap(queue_);
     settings_.telemetry->queueSize().set(0);
   }
-  if (!left.empty()) {
+  if (!left.empty() && store_) {
+    settings_.logger->warn("shutdown deadline reached: {} queued batches kept in {} for the next start", left.size(),
+                           store_->directory());
+  } else if (!left.empty()) {
     uint64_t profiles = 0;
-    for (const auto& b : left) {
-      auto c = b.counts();
+    for (const auto& e : left) {
+      auto c = e.batch->counts();
       profiles += c.profiles;
       settings_.telemetry->record(Event::kDropped, c);
     }

@@ -6,17 +6,23 @@
 // the peer's Retry-After), and on shutdown drained until the deadline; whatever is still queued then
 // is counted as dropped and logged, never lost silently. With the queue disabled, consume() sends
 // (and retries) in the caller's thread and returns the final status.
+//
+// With `sending_queue.directory` the queue is persistent (persistent_store.h): consume() acknowledges
+// a batch only once it is on disk, a batch leaves the disk when it is delivered or fails for good,
+// and what is pending at shutdown stays there and is resent, in order, by the next start.
 #pragma once
 
 #include <condition_variable>
 #include <deque>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <random>
 #include <thread>
 #include <vector>
 
 #include "core/exporterhelper/exporter_helper_config.h"
+#include "core/exporterhelper/persistent_store.h"
 #include "core/exporterhelper/sender.h"
 #include "core/factory.h"
 
@@ -34,7 +40,18 @@ class ExporterHelper final : public Exporter {
   size_t queued() const;
 
  private:
+  // A queued batch: in memory, on disk (seq != 0), or both.
+  struct Entry {
+    std::optional<Batch> batch;  // empty for batches a previous run left on disk (read when sent)
+    uint64_t seq = 0;
+  };
+  // With mu_ held: why consume() must refuse now (not running, queue full), or OK.
+  Status refusalLocked() const;
+  void pushLocked(Entry entry);
+  Status enqueuePersistent(Batch batch);
   void workerLoop();
+  // After the last attempt: forget the batch (delivered or failed for good) or keep it on disk.
+  void settle(const Entry& entry, const Batch& batch, const Status& result);
   Status sendWithRetry(const Batch& batch);
   // Sleeps up to `d`; returns false when shutdown's deadline cut the wait short.
   bool sleepFor(std::chrono::nanoseconds d);
@@ -46,7 +63,9 @@ class ExporterHelper final : public Exporter {
 
   mutable std::mutex mu_;
   std::condition_variable cv_;
-  std::deque<Batch> queue_;
+  std::deque<Entry> queue_;
+  std::unique_ptr<PersistentStore> store_;  // null: memory-only queue
+  std::mutex store_mu_;                     // orders appends (sequence numbers)
   bool started_ = false;
   bool stopping_ = false;
   Deadline deadline_{};

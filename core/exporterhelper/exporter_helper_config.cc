@@ -20,6 +20,9 @@ void ExporterHelperConfig::validate(config::ValidationContext& ctx) const {
   if (sending_queue.enabled) {
     auto q = ctx.nested("sending_queue");
     sending_queue.validate(q);
+  } else if (!sending_queue.directory.empty()) {
+    auto q = ctx.nested("sending_queue");
+    q.error("directory", "a persistent queue needs the queue: set enabled: true or remove directory");
   }
   if (retry_on_failure.enabled) {
     auto r = ctx.nested("retry_on_failure");

@@ -1,11 +1,12 @@
 // The YAML every exporter shares, with the OpenTelemetry Collector's names and defaults:
 //   timeout: 5s
-//   sending_queue:    { enabled: true, num_consumers: 10, queue_size: 1000 }
+//   sending_queue:    { enabled: true, num_consumers: 10, queue_size: 1000, directory: "", fsync: false }
 //   retry_on_failure: { enabled: true, initial_interval: 5s, max_interval: 30s, max_elapsed_time: 300s,
 //                       multiplier: 1.5, randomization_factor: 0.5 }
 #pragma once
 
 #include <chrono>
+#include <string>
 
 #include "core/config/config_reader.h"
 
@@ -15,11 +16,17 @@ struct QueueConfig {
   bool enabled = true;
   int num_consumers = 10;
   int queue_size = 1000;  // batches
+  // Persistent queue: every accepted batch is written under <directory>/<exporter id> before it is
+  // acknowledged and removed once delivered, so a restart (or a crash) resends what was pending.
+  std::string directory;
+  bool fsync = false;  // also survive a machine crash, at the cost of one fsync per batch
   template <class V>
   void visit(V& v) {
     v.field("enabled", enabled, "queue batches and send them from background workers");
     v.field("num_consumers", num_consumers, "parallel senders");
     v.field("queue_size", queue_size, "batches held before new data is refused (429 / RESOURCE_EXHAUSTED upstream)");
+    v.field("directory", directory, "persist queued batches here and resend them after a restart (\"\" = memory only)");
+    v.field("fsync", fsync, "fsync each persisted batch before acknowledging it");
   }
   void validate(config::ValidationContext& ctx) const;
 };
