@@ -146,7 +146,7 @@ TEST(RuntimeDetector, GoProcessOnAFakeProc) {
 
 TEST(RuntimeDetector, TheRealGoToolIsAGoProgram) {
   const std::string go = commandOutput("readlink -f \"$(command -v go)\"");
-  if (go.empty()) GTEST_SKIP() << "go is not installed (Debian golang-go)";
+  ASSERT_FALSE(go.empty()) << "go is not installed (Debian golang-go; make test installs it)";
   testing::FakeProc proc;
   proc.add("600", {.exe = go});
   auto rt = runtimeOf(proc, 600);
@@ -178,7 +178,7 @@ TEST(RuntimeDetector, JavaVersionFromTheJdkReleaseFile) {
 
 TEST(RuntimeDetector, RealJdkAgreesWithWhatTheJvmReports) {
   const std::string java = commandOutput("readlink -f \"$(command -v java)\"");
-  if (java.empty()) GTEST_SKIP() << "java is not installed";
+  ASSERT_FALSE(java.empty()) << "java is not installed (Debian openjdk-17-jdk-headless; make test installs it)";
   // java.runtime.version as the JVM prints it: "    java.runtime.version = 17.0.15+6-Debian-1deb12u1".
   const std::string reported =
       commandOutput("java -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java.runtime.version = //p'");
