@@ -6,6 +6,7 @@
 #include <boost/asio/dispatch.hpp>
 #include <boost/asio/post.hpp>
 #include <climits>
+#include <type_traits>
 #include <limits>
 
 #include "core/telemetry/component_telemetry.h"
@@ -29,38 +30,73 @@ bool isHttpProtocolError(const beast::error_code& ec) {
          ec != http::error::end_of_stream && ec != http::error::partial_message;
 }
 
+template <class Stream>
+Stream makeStream(asio::ip::tcp::socket&& socket, HttpServer::Shared& shared) {
+  if constexpr (std::is_same_v<Stream, beast::tcp_stream>) {
+    return Stream(std::move(socket));
+  } else {
+    return Stream(std::move(socket), *shared.opts.tls);
+  }
+}
+
 }  // namespace
 
-Connection::Connection(asio::ip::tcp::socket&& socket, std::shared_ptr<HttpServer::Shared> shared)
-    : stream_(std::move(socket)), shared_(std::move(shared)) {
+template <class Stream>
+Connection<Stream>::Connection(asio::ip::tcp::socket&& socket, std::shared_ptr<HttpServer::Shared> shared)
+    : stream_(makeStream<Stream>(std::move(socket), *shared)), shared_(std::move(shared)) {
   beast::error_code ec;
-  auto ep = stream_.socket().remote_endpoint(ec);
+  auto ep = lowest().socket().remote_endpoint(ec);
   if (!ec) {
     remote_ = ep.address().is_v6() ? "[" + ep.address().to_string() + "]:" + std::to_string(ep.port())
                                    : ep.address().to_string() + ":" + std::to_string(ep.port());
   }
 }
 
-Connection::~Connection() {
+template <class Stream>
+Connection<Stream>::~Connection() {
   std::lock_guard<std::mutex> lock(shared_->mu);
   shared_->connections.erase(this);
 }
 
-void Connection::start() {
+template <class Stream>
+void Connection<Stream>::start() {
   {
     std::lock_guard<std::mutex> lock(shared_->mu);
-    shared_->connections.emplace(this, weak_from_this());
+    shared_->connections.emplace(this, this->weak_from_this());
   }
-  asio::dispatch(stream_.get_executor(), [self = shared_from_this()] { self->readHeader(); });
+  if constexpr (std::is_same_v<Stream, beast::tcp_stream>) {
+    asio::dispatch(stream_.get_executor(), [self = this->shared_from_this()] { self->readHeader(); });
+  } else {
+    // The handshake counts against the header timeout: a client that connects and says nothing is
+    // closed like a silent plain-text one.
+    asio::dispatch(stream_.get_executor(), [self = this->shared_from_this()] {
+      self->lowest().expires_after(self->shared_->opts.read_header_timeout);
+      self->stream_.async_handshake(boost::asio::ssl::stream_base::server,
+                                    [self](beast::error_code ec) { self->onHandshake(ec); });
+    });
+  }
 }
 
-void Connection::closeIfIdleAsync() {
-  asio::post(stream_.get_executor(), [self = shared_from_this()] {
+template <class Stream>
+void Connection<Stream>::onHandshake(beast::error_code ec) {
+  if (ec) {
+    // Plain HTTP sent to a TLS port, an untrusted client certificate, a scanner: not a request.
+    shared_->reject(RejectReason::kTlsHandshake);
+    if (shared_->logger) shared_->logger->debug("TLS handshake from {} failed: {}", remote_, ec.message());
+    return close();
+  }
+  readHeader();
+}
+
+template <class Stream>
+void Connection<Stream>::closeIfIdleAsync() {
+  asio::post(stream_.get_executor(), [self = this->shared_from_this()] {
     if (self->phase_ == Phase::kIdle) self->close();
   });
 }
 
-void Connection::readHeader() {
+template <class Stream>
+void Connection<Stream>::readHeader() {
   if (shared_->stopping) return close();
   phase_ = Phase::kIdle;
   req_ = HttpRequest{};
@@ -72,12 +108,13 @@ void Connection::readHeader() {
   // Checked in checkHead(), after routing, so the error can be formatted. Not boost::none: Beast 1.74
   // compares the Content-Length against the optional itself, and "none" compares smaller than any value.
   parser_->body_limit(std::numeric_limits<uint64_t>::max());
-  stream_.expires_after(shared_->opts.read_header_timeout);
+  lowest().expires_after(shared_->opts.read_header_timeout);
   http::async_read_header(stream_, buffer_, *parser_,
-                          [self = shared_from_this()](beast::error_code ec, size_t) { self->onHeader(ec); });
+                          [self = this->shared_from_this()](beast::error_code ec, size_t) { self->onHeader(ec); });
 }
 
-void Connection::onHeader(beast::error_code ec) {
+template <class Stream>
+void Connection<Stream>::onHeader(beast::error_code ec) {
   if (ec) return onHeaderError(ec);
   const auto& h = parser_->get();
   version_ = h.version();
@@ -92,8 +129,8 @@ void Connection::onHeader(beast::error_code ec) {
   phase_ = Phase::kBody;
   if (iequals(req_.header("Expect"), "100-continue") && !parser_->is_done()) {
     continue_ = std::make_shared<http::response<http::empty_body>>(http::status::continue_, version_);
-    stream_.expires_after(shared_->opts.write_timeout);
-    http::async_write(stream_, *continue_, [self = shared_from_this()](beast::error_code e, size_t) {
+    lowest().expires_after(shared_->opts.write_timeout);
+    http::async_write(stream_, *continue_, [self = this->shared_from_this()](beast::error_code e, size_t) {
       if (e) return self->close();
       self->readBody();
     });
@@ -102,7 +139,8 @@ void Connection::onHeader(beast::error_code ec) {
   readBody();
 }
 
-void Connection::onHeaderError(beast::error_code ec) {
+template <class Stream>
+void Connection<Stream>::onHeaderError(beast::error_code ec) {
   if (ec == http::error::header_limit) {
     return reject(RejectReason::kHeaderTooLarge, 431,
                   Status::tooLarge("request header exceeds " + sizeText(shared_->opts.max_header_bytes)), false);
@@ -115,7 +153,8 @@ void Connection::onHeaderError(beast::error_code ec) {
 
 // Routing and the checks that need only the header. Rejections here keep the connection only when
 // the request has no body: an unread body would be taken for the next request.
-bool Connection::checkHead() {
+template <class Stream>
+bool Connection<Stream>::checkHead() {
   const auto& opts = shared_->opts;
   bool no_body = parser_->is_done() && parser_->get().keep_alive();
   std::string allow;
@@ -156,19 +195,21 @@ bool Connection::checkHead() {
   return true;
 }
 
-void Connection::readBody() {
+template <class Stream>
+void Connection<Stream>::readBody() {
   if (parser_->is_done()) return onBodyDone();
   // An idle timeout, renewed on every read, rather than a deadline for the whole body.
   if (shared_->opts.read_timeout.count() > 0) {
-    stream_.expires_after(shared_->opts.read_timeout);
+    lowest().expires_after(shared_->opts.read_timeout);
   } else {
-    stream_.expires_never();
+    lowest().expires_never();
   }
   http::async_read_some(stream_, buffer_, *parser_,
-                        [self = shared_from_this()](beast::error_code ec, size_t) { self->onBodyRead(ec); });
+                        [self = this->shared_from_this()](beast::error_code ec, size_t) { self->onBodyRead(ec); });
 }
 
-void Connection::onBodyRead(beast::error_code ec) {
+template <class Stream>
+void Connection<Stream>::onBodyRead(beast::error_code ec) {
   if (ec == http::error::body_limit) {
     return reject(RejectReason::kTooLarge, 413,
                   Status::tooLarge("request body exceeds limit of " + sizeText(shared_->opts.max_wire_body_bytes)),
@@ -182,8 +223,9 @@ void Connection::onBodyRead(beast::error_code ec) {
   readBody();
 }
 
-void Connection::onBodyDone() {
-  stream_.expires_never();
+template <class Stream>
+void Connection<Stream>::onBodyDone() {
+  lowest().expires_never();
   auto& msg = parser_->get();
   keep_alive_ = msg.keep_alive();
   std::string wire = std::move(msg.body());
@@ -202,7 +244,7 @@ void Connection::onBodyDone() {
       return onBodyDecoded(std::move(s), std::move(body));
     }
     // The connection reads nothing until it answers, so nothing else touches it meanwhile.
-    asio::post(*opts.decode_executor, [self = shared_from_this(), inflate = std::move(inflate)]() mutable {
+    asio::post(*opts.decode_executor, [self = this->shared_from_this(), inflate = std::move(inflate)]() mutable {
       std::string body;
       Status s = inflate(body);
       asio::post(self->stream_.get_executor(), [self, s = std::move(s), body = std::move(body)]() mutable {
@@ -221,7 +263,8 @@ void Connection::onBodyDone() {
   dispatch();
 }
 
-void Connection::onBodyDecoded(Status s, std::string body) {
+template <class Stream>
+void Connection<Stream>::onBodyDecoded(Status s, std::string body) {
   if (phase_ == Phase::kClosed) return;
   if (!s.isOk()) {
     bool too_large = s.code() == StatusCode::kPayloadTooLarge;
@@ -232,10 +275,11 @@ void Connection::onBodyDecoded(Status s, std::string body) {
   dispatch();
 }
 
-void Connection::dispatch() {
+template <class Stream>
+void Connection<Stream>::dispatch() {
   phase_ = Phase::kHandling;
   auto state = std::make_shared<Responder::State>();
-  state->deliver = [self = shared_from_this()](HttpResponse r) {
+  state->deliver = [self = this->shared_from_this()](HttpResponse r) {
     asio::post(self->stream_.get_executor(), [self, r = std::move(r)]() mutable { self->onResponse(std::move(r)); });
   };
   const Route& route = *route_;
@@ -247,12 +291,14 @@ void Connection::dispatch() {
   }
 }
 
-void Connection::onResponse(HttpResponse r) {
+template <class Stream>
+void Connection<Stream>::onResponse(HttpResponse r) {
   if (phase_ != Phase::kHandling) return;
   write(std::move(r), keep_alive_);
 }
 
-void Connection::reject(RejectReason reason, int http_status, const Status& status, bool keep_alive,
+template <class Stream>
+void Connection<Stream>::reject(RejectReason reason, int http_status, const Status& status, bool keep_alive,
                         const ErrorFormatter* fmt, std::string allow) {
   shared_->reject(reason);
   const ErrorFormatter& f = fmt && *fmt ? *fmt : shared_->default_formatter;
@@ -262,7 +308,8 @@ void Connection::reject(RejectReason reason, int http_status, const Status& stat
   write(std::move(r), keep_alive);
 }
 
-void Connection::write(HttpResponse r, bool keep_alive) {
+template <class Stream>
+void Connection<Stream>::write(HttpResponse r, bool keep_alive) {
   phase_ = Phase::kWriting;
   keep_alive = keep_alive && !shared_->stopping;
   res_ = std::make_shared<http::response<http::string_body>>();
@@ -273,13 +320,14 @@ void Connection::write(HttpResponse r, bool keep_alive) {
   res_->body() = std::move(r.body);
   res_->keep_alive(keep_alive);
   res_->prepare_payload();
-  stream_.expires_after(shared_->opts.write_timeout);
-  http::async_write(stream_, *res_, [self = shared_from_this(), keep_alive](beast::error_code ec, size_t) {
+  lowest().expires_after(shared_->opts.write_timeout);
+  http::async_write(stream_, *res_, [self = this->shared_from_this(), keep_alive](beast::error_code ec, size_t) {
     self->onWrite(ec, keep_alive);
   });
 }
 
-void Connection::onWrite(beast::error_code ec, bool keep_alive) {
+template <class Stream>
+void Connection<Stream>::onWrite(beast::error_code ec, bool keep_alive) {
   res_.reset();
   if (ec) return close();
   if (keep_alive && !shared_->stopping) return readHeader();
@@ -289,29 +337,35 @@ void Connection::onWrite(beast::error_code ec, bool keep_alive) {
 // Closing a socket with unread input makes the kernel send RST, which can destroy the response we
 // just wrote before the client reads it. Half-close, then discard what the client still sends
 // (bounded in bytes and time) before closing.
-void Connection::lingerClose() {
+template <class Stream>
+void Connection<Stream>::lingerClose() {
   phase_ = Phase::kClosed;
   beast::error_code ec;
-  stream_.socket().shutdown(asio::ip::tcp::socket::shutdown_send, ec);
+  lowest().socket().shutdown(asio::ip::tcp::socket::shutdown_send, ec);
   if (ec) return close();
-  stream_.expires_after(std::chrono::seconds(2));
+  lowest().expires_after(std::chrono::seconds(2));
   drain();
 }
 
-void Connection::drain() {
+template <class Stream>
+void Connection<Stream>::drain() {
   if (drained_ > (1u << 20)) return close();
-  stream_.async_read_some(asio::buffer(drain_), [self = shared_from_this()](beast::error_code e, size_t n) {
+  lowest().async_read_some(asio::buffer(drain_), [self = this->shared_from_this()](beast::error_code e, size_t n) {
     self->drained_ += n;
     if (e) return self->close();
     self->drain();
   });
 }
 
-void Connection::close() {
+template <class Stream>
+void Connection<Stream>::close() {
   phase_ = Phase::kClosed;
   beast::error_code ec;
-  stream_.socket().shutdown(asio::ip::tcp::socket::shutdown_both, ec);
-  stream_.close();
+  lowest().socket().shutdown(asio::ip::tcp::socket::shutdown_both, ec);
+  lowest().close();
 }
+
+template class Connection<beast::tcp_stream>;
+template class Connection<beast::ssl_stream<beast::tcp_stream>>;
 
 }  // namespace proflow::net::detail

@@ -8,6 +8,7 @@
 #include <boost/asio/strand.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
+#include <boost/beast/ssl.hpp>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -20,8 +21,14 @@
 namespace proflow::net {
 
 namespace detail {
-class Connection;
-}
+// What the server needs from a connection of either kind (plain or TLS).
+class ConnectionBase {
+ public:
+  virtual ~ConnectionBase() = default;
+  // Posts to the connection's strand: close if waiting for a request (used by stop()).
+  virtual void closeIfIdleAsync() = 0;
+};
+}  // namespace detail
 
 struct HttpServer::Shared : std::enable_shared_from_this<HttpServer::Shared> {
   struct Route {
@@ -52,7 +59,7 @@ struct HttpServer::Shared : std::enable_shared_from_this<HttpServer::Shared> {
   std::atomic<uint16_t> port{0};
 
   std::mutex mu;
-  std::unordered_map<detail::Connection*, std::weak_ptr<detail::Connection>> connections;
+  std::unordered_map<detail::ConnectionBase*, std::weak_ptr<detail::ConnectionBase>> connections;
 };
 
 struct Responder::State {
@@ -66,14 +73,15 @@ namespace detail {
 namespace beast = boost::beast;
 namespace http = boost::beast::http;
 
-class Connection : public std::enable_shared_from_this<Connection> {
+// One connection's loop over a plain TCP stream or a TLS stream (instantiated for both in the .cc).
+template <class Stream>
+class Connection : public ConnectionBase, public std::enable_shared_from_this<Connection<Stream>> {
  public:
   Connection(boost::asio::ip::tcp::socket&& socket, std::shared_ptr<HttpServer::Shared> shared);
-  ~Connection();
+  ~Connection() override;
 
   void start();
-  // Posts to the connection's strand: close if waiting for a request (used by stop()).
-  void closeIfIdleAsync();
+  void closeIfIdleAsync() override;
 
  private:
   enum class Phase { kIdle, kBody, kHandling, kWriting, kClosed };
@@ -94,11 +102,13 @@ class Connection : public std::enable_shared_from_this<Connection> {
               const ErrorFormatter* fmt = nullptr, std::string allow = {});
   void write(HttpResponse r, bool keep_alive);
   void onWrite(beast::error_code ec, bool keep_alive);
+  void onHandshake(beast::error_code ec);
+  beast::tcp_stream& lowest() { return beast::get_lowest_layer(stream_); }
   void lingerClose();
   void drain();
   void close();
 
-  beast::tcp_stream stream_;
+  Stream stream_;
   beast::flat_buffer buffer_;
   std::optional<http::request_parser<http::string_body>> parser_;
   std::shared_ptr<HttpServer::Shared> shared_;
@@ -114,6 +124,9 @@ class Connection : public std::enable_shared_from_this<Connection> {
   std::array<char, 16384> drain_{};
   size_t drained_ = 0;
 };
+
+using PlainConnection = Connection<beast::tcp_stream>;
+using TlsConnection = Connection<beast::ssl_stream<beast::tcp_stream>>;
 
 }  // namespace detail
 }  // namespace proflow::net

@@ -22,6 +22,7 @@ const char* rejectReasonName(RejectReason r) {
     case RejectReason::kUnsupportedEncoding: return "unsupported_encoding";
     case RejectReason::kBadEncoding: return "bad_encoding";
     case RejectReason::kTooManyConnections: return "too_many_connections";
+    case RejectReason::kTlsHandshake: return "tls_handshake";
   }
   return "unknown";
 }
@@ -77,7 +78,10 @@ void HttpServer::Shared::accept() {
         boost::system::error_code ignored;
         socket.close(ignored);
       } else {
-        std::make_shared<detail::Connection>(std::move(socket), self)->start();
+        if (self->opts.tls)
+          std::make_shared<detail::TlsConnection>(std::move(socket), self)->start();
+        else
+          std::make_shared<detail::PlainConnection>(std::move(socket), self)->start();
       }
     }
     self->accept();
@@ -87,7 +91,7 @@ void HttpServer::Shared::accept() {
 void HttpServer::Shared::stopOnStrand() {
   boost::system::error_code ec;
   acceptor.close(ec);
-  std::vector<std::shared_ptr<detail::Connection>> live;
+  std::vector<std::shared_ptr<detail::ConnectionBase>> live;
   {
     std::lock_guard<std::mutex> lock(mu);
     for (auto& [ptr, weak] : connections) {
@@ -137,17 +141,6 @@ size_t HttpServer::connectionCount() const {
 
 uint64_t HttpServer::rejected(RejectReason r) const {
   return shared_->rejected[static_cast<size_t>(r)].load(std::memory_order_relaxed);
-}
-
-HttpServerOptions receiverServerOptions(std::string endpoint, size_t max_body_bytes, double max_inflate_ratio,
-                                        boost::asio::any_io_executor decode_on) {
-  HttpServerOptions opts;
-  opts.endpoint = std::move(endpoint);
-  opts.max_request_body_bytes = max_body_bytes;
-  opts.max_wire_body_bytes = max_body_bytes;
-  opts.decompression.max_inflate_ratio = max_inflate_ratio;
-  opts.decode_executor = std::move(decode_on);
-  return opts;
 }
 
 }  // namespace proflow::net

@@ -26,6 +26,9 @@
 #include "core/net/http_types.h"
 #include "core/status.h"
 
+namespace boost::asio::ssl {
+class context;
+}
 namespace spdlog {
 class logger;
 }
@@ -72,12 +75,9 @@ struct HttpServerOptions {
   // Where compressed bodies are inflated (e.g. Runtime::workers()): a 64 MiB gzip body takes tens of
   // milliseconds, which on the I/O thread would stall every other connection. Unset: inline.
   std::optional<boost::asio::any_io_executor> decode_executor;
+  // TLS (makeServerTlsContext in tls_server.h); null = plain text.
+  std::shared_ptr<boost::asio::ssl::context> tls;
 };
-
-// What every HTTP receiver sets: its endpoint, one body limit for the wire and after decompression,
-// the inflate-ratio cap, and compressed bodies inflated on `decode_on` (the runtime's workers).
-HttpServerOptions receiverServerOptions(std::string endpoint, size_t max_body_bytes, double max_inflate_ratio,
-                                        boost::asio::any_io_executor decode_on);
 
 // Why the server refused a request itself (label "reason" of http_rejected_requests_total).
 enum class RejectReason {
@@ -89,8 +89,9 @@ enum class RejectReason {
   kUnsupportedEncoding,  // 415
   kBadEncoding,        // 400: corrupt or truncated compressed body
   kTooManyConnections,  // connection closed on accept
+  kTlsHandshake,        // TLS handshake failed (plain text to a TLS port, untrusted client certificate)
 };
-inline constexpr int kRejectReasonCount = 8;
+inline constexpr int kRejectReasonCount = 9;
 const char* rejectReasonName(RejectReason r);  // "bad_request", "not_found", ...
 
 class HttpServer {

@@ -1,6 +1,8 @@
-// The `tls` block shared by every client (exporters, scrapers), in the Collector's shape:
+// The `tls` blocks, in the Collector's shapes. Clients (exporters, scrapers):
 //   tls: { insecure: false, ca_file: ca.pem, cert_file: client.pem, key_file: client.key,
 //          insecure_skip_verify: false, server_name_override: "" }
+// Servers (receivers; absent = plain text):
+//   tls: { cert_file: server.pem, key_file: server.key, client_ca_file: clients-ca.pem }
 #pragma once
 
 #include <string>
@@ -34,6 +36,23 @@ struct TlsClientConfig {
   TlsClientOptions clientOptions() const {
     return TlsClientOptions{insecure, ca_file, cert_file, key_file, insecure_skip_verify};
   }
+};
+
+// A receiver's `tls` block. With client_ca_file set, clients must present a certificate signed by
+// it (mutual TLS).
+struct TlsServerConfig {
+  std::string cert_file;
+  std::string key_file;
+  std::string client_ca_file;
+
+  template <class V>
+  void visit(V& v) {
+    v.field("cert_file", cert_file, "PEM server certificate (chain)");
+    v.field("key_file", key_file, "PEM server private key");
+    v.field("client_ca_file", client_ca_file, "PEM CA bundle; when set, clients must present a certificate it signed");
+  }
+  // Both files are required and must exist.
+  void validate(config::ValidationContext& ctx) const;
 };
 
 }  // namespace proflow::net

@@ -20,6 +20,10 @@ void JfrReceiverConfig::validate(config::ValidationContext& ctx) const {
       ctx.error("directory.move_to", "required with after: move");
     if (directory->poll_interval.value.count() <= 0) ctx.error("directory.poll_interval", "must be greater than 0");
   }
+  if (tls) {
+    auto t = ctx.nested("tls");
+    tls->validate(t);
+  }
 }
 
 }  // namespace proflow::receivers::jfr

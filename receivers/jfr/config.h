@@ -15,6 +15,7 @@
 #include <string>
 
 #include "core/config/config_reader.h"
+#include "core/net/tls_config.h"
 
 namespace proflow::receivers::jfr {
 
@@ -44,10 +45,12 @@ struct JfrReceiverConfig {
   std::map<std::string, std::string> attributes;  // resource attributes added to every recording
   bool keep_original_payload = false;
   std::optional<DirectoryConfig> directory;
+  std::optional<net::TlsServerConfig> tls;
 
   template <class V>
   void visit(V& v) {
     v.field("endpoint", endpoint, "host:port for POST /v1/jfr; empty disables HTTP");
+    v.field("tls", tls, "serve TLS with this certificate (absent = plain text)");
     v.field("max_request_body_size", max_request_body_size, "largest recording accepted (decompressed)");
     v.field("max_inflate_ratio", max_inflate_ratio, "largest decompressed/compressed ratio accepted");
     v.field("attributes", attributes, "resource attributes added to every recording");

@@ -2,6 +2,8 @@
 
 #include <boost/asio/post.hpp>
 
+#include "core/net/receiver_server.h"
+
 namespace proflow::receivers::jfr {
 
 JfrReceiver::JfrReceiver(const CreateSettings& settings, JfrReceiverConfig config, ConsumerPtr next)
@@ -11,8 +13,12 @@ JfrReceiver::~JfrReceiver() { shutdown(std::chrono::steady_clock::now()); }
 
 Status JfrReceiver::start(Host&) {
   if (!config_.endpoint.empty()) {
-    auto opts = net::receiverServerOptions(config_.endpoint, config_.max_request_body_size.bytes,
-                                           config_.max_inflate_ratio, settings_.runtime->workers().get_executor());
+    net::HttpServerOptions opts;
+    if (Status s = net::receiverServerOptions(config_.endpoint, config_.max_request_body_size.bytes,
+                                              config_.max_inflate_ratio, config_.tls,
+                                              settings_.runtime->workers().get_executor(), &opts);
+        !s.isOk())
+      return s;
     server_ = std::make_unique<net::HttpServer>(settings_.runtime->io(), opts, settings_.logger, settings_.telemetry);
     server_->route("POST", "/v1/jfr", [this](net::HttpRequest&& req, net::Responder respond) {
       handlePost(std::move(req), std::move(respond));

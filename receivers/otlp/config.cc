@@ -15,6 +15,10 @@ void OtlpReceiverConfig::validate(config::ValidationContext& ctx) const {
       ctx.error("protocols.grpc.max_recv_msg_size", "must be between 1 byte and 2GiB");
     if (protocols.grpc->max_concurrent_requests < 1)
       ctx.error("protocols.grpc.max_concurrent_requests", "must be at least 1");
+    if (protocols.grpc->tls) {
+      auto tls = ctx.nested("protocols.grpc.tls");
+      protocols.grpc->tls->validate(tls);
+    }
   }
   if (protocols.http) {
     net::Endpoint ep;
@@ -23,6 +27,10 @@ void OtlpReceiverConfig::validate(config::ValidationContext& ctx) const {
     if (protocols.http->max_request_body_size.bytes == 0)
       ctx.error("protocols.http.max_request_body_size", "must be greater than 0");
     if (protocols.http->max_inflate_ratio < 1) ctx.error("protocols.http.max_inflate_ratio", "must be at least 1");
+    if (protocols.http->tls) {
+      auto tls = ctx.nested("protocols.http.tls");
+      protocols.http->tls->validate(tls);
+    }
   }
 }
 

@@ -5,12 +5,14 @@
 //       protocols:
 //         grpc: { endpoint: 127.0.0.1:4317 }
 //         http: { endpoint: 127.0.0.1:4318 }
+//   (either protocol takes tls: { cert_file, key_file, client_ca_file } to serve TLS / mutual TLS)
 #pragma once
 
 #include <optional>
 #include <string>
 
 #include "core/config/config_reader.h"
+#include "core/net/tls_config.h"
 
 namespace proflow::receivers::otlp {
 
@@ -18,9 +20,11 @@ struct GrpcProtocolConfig {
   std::string endpoint = "127.0.0.1:4317";
   config::ByteSize max_recv_msg_size = config::ByteSize(64ull << 20);  // after decompression
   int max_concurrent_requests = 64;  // requests decoded/processed at once; more are refused (retryable)
+  std::optional<net::TlsServerConfig> tls;
   template <class V>
   void visit(V& v) {
     v.field("endpoint", endpoint, "host:port to listen on");
+    v.field("tls", tls, "serve TLS with this certificate (absent = plain text)");
     v.field("max_recv_msg_size", max_recv_msg_size, "largest request accepted, after decompression");
     v.field("max_concurrent_requests", max_concurrent_requests, "requests processed at once");
   }
@@ -30,9 +34,11 @@ struct HttpProtocolConfig {
   std::string endpoint = "127.0.0.1:4318";
   config::ByteSize max_request_body_size = config::ByteSize(64ull << 20);  // after decompression
   double max_inflate_ratio = 100;
+  std::optional<net::TlsServerConfig> tls;
   template <class V>
   void visit(V& v) {
     v.field("endpoint", endpoint, "host:port to listen on");
+    v.field("tls", tls, "serve TLS with this certificate (absent = plain text)");
     v.field("max_request_body_size", max_request_body_size, "largest body accepted, after decompression");
     v.field("max_inflate_ratio", max_inflate_ratio, "largest decompressed/compressed ratio accepted");
   }

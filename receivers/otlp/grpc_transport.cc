@@ -5,6 +5,7 @@
 #include <grpcpp/support/proto_buffer_reader.h>
 
 #include "core/grpc_status.h"
+#include "core/net/tls_server.h"
 #include "core/otlp_types.h"
 #include "opentelemetry/proto/collector/profiles/v1development/profiles_service.grpc.pb.h"
 #include "receivers/otlp/otlp_ingest.h"
@@ -75,8 +76,13 @@ GrpcTransport::~GrpcTransport() { shutdown(std::chrono::steady_clock::now()); }
 
 Status GrpcTransport::start() {
   service_ = std::make_unique<Service>(settings_, config_, next_);
+  std::shared_ptr<grpc::ServerCredentials> credentials = grpc::InsecureServerCredentials();
+  if (config_.tls) {
+    if (Status s = net::makeGrpcServerCredentials(*config_.tls, &credentials); !s.isOk())
+      return Status(s.code(), "OTLP/gRPC: " + s.message());
+  }
   grpc::ServerBuilder builder;
-  builder.AddListeningPort(config_.endpoint, grpc::InsecureServerCredentials(), &port_);
+  builder.AddListeningPort(config_.endpoint, credentials, &port_);
   builder.SetMaxReceiveMessageSize(static_cast<int>(config_.max_recv_msg_size.bytes));
   builder.RegisterService(service_.get());
   server_ = builder.BuildAndStart();

@@ -4,6 +4,7 @@
 
 #include "core/formats/otlp_json/otlp_json.h"
 #include "core/grpc_status.h"
+#include "core/net/receiver_server.h"
 #include "google/rpc/status.pb.h"
 #include "receivers/otlp/otlp_ingest.h"
 
@@ -55,8 +56,12 @@ HttpTransport::HttpTransport(const CreateSettings& settings, HttpProtocolConfig 
 HttpTransport::~HttpTransport() { shutdown(std::chrono::steady_clock::now()); }
 
 Status HttpTransport::start() {
-  auto opts = net::receiverServerOptions(config_.endpoint, config_.max_request_body_size.bytes, config_.max_inflate_ratio,
-                                         settings_.runtime->workers().get_executor());
+  net::HttpServerOptions opts;
+  if (Status s = net::receiverServerOptions(config_.endpoint, config_.max_request_body_size.bytes,
+                                            config_.max_inflate_ratio, config_.tls,
+                                            settings_.runtime->workers().get_executor(), &opts);
+      !s.isOk())
+    return Status(s.code(), "OTLP/HTTP: " + s.message());
   server_ = std::make_unique<net::HttpServer>(settings_.runtime->io(), opts, settings_.logger, settings_.telemetry);
   server_->route("POST", kPath, [this](net::HttpRequest&& req, net::Responder respond) {
     handle(std::move(req), std::move(respond));

@@ -104,6 +104,10 @@ void PprofReceiverConfig::validate(config::ValidationContext& ctx) const {
   for (const auto& [k, v] : attributes)
     if (k.empty()) ctx.error("attributes", "attribute names must not be empty");
   if (scrape) validateScrape(*scrape, ctx.nested("scrape"));
+  if (tls) {
+    auto t = ctx.nested("tls");
+    tls->validate(t);
+  }
 }
 
 }  // namespace proflow::receivers::pprof

@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "core/config/config_reader.h"
+#include "core/net/tls_config.h"
 
 namespace proflow::receivers::pprof {
 
@@ -76,9 +77,11 @@ struct PprofReceiverConfig {
   double max_inflate_ratio = 100;
   std::map<std::string, std::string> attributes;  // resource attributes of every profile
   std::optional<ScrapeConfig> scrape;
+  std::optional<net::TlsServerConfig> tls;  // for the push listener
   template <class V>
   void visit(V& v) {
     v.field("endpoint", endpoint, "host:port for POST /v1/pprof; empty = no listener");
+    v.field("tls", tls, "serve TLS with this certificate (absent = plain text)");
     v.field("max_request_body_size", max_request_body_size, "largest body accepted, after decompression");
     v.field("max_inflate_ratio", max_inflate_ratio, "largest decompressed/compressed ratio accepted");
     v.field("attributes", attributes, "resource attributes added to every profile");

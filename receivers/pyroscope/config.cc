@@ -11,6 +11,10 @@ void PyroscopeReceiverConfig::validate(config::ValidationContext& ctx) const {
   if (max_profile_size.bytes == 0) ctx.error("max_profile_size", "must be > 0");
   if (!(max_inflate_ratio >= 1)) ctx.error("max_inflate_ratio", "must be >= 1");
   if (max_concurrent_requests < 1) ctx.error("max_concurrent_requests", "must be >= 1");
+  if (tls) {
+    auto t = ctx.nested("tls");
+    tls->validate(t);
+  }
 }
 
 }  // namespace proflow::receivers::pyroscope

@@ -10,9 +10,11 @@
 //       max_concurrent_requests: 64
 #pragma once
 
+#include <optional>
 #include <string>
 
 #include "core/config/config_reader.h"
+#include "core/net/tls_config.h"
 
 namespace proflow::receivers::pyroscope {
 
@@ -24,10 +26,12 @@ struct PyroscopeReceiverConfig {
   config::ByteSize max_profile_size = config::ByteSize(64ull << 20);
   double max_inflate_ratio = 100;  // decompressed/compressed, above 1 MiB of output
   int max_concurrent_requests = 64;  // decoded at once; more are answered 429 + Retry-After
+  std::optional<net::TlsServerConfig> tls;
 
   template <class V>
   void visit(V& v) {
     v.field("endpoint", endpoint, "host:port to listen on");
+    v.field("tls", tls, "serve TLS with this certificate (absent = plain text)");
     v.field("max_request_body_size", max_request_body_size, "largest body accepted, as sent and after Content-Encoding");
     v.field("max_profile_size", max_profile_size, "largest profile accepted after decompressing gzip pprof");
     v.field("max_inflate_ratio", max_inflate_ratio, "largest decompressed/compressed ratio accepted");

@@ -6,6 +6,7 @@
 #include <boost/asio/post.hpp>
 #include <spdlog/logger.h>
 
+#include "core/net/receiver_server.h"
 #include "receivers/pyroscope/ingest_converter.h"
 #include "receivers/pyroscope/ingest_params.h"
 
@@ -132,8 +133,11 @@ PyroscopeReceiver::~PyroscopeReceiver() { shutdown(std::chrono::steady_clock::no
 
 Status PyroscopeReceiver::start(Host&) {
   const auto& cfg = state_->config;
-  auto opts = net::receiverServerOptions(cfg.endpoint, cfg.max_request_body_size.bytes, cfg.max_inflate_ratio,
-                                         state_->settings.runtime->workers().get_executor());
+  net::HttpServerOptions opts;
+  if (Status s = net::receiverServerOptions(cfg.endpoint, cfg.max_request_body_size.bytes, cfg.max_inflate_ratio,
+                                            cfg.tls, state_->settings.runtime->workers().get_executor(), &opts);
+      !s.isOk())
+    return s;
   server_ = std::make_unique<net::HttpServer>(state_->settings.runtime->io(), opts, state_->settings.logger,
                                               state_->settings.telemetry);
   for (const char* path : {"/ingest", "/pyroscope/ingest"}) {
