@@ -184,8 +184,15 @@ std::string RequestMerger::resourceKey(const otlp::ResourceProfiles& rp) const {
 }
 
 void RequestMerger::append(const otlp::Request& src) {
+  std::vector<int> all(static_cast<size_t>(src.resource_profiles_size()));
+  for (size_t i = 0; i < all.size(); ++i) all[i] = static_cast<int>(i);
+  appendResources(src, all);
+}
+
+void RequestMerger::appendResources(const otlp::Request& src, const std::vector<int>& resource_indices) {
   Remap remap(src.dictionary(), dict_);
-  for (const auto& src_rp : src.resource_profiles()) {
+  for (int index : resource_indices) {
+    const auto& src_rp = src.resource_profiles(index);
     // Re-point reference-based resource attributes first, so identities compare in dst's terms.
     otlp::ResourceProfiles head;
     *head.mutable_resource() = src_rp.resource();

@@ -20,6 +20,8 @@ class RequestMerger {
 
   // Copies `src` into the destination. `src` is only read.
   void append(const otlp::Request& src);
+  // Copies only the resources of `src` at `resource_indices` (with what their profiles reference).
+  void appendResources(const otlp::Request& src, const std::vector<int>& resource_indices);
 
   DictionaryBuilder& dictionary() { return dict_; }
 

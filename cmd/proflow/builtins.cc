@@ -2,6 +2,7 @@
 
 #include "exporters/debug/factory.h"
 #include "exporters/file/factory.h"
+#include "exporters/loadbalancing/factory.h"
 #include "exporters/otlp/factory.h"
 #include "exporters/otlphttp/factory.h"
 #include "exporters/pyroscope/factory.h"
@@ -41,6 +42,7 @@ Status registerBuiltins(Registry& registry) {
       // exporters
       exporters::debug::makeDebugExporterFactory(),
       exporters::file::makeFileExporterFactory(),
+      exporters::loadbalancing::makeLoadBalancingExporterFactory(),
       exporters::otlp::makeOtlpExporterFactory(),
       exporters::otlphttp::makeOtlpHttpExporterFactory(),
       exporters::pyroscope::makePyroscopeExporterFactory(),

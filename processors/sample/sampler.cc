@@ -5,22 +5,6 @@
 
 namespace proflow::processors::sample {
 
-uint64_t mix64(uint64_t x) {
-  x += 0x9e3779b97f4a7c15ULL;
-  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-  return x ^ (x >> 31);
-}
-
-uint64_t stableHash(std::string_view data, uint64_t seed) {
-  uint64_t h = 0xcbf29ce484222325ULL ^ mix64(seed);
-  for (unsigned char c : data) {
-    h ^= c;
-    h *= 0x100000001b3ULL;
-  }
-  return mix64(h);
-}
-
 double unitInterval(uint64_t h) { return static_cast<double>(h >> 11) * 0x1.0p-53; }
 
 bool keepByHash(std::string_view key, uint32_t seed, double percentage) {

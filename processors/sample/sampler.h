@@ -10,14 +10,13 @@
 #include <string_view>
 #include <unordered_map>
 
+#include "core/stable_hash.h"
+
 namespace proflow::processors::sample {
 
 using Clock = std::chrono::steady_clock;
 
-// 64-bit hash of `data` with `seed` (FNV-1a then a splitmix finaliser): the same on every machine.
-uint64_t stableHash(std::string_view data, uint64_t seed);
-// splitmix64 finaliser.
-uint64_t mix64(uint64_t x);
+// stableHash and mix64 (the same on every machine) come from core/stable_hash.h.
 // A uniform double in [0, 1) from the top 53 bits of `h`.
 double unitInterval(uint64_t h);
 

@@ -1,4 +1,5 @@
-// Runs a whole in-process Service from YAML with every built-in component registered.
+// Runs a whole in-process Service from YAML with every built-in component registered (and loads
+// configs for their error listings).
 #pragma once
 
 #include <gtest/gtest.h>
@@ -25,6 +26,16 @@ inline std::unique_ptr<Service> startService(const std::string& yaml) {
   EXPECT_TRUE(s.isOk()) << s.toString();
   if (!s.isOk()) return nullptr;
   return service;
+}
+
+// Loads `yaml` with every built-in registered and returns the error listing ("" when it loads).
+inline std::string configErrors(const std::string& yaml, const std::string& file = "test.yaml") {
+  Registry registry;
+  EXPECT_TRUE(registerBuiltins(registry).isOk());
+  config::ServiceConfig cfg;
+  std::string errors;
+  Status s = config::loadServiceConfigText(yaml, file, registry, &cfg, &errors);
+  return s.isOk() ? std::string() : errors;
 }
 
 }  // namespace proflow::testing

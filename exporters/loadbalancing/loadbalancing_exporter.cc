@@ -1,0 +1,168 @@
+#include "exporters/loadbalancing/loadbalancing_exporter.h"
+
+#include <spdlog/spdlog.h>
+
+#include "core/exporterhelper/exporter_helper.h"
+#include "core/request_merger.h"
+#include "exporters/loadbalancing/resolver.h"
+#include "exporters/otlp/grpc_sender.h"
+
+namespace proflow::exporters::loadbalancing {
+namespace {
+
+namespace model = ::proflow::otlp;  // the data model (otlp:: here is the OTLP exporter)
+
+using Clock = std::chrono::steady_clock;
+constexpr auto kDrainTimeout = std::chrono::seconds(10);  // for backends the resolver no longer lists
+
+std::string attributeText(const model::AnyValue& v, const model::Dictionary& dict) {
+  if (v.has_string_value()) return v.string_value();
+  if (v.value_case() == model::AnyValue::kStringValueStrindex)
+    return std::string(dictString(dict, v.string_value_strindex()));
+  if (v.has_int_value()) return std::to_string(v.int_value());
+  if (v.has_bool_value()) return v.bool_value() ? "true" : "false";
+  return {};
+}
+
+}  // namespace
+
+LoadBalancingExporter::LoadBalancingExporter(const CreateSettings& settings, LoadBalancingExporterConfig config)
+    : settings_(settings), config_(std::move(config)) {}
+
+LoadBalancingExporter::~LoadBalancingExporter() { shutdown(Clock::now()); }
+
+std::shared_ptr<Exporter> LoadBalancingExporter::makeBackend(const std::string& endpoint, Status* status) {
+  otlp::OtlpExporterConfig cfg = config_.protocol.otlp;
+  cfg.endpoint = endpoint;
+  CreateSettings s = settings_;
+  // Its own id, so a persistent queue gets one directory per backend.
+  s.id.name = (settings_.id.name.empty() ? "" : settings_.id.name + "-") + endpoint;
+  auto exporter = std::make_shared<exporterhelper::ExporterHelper>(s, cfg.helper,
+                                                                   std::make_unique<otlp::GrpcSender>(s, cfg));
+  *status = exporter->start(*host_);
+  return exporter;
+}
+
+Status LoadBalancingExporter::setBackends(const std::vector<std::string>& endpoints) {
+  std::shared_ptr<const Routing> old;
+  {
+    std::lock_guard lock(mu_);
+    old = routing_;
+  }
+  auto next = std::make_shared<Routing>(Routing{HashRing(endpoints), {}});
+  if (old && old->ring.backends() == next->ring.backends()) return Status::ok();
+  for (const auto& endpoint : next->ring.backends()) {
+    if (old && old->exporters.count(endpoint)) {
+      next->exporters[endpoint] = old->exporters.at(endpoint);
+      continue;
+    }
+    Status s;
+    next->exporters[endpoint] = makeBackend(endpoint, &s);
+    if (!s.isOk()) return Status(s.code(), "backend " + endpoint + ": " + s.message());
+  }
+  {
+    std::lock_guard lock(mu_);
+    routing_ = next;
+  }
+  settings_.logger->info("routing over {} backends", next->ring.backends().size());
+  if (old) {
+    // Gone backends: drain what they queued, then stop (new data already goes elsewhere).
+    for (const auto& [endpoint, exporter] : old->exporters)
+      if (!next->exporters.count(endpoint)) {
+        settings_.logger->info("backend {} left; draining it", endpoint);
+        exporter->shutdown(Clock::now() + kDrainTimeout);
+      }
+  }
+  return Status::ok();
+}
+
+Status LoadBalancingExporter::start(Host& host) {
+  host_ = &host;
+  std::vector<std::string> endpoints;
+  if (config_.resolver.static_list) {
+    endpoints = config_.resolver.static_list->hostnames;
+  } else {
+    const auto& dns = *config_.resolver.dns;
+    // A name that does not resolve yet (gateways still starting) is not fatal: keep trying.
+    if (Status s = resolveBackends(dns.hostname, dns.port, &endpoints); !s.isOk())
+      settings_.logger->warn("{}; retrying every {} ms", s.message(),
+                             std::chrono::duration_cast<std::chrono::milliseconds>(dns.interval.value).count());
+  }
+  if (!endpoints.empty()) {
+    if (Status s = setBackends(endpoints); !s.isOk()) return s;
+  }
+  if (config_.resolver.dns) resolver_ = std::thread([this] { resolveLoop(); });
+  return Status::ok();
+}
+
+void LoadBalancingExporter::resolveLoop() {
+  const auto& dns = *config_.resolver.dns;
+  std::unique_lock lock(mu_);
+  while (!cv_.wait_for(lock, dns.interval.value, [&] { return stopping_; })) {
+    lock.unlock();
+    std::vector<std::string> endpoints;
+    Status s = resolveBackends(dns.hostname, dns.port, &endpoints);
+    if (s.isOk()) s = setBackends(endpoints);
+    // Keep routing over the last known backends rather than over none.
+    if (!s.isOk()) settings_.logger->warn("keeping the previous backends: {}", s.toString());
+    lock.lock();
+  }
+}
+
+std::string LoadBalancingExporter::routingKey(const model::Request& request, int resource_index) const {
+  const auto& dict = request.dictionary();
+  const auto& attrs = request.resource_profiles(resource_index).resource().attributes();
+  if (config_.routing_key == "service") {
+    for (const auto& kv : attrs) {
+      std::string_view key = kv.key_strindex() != 0 ? dictString(dict, kv.key_strindex()) : std::string_view(kv.key());
+      if (key == "service.name") return attributeText(kv.value(), dict);
+    }
+    return {};  // all unnamed services go together
+  }
+  return keyValuesIdentity(attrs, dict);
+}
+
+Status LoadBalancingExporter::consume(Batch batch) {
+  std::shared_ptr<const Routing> routing;
+  {
+    std::lock_guard lock(mu_);
+    if (stopping_) return Status::unavailable("exporter is not running");
+    routing = routing_;
+  }
+  if (!routing) return Status::unavailable("no backend resolved yet").withRetryAfter(std::chrono::seconds(1));
+  const model::Request& request = batch.request();
+  std::map<std::string, std::vector<int>> parts;  // backend -> resource indexes
+  for (int r = 0; r < request.resource_profiles_size(); ++r)
+    parts[routing->ring.backendFor(routingKey(request, r))].push_back(r);
+  if (parts.empty()) return Status::ok();
+  if (parts.size() == 1) return routing->exporters.at(parts.begin()->first)->consume(std::move(batch));
+  Status first_error;
+  for (const auto& [endpoint, resources] : parts) {
+    model::Request part;
+    RequestMerger(&part).appendResources(request, resources);
+    Status s = routing->exporters.at(endpoint)->consume(Batch(std::move(part)));
+    if (!s.isOk() && first_error.isOk()) first_error = Status(s.code(), endpoint + ": " + s.message()).withRetryAfter(s.retryAfter());
+  }
+  return first_error;
+}
+
+std::string LoadBalancingExporter::backendFor(const std::string& key) const {
+  std::lock_guard lock(mu_);
+  return routing_ ? routing_->ring.backendFor(key) : std::string();
+}
+
+void LoadBalancingExporter::shutdown(Deadline deadline) {
+  std::shared_ptr<const Routing> routing;
+  {
+    std::lock_guard lock(mu_);
+    if (stopping_) return;
+    stopping_ = true;
+    routing = routing_;
+    cv_.notify_all();
+  }
+  if (resolver_.joinable()) resolver_.join();
+  if (routing)
+    for (const auto& [endpoint, exporter] : routing->exporters) exporter->shutdown(deadline);
+}
+
+}  // namespace proflow::exporters::loadbalancing
