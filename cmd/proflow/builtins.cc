@@ -5,6 +5,7 @@
 #include "exporters/loadbalancing/factory.h"
 #include "exporters/otlp/factory.h"
 #include "exporters/otlphttp/factory.h"
+#include "exporters/parca/factory.h"
 #include "exporters/pyroscope/factory.h"
 #include "processors/attributes/factory.h"
 #include "processors/batch/factory.h"
@@ -45,6 +46,7 @@ Status registerBuiltins(Registry& registry) {
       exporters::loadbalancing::makeLoadBalancingExporterFactory(),
       exporters::otlp::makeOtlpExporterFactory(),
       exporters::otlphttp::makeOtlpHttpExporterFactory(),
+      exporters::parca::makeParcaExporterFactory(),
       exporters::pyroscope::makePyroscopeExporterFactory(),
   };
   for (auto& f : factories)

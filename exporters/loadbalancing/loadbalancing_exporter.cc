@@ -3,6 +3,7 @@
 #include <spdlog/spdlog.h>
 
 #include "core/exporterhelper/exporter_helper.h"
+#include "core/profile_attributes.h"
 #include "core/request_merger.h"
 #include "exporters/loadbalancing/resolver.h"
 #include "exporters/otlp/grpc_sender.h"
@@ -14,15 +15,6 @@ namespace model = ::proflow::otlp;  // the data model (otlp:: here is the OTLP e
 
 using Clock = std::chrono::steady_clock;
 constexpr auto kDrainTimeout = std::chrono::seconds(10);  // for backends the resolver no longer lists
-
-std::string attributeText(const model::AnyValue& v, const model::Dictionary& dict) {
-  if (v.has_string_value()) return v.string_value();
-  if (v.value_case() == model::AnyValue::kStringValueStrindex)
-    return std::string(dictString(dict, v.string_value_strindex()));
-  if (v.has_int_value()) return std::to_string(v.int_value());
-  if (v.has_bool_value()) return v.bool_value() ? "true" : "false";
-  return {};
-}
 
 }  // namespace
 
@@ -110,16 +102,10 @@ void LoadBalancingExporter::resolveLoop() {
 }
 
 std::string LoadBalancingExporter::routingKey(const model::Request& request, int resource_index) const {
-  const auto& dict = request.dictionary();
   const auto& attrs = request.resource_profiles(resource_index).resource().attributes();
-  if (config_.routing_key == "service") {
-    for (const auto& kv : attrs) {
-      std::string_view key = kv.key_strindex() != 0 ? dictString(dict, kv.key_strindex()) : std::string_view(kv.key());
-      if (key == "service.name") return attributeText(kv.value(), dict);
-    }
-    return {};  // all unnamed services go together
-  }
-  return keyValuesIdentity(attrs, dict);
+  if (config_.routing_key == "service")
+    return findKeyValue(attrs, request.dictionary(), "service.name").value_or("");  // unnamed ones go together
+  return keyValuesIdentity(attrs, request.dictionary());
 }
 
 Status LoadBalancingExporter::consume(Batch batch) {

@@ -27,7 +27,4 @@ class GrpcSender final : public exporterhelper::Sender {
   std::unique_ptr<Stub> stub_;
 };
 
-// Reads a whole file for TLS material; empty string when the path is empty.
-std::string readPem(const std::string& path);
-
 }  // namespace proflow::exporters::otlp

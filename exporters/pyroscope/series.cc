@@ -88,21 +88,6 @@ void capResourceLabels(std::map<std::string, std::string>* labels, const std::ma
 
 }  // namespace
 
-bool isValidLabelName(std::string_view name) {
-  if (name.empty() || (name[0] >= '0' && name[0] <= '9')) return false;
-  return std::all_of(name.begin(), name.end(), [](char c) {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
-  });
-}
-
-std::string sanitizeLabelName(std::string_view name) {
-  std::string out;
-  out.reserve(name.size() + 1);
-  if (name.empty() || (name[0] >= '0' && name[0] <= '9')) out.push_back('_');
-  for (char c : name) out.push_back(isValidLabelName(std::string_view(&c, 1)) || (c >= '0' && c <= '9') ? c : '_');
-  return out;
-}
-
 Status buildSeries(const otlp::Request& batch, const SeriesOptions& options, std::vector<Series>* out) {
   out->clear();
   std::vector<pprof::EncodedPprof> encoded;

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "core/otlp_types.h"
+#include "core/prometheus_labels.h"
 #include "core/status.h"
 #include "pyroscope/push/v1/push.pb.h"
 
@@ -42,10 +43,7 @@ struct SeriesOptions {
   std::map<std::string, std::string> external_labels;
 };
 
-// Pyroscope/Prometheus label names: [a-zA-Z_][a-zA-Z0-9_]*.
-bool isValidLabelName(std::string_view name);
-// Replaces every other character with '_' and prefixes '_' when the name starts with a digit.
-std::string sanitizeLabelName(std::string_view name);
+// Label names: isValidLabelName / sanitizeLabelName from core/prometheus_labels.h.
 
 // Errors (kInvalidArgument) come from the OTLP -> pprof conversion (dangling dictionary indexes).
 Status buildSeries(const otlp::Request& batch, const SeriesOptions& options, std::vector<Series>* out);

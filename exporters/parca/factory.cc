@@ -1,0 +1,25 @@
+#include "exporters/parca/factory.h"
+
+#include "core/exporterhelper/exporter_helper.h"
+#include "core/factory_helpers.h"
+#include "exporters/parca/parca_sender.h"
+
+namespace proflow::exporters::parca {
+namespace {
+
+class ParcaExporterFactory final : public ExporterFactoryFor<ParcaExporterConfig> {
+ public:
+  std::string_view type() const override { return "parca"; }
+  std::string_view description() const override { return "profiles to Parca as pprof (gRPC ProfileStoreService.WriteRaw)"; }
+
+ protected:
+  std::unique_ptr<Exporter> createExporter(const CreateSettings& s, const ParcaExporterConfig& c) const override {
+    return std::make_unique<exporterhelper::ExporterHelper>(s, c.helper, std::make_unique<ParcaSender>(s, c));
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Factory> makeParcaExporterFactory() { return std::make_unique<ParcaExporterFactory>(); }
+
+}  // namespace proflow::exporters::parca
