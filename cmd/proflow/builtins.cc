@@ -1,5 +1,6 @@
 #include "cmd/proflow/builtins.h"
 
+#include "exporters/datadog/factory.h"
 #include "exporters/debug/factory.h"
 #include "exporters/file/factory.h"
 #include "exporters/loadbalancing/factory.h"
@@ -41,6 +42,7 @@ Status registerBuiltins(Registry& registry) {
       processors::sample::makeSampleProcessorFactory(),
       makeSymbolizeProcessorFactory(),
       // exporters
+      exporters::datadog::makeDatadogExporterFactory(),
       exporters::debug::makeDebugExporterFactory(),
       exporters::file::makeFileExporterFactory(),
       exporters::loadbalancing::makeLoadBalancingExporterFactory(),

@@ -1,0 +1,163 @@
+#include "exporters/datadog/upload.h"
+
+#include <google/protobuf/struct.pb.h>
+#include <google/protobuf/util/json_util.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <ctime>
+#include <random>
+#include <set>
+
+#include "core/dictionary_builder.h"
+#include "core/formats/pprof/otlp_to_pprof.h"
+#include "core/profile_attributes.h"
+#include "core/prometheus_labels.h"
+#include "core/pyroscope_metric.h"
+
+namespace proflow::exporters::datadog {
+namespace {
+
+// Datadog's family names from OTel runtime names (process.runtime.name, telemetry.sdk.language).
+std::string familyOf(std::string runtime) {
+  std::transform(runtime.begin(), runtime.end(), runtime.begin(), [](unsigned char c) { return std::tolower(c); });
+  auto has = [&](const char* s) { return runtime.find(s) != std::string::npos; };
+  if (runtime == "go" || runtime == "gc") return "go";
+  if (has("java") || has("openjdk") || has("jvm")) return "java";
+  if (has("python")) return "python";
+  if (has("node") || runtime == "javascript") return "nodejs";
+  if (has("ruby")) return "ruby";
+  if (has("php")) return "php";
+  if (has("dotnet") || has(".net")) return "dotnet";
+  return {};
+}
+
+// The resource's runtime as a Datadog family; "native" when nothing says.
+std::string resourceFamily(const google::protobuf::RepeatedPtrField<otlp::KeyValue>& attrs, const otlp::Dictionary& dict) {
+  std::string family = familyOf(findKeyValue(attrs, dict, "process.runtime.name").value_or(""));
+  if (family.empty()) family = familyOf(findKeyValue(attrs, dict, "telemetry.sdk.language").value_or(""));
+  return family.empty() ? "native" : family;
+}
+
+std::string attachmentName(const std::string& family, const std::string& metric, const std::string& type) {
+  if (family != "go") return "profile.pprof";
+  if (metric == "process_cpu") return "cpu.pprof";
+  if (metric == "memory") return "delta-heap.pprof";
+  if (metric == "mutex") return "delta-mutex.pprof";
+  if (metric == "block") return "delta-block.pprof";
+  if (metric == "goroutines") return "goroutines.pprof";
+  return sanitizeLabelName(type) + ".pprof";
+}
+
+std::string rfc3339(uint64_t ns) {
+  std::time_t secs = static_cast<std::time_t>(ns / 1'000'000'000ULL);
+  std::tm tm{};
+  gmtime_r(&secs, &tm);
+  char buf[64];
+  size_t n = std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%S", &tm);
+  std::snprintf(buf + n, sizeof buf - n, ".%09lluZ", static_cast<unsigned long long>(ns % 1'000'000'000ULL));
+  return buf;
+}
+
+std::string tagValue(std::string v) {
+  std::replace(v.begin(), v.end(), ',', '_');  // tags_profiler is comma-joined
+  return v;
+}
+
+struct Pending {
+  std::set<std::string> names;
+  std::vector<Attachment> attachments;
+  uint64_t start = UINT64_MAX, end = 0;
+};
+
+}  // namespace
+
+Status buildUploads(const otlp::Request& batch, const std::map<std::string, std::string>& extra_tags,
+                    std::vector<Upload>* out) {
+  out->clear();
+  std::vector<pprof::EncodedPprof> encoded;
+  if (Status s = pprof::otlpToPprofBytes(batch, &encoded); !s.isOk()) return s;
+  const auto& dict = batch.dictionary();
+  std::map<int, std::vector<Pending>> by_resource;
+  for (auto& e : encoded) {
+    const auto& rp = batch.resource_profiles(e.resource_index);
+    const std::string family = resourceFamily(rp.resource().attributes(), dict);
+    const auto& first = rp.scope_profiles(e.scope_index).profiles(e.profile_indices.at(0));
+    const std::string type(dictString(dict, first.sample_type().type_strindex()));
+    std::string metric = findProfileAttribute(first, dict, "pyroscope.profile.name").value_or("");
+    if (metric.empty()) metric = pyroscopeMetricFamily(type);
+    const std::string name = attachmentName(family, metric, type);
+    auto& pending = by_resource[e.resource_index];
+    auto slot = std::find_if(pending.begin(), pending.end(), [&](const Pending& p) { return !p.names.count(name); });
+    if (slot == pending.end()) slot = pending.insert(pending.end(), Pending{});
+    slot->names.insert(name);
+    slot->attachments.push_back(Attachment{name, std::move(e.data)});
+    for (int i : e.profile_indices) {
+      const auto& p = rp.scope_profiles(e.scope_index).profiles(i);
+      if (p.time_unix_nano() == 0) continue;
+      slot->start = std::min<uint64_t>(slot->start, p.time_unix_nano());
+      slot->end = std::max<uint64_t>(slot->end, p.time_unix_nano() + p.duration_nano());
+    }
+  }
+  for (auto& [r, pendings] : by_resource) {
+    const auto& attrs = batch.resource_profiles(r).resource().attributes();
+    const std::string family = resourceFamily(attrs, dict);
+    std::vector<std::string> tags;
+    auto tag = [&](const char* key, std::optional<std::string> v) {
+      if (v && !v->empty()) tags.push_back(std::string(key) + ":" + tagValue(*v));
+    };
+    tag("service", findKeyValue(attrs, dict, "service.name"));
+    auto env = findKeyValue(attrs, dict, "deployment.environment.name");
+    tag("env", env ? env : findKeyValue(attrs, dict, "deployment.environment"));
+    tag("version", findKeyValue(attrs, dict, "service.version"));
+    tag("host", findKeyValue(attrs, dict, "host.name"));
+    tag("runtime", family);
+    for (const auto& [k, v] : extra_tags) tags.push_back(k + ":" + tagValue(v));
+    std::string joined;
+    for (const auto& t : tags) joined += (joined.empty() ? "" : ",") + t;
+    for (auto& p : pendings) {
+      const uint64_t now = static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                                     std::chrono::system_clock::now().time_since_epoch())
+                                                     .count());
+      if (p.start == UINT64_MAX) p.start = p.end = now;
+      google::protobuf::Struct event;
+      auto& f = *event.mutable_fields();
+      f["version"].set_string_value("4");
+      f["family"].set_string_value(family);
+      f["start"].set_string_value(rfc3339(p.start));
+      f["end"].set_string_value(rfc3339(p.end));
+      auto* names = f["attachments"].mutable_list_value();
+      for (const auto& a : p.attachments) names->add_values()->set_string_value(a.name);
+      f["tags_profiler"].set_string_value(joined);
+      Upload u;
+      if (!google::protobuf::util::MessageToJsonString(event, &u.event_json).ok())
+        return Status::internal("datadog: cannot encode event.json");
+      u.attachments = std::move(p.attachments);
+      out->push_back(std::move(u));
+    }
+  }
+  return Status::ok();
+}
+
+std::string encodeMultipart(const Upload& upload, std::string* content_type) {
+  std::mt19937_64 rng(std::random_device{}());
+  char boundary[40];
+  std::snprintf(boundary, sizeof boundary, "proflow%016llx%08llx", static_cast<unsigned long long>(rng()),
+                static_cast<unsigned long long>(rng() & 0xffffffffULL));
+  *content_type = std::string("multipart/form-data; boundary=") + boundary;
+  std::string body;
+  auto part = [&](const std::string& name, const std::string& filename, const char* type, const std::string& data) {
+    body += std::string("--") + boundary + "\r\n";
+    body += "Content-Disposition: form-data; name=\"" + name + "\"; filename=\"" + filename + "\"\r\n";
+    body += std::string("Content-Type: ") + type + "\r\n\r\n";
+    body += data;
+    body += "\r\n";
+  };
+  part("event", "event.json", "application/json", upload.event_json);
+  for (const auto& a : upload.attachments) part(a.name, a.name, "application/octet-stream", a.data);
+  body += std::string("--") + boundary + "--\r\n";
+  return body;
+}
+
+}  // namespace proflow::exporters::datadog
