@@ -17,6 +17,7 @@
 #include "processors/resourcedetection/factory.h"
 #include "processors/sample/factory.h"
 #include "processors/symbolize/factory.h"
+#include "receivers/folded/factory.h"
 #include "receivers/jfr/factory.h"
 #include "receivers/otlp/factory.h"
 #include "receivers/pprof/factory.h"
@@ -27,6 +28,7 @@ namespace proflow {
 Status registerBuiltins(Registry& registry) {
   std::unique_ptr<Factory> factories[] = {
       // receivers
+      receivers::folded::makeFoldedReceiverFactory(),
       receivers::jfr::makeJfrReceiverFactory(),
       receivers::otlp::makeOtlpReceiverFactory(),
       receivers::pprof::makePprofReceiverFactory(),

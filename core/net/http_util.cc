@@ -1,5 +1,7 @@
 #include "core/net/http_util.h"
 
+#include <algorithm>
+
 #include <array>
 #include <cctype>
 #include <cstdio>
@@ -103,6 +105,10 @@ std::chrono::milliseconds parseRetryAfter(std::string_view value, std::chrono::s
   auto at = std::chrono::system_clock::time_point(std::chrono::seconds(epoch));
   if (at <= now) return std::chrono::milliseconds(0);
   return std::chrono::duration_cast<std::chrono::milliseconds>(at - now);
+}
+
+std::string retryAfterSeconds(const Status& status) {
+  return std::to_string(std::max<int64_t>(1, (status.retryAfter().count() + 999) / 1000));
 }
 
 }  // namespace proflow::net

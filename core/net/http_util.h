@@ -31,4 +31,7 @@ Status parseUrl(std::string_view text, Url* out);
 std::chrono::milliseconds parseRetryAfter(std::string_view value,
                                           std::chrono::system_clock::time_point now = std::chrono::system_clock::now());
 
+// Retry-After value (whole seconds, rounded up, at least 1) for a retryable refusal.
+std::string retryAfterSeconds(const Status& status);
+
 }  // namespace proflow::net

@@ -2,6 +2,7 @@
 
 #include <boost/asio/post.hpp>
 
+#include "core/net/http_util.h"
 #include "core/net/receiver_server.h"
 
 namespace proflow::receivers::jfr {
@@ -43,7 +44,7 @@ void JfrReceiver::handlePost(net::HttpRequest&& req, net::Responder respond) {
     }
     auto r = net::defaultErrorFormatter(s, req);
     if (s.retryable())
-      r.headers.emplace_back("Retry-After", std::to_string(std::max<int64_t>(1, s.retryAfter().count() / 1000)));
+      r.headers.emplace_back("Retry-After", net::retryAfterSeconds(s));
     respond(std::move(r));
   });
 }

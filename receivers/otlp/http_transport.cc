@@ -4,6 +4,7 @@
 
 #include "core/formats/otlp_json/otlp_json.h"
 #include "core/grpc_status.h"
+#include "core/net/http_util.h"
 #include "core/net/receiver_server.h"
 #include "google/rpc/status.pb.h"
 #include "receivers/otlp/otlp_ingest.h"
@@ -26,10 +27,6 @@ Encoding encodingOf(const net::HttpRequest& req) {
   return Encoding::kUnsupported;
 }
 
-std::string retryAfterSeconds(const Status& s) {
-  auto secs = std::max<int64_t>(1, (s.retryAfter().count() + 999) / 1000);
-  return std::to_string(secs);
-}
 
 }  // namespace
 
@@ -46,7 +43,7 @@ net::HttpResponse otlpErrorResponse(const Status& status, const net::HttpRequest
     r.content_type = kProtobuf;
     r.body = body.SerializeAsString();
   }
-  if (status.retryable()) r.headers.emplace_back("Retry-After", retryAfterSeconds(status));
+  if (status.retryable()) r.headers.emplace_back("Retry-After", net::retryAfterSeconds(status));
   return r;
 }
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "core/formats/pprof/pprof_to_otlp.h"
+#include "core/net/http_util.h"
 
 namespace proflow::receivers::pprof {
 
@@ -34,8 +35,7 @@ net::HttpResponse errorResponse(const Status& status) {
   net::HttpResponse r = net::HttpResponse::text(httpStatusFor(status), status.message() + "\n");
   if (status.retryable()) {
     r.status = 429;
-    const int64_t secs = std::max<int64_t>(1, (status.retryAfter().count() + 999) / 1000);
-    r.headers.emplace_back("Retry-After", std::to_string(secs));
+    r.headers.emplace_back("Retry-After", net::retryAfterSeconds(status));
   }
   return r;
 }

@@ -3,10 +3,10 @@
 #include <algorithm>
 
 #include "core/dictionary_builder.h"
+#include "core/formats/folded/folded.h"
 #include "core/formats/pprof/pprof_codec.h"
 #include "core/formats/pprof/pprof_to_otlp.h"
 #include "core/pyroscope_metric.h"
-#include "receivers/pyroscope/folded_input.h"
 #include "receivers/pyroscope/jfr_input.h"
 #include "receivers/pyroscope/multipart.h"
 #include "receivers/pyroscope/profile_types.h"
@@ -155,16 +155,23 @@ Status convertMultipart(const IngestParams& p, std::string_view content_type, st
 
 Status convertText(const IngestParams& p, std::string_view body, bool lines, otlp::Request* out) {
   if (!validUtf8(body)) return Status::invalid("folded text is not valid UTF-8");
-  FoldedInput in;
-  in.lines_format = lines;
+  LegacyType type;
   std::string service;
-  if (Status s = legacyTypeFor(p.app_name, p.units, &in.type, &service); !s.isOk()) return s;
-  in.sample_rate = p.sample_rate;
+  if (Status s = legacyTypeFor(p.app_name, p.units, &type, &service); !s.isOk()) return s;
+  folded::FoldedOptions in;
+  in.lines_format = lines;
+  in.sample_type = type.sample_type;
+  in.sample_unit = type.unit;
+  in.period_type = type.period_type;
+  in.period_unit = type.period_unit;
+  // CPU-like types count samples taken at sampleRate Hz: each is worth one period of nanoseconds.
+  in.period = type.scale_by_rate ? 1'000'000'000 / std::max<int64_t>(1, p.sample_rate) : 1;
+  in.scale_by_period = type.scale_by_rate;
   in.time_ns = p.from_ns;
   in.duration_ns = std::max<int64_t>(0, p.until_ns - p.from_ns);
   pprof::Profile prof;
-  if (Status s = foldedToPprof(body, in, &prof); !s.isOk()) return s;
-  return convertProfile(p, &prof, service, std::string(in.type.metric), nullptr, p.aggregation, out);
+  if (Status s = folded::foldedToPprof(body, in, &prof); !s.isOk()) return s;
+  return convertProfile(p, &prof, service, std::string(type.metric), nullptr, p.aggregation, out);
 }
 
 }  // namespace

@@ -6,6 +6,7 @@
 #include <boost/asio/post.hpp>
 #include <spdlog/logger.h>
 
+#include "core/net/http_util.h"
 #include "core/net/receiver_server.h"
 #include "receivers/pyroscope/ingest_converter.h"
 #include "receivers/pyroscope/ingest_params.h"
@@ -74,8 +75,7 @@ int conversionHttpStatus(const Status& s) { return s.code() == StatusCode::kPayl
 net::HttpResponse pipelineRefusal(const Status& s) {
   if (!s.retryable()) return pyroscopeError(422, s);
   net::HttpResponse r = pyroscopeError(429, Status::exhausted(s.message()));
-  const auto secs = std::max<int64_t>(1, (s.retryAfter().count() + 999) / 1000);
-  r.headers.emplace_back("Retry-After", std::to_string(secs));
+  r.headers.emplace_back("Retry-After", net::retryAfterSeconds(s));
   return r;
 }
 

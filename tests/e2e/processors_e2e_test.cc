@@ -115,7 +115,10 @@ TEST_F(ProcessorsE2E, ResourceDetectionAddsEnvSystemAndProcessAttributes) {
 
   char host[256] = {};
   ASSERT_EQ(gethostname(host, sizeof host - 1), 0);
-  const std::string exe = std::filesystem::read_symlink("/proc/" + std::to_string(app.pid()) + "/exe").string();
+  // Another test process may rebuild (atomically replace) the Go app meanwhile: the link then ends in
+  // " (deleted)", which the detector drops as well.
+  std::string exe = std::filesystem::read_symlink("/proc/" + std::to_string(app.pid()) + "/exe").string();
+  if (exe.ends_with(" (deleted)")) exe.resize(exe.size() - 10);
   const std::string go_version = shellOutput("go env GOVERSION");
   expectAllSamples(seen, testing::pprofTotals(profile("cpu")));
   for (const auto& p : seen) {

@@ -1,12 +1,13 @@
-#include "receivers/pyroscope/folded_input.h"
+#include "core/formats/folded/folded.h"
 
+#include <algorithm>
 #include <charconv>
 #include <limits>
 #include <string>
 #include <unordered_map>
 #include <vector>
 
-namespace proflow::receivers::pyroscope {
+namespace proflow::folded {
 namespace {
 
 // Interns frames as pprof functions + locations (one location per distinct frame name).
@@ -71,7 +72,7 @@ std::string_view trimLine(std::string_view s) {
   return s;
 }
 
-Status parseLine(std::string_view line, const FoldedInput& in, size_t number, std::string_view* stack, int64_t* value) {
+Status parseLine(std::string_view line, const FoldedOptions& in, size_t number, std::string_view* stack, int64_t* value) {
   if (in.lines_format) {
     *stack = line;
     *value = 1;
@@ -94,18 +95,20 @@ Status parseLine(std::string_view line, const FoldedInput& in, size_t number, st
 
 }  // namespace
 
-Status foldedToPprof(std::string_view text, const FoldedInput& in, pprof::Profile* out) {
+Status foldedToPprof(std::string_view text, const FoldedOptions& in, pprof::Profile* out) {
   out->Clear();
   FoldedBuilder b(out);
-  const int64_t period = in.type.scale_by_rate ? 1'000'000'000 / std::max<int64_t>(1, in.sample_rate) : 1;
   auto* st = out->add_sample_type();
-  st->set_type(b.str(in.type.sample_type));
-  st->set_unit(b.str(in.type.unit));
-  out->mutable_period_type()->set_type(b.str(in.type.period_type));
-  out->mutable_period_type()->set_unit(b.str(in.type.period_unit));
-  out->set_period(period);
+  st->set_type(b.str(in.sample_type));
+  st->set_unit(b.str(in.sample_unit));
+  if (!in.period_type.empty() || !in.period_unit.empty()) {
+    out->mutable_period_type()->set_type(b.str(in.period_type));
+    out->mutable_period_type()->set_unit(b.str(in.period_unit));
+  }
+  out->set_period(in.period);
   out->set_time_nanos(in.time_ns);
   out->set_duration_nanos(in.duration_ns);
+  const int64_t period = std::max<int64_t>(1, in.period);
   size_t number = 0;
   while (!text.empty()) {
     const size_t eol = text.find('\n');
@@ -116,11 +119,11 @@ Status foldedToPprof(std::string_view text, const FoldedInput& in, pprof::Profil
     std::string_view stack;
     int64_t value = 0;
     if (Status s = parseLine(line, in, number, &stack, &value); !s.isOk()) return s;
-    if (in.type.scale_by_rate)
+    if (in.scale_by_period)
       value = value > std::numeric_limits<int64_t>::max() / period ? std::numeric_limits<int64_t>::max() : value * period;
     b.add(stack, value);
   }
   return Status::ok();
 }
 
-}  // namespace proflow::receivers::pyroscope
+}  // namespace proflow::folded

@@ -1,0 +1,32 @@
+// Folded ("collapsed") stack text — `root;caller;leaf 12` per line, as flamegraph tools, perf's
+// stackcollapse scripts, async-profiler's collapsed output and Pyroscope's folded uploads write it —
+// turned into a pprof Profile, so the shared pprof -> OTLP conversion does the rest. A pure library.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "core/formats/pprof/pprof_codec.h"
+#include "core/status.h"
+
+namespace proflow::folded {
+
+struct FoldedOptions {
+  bool lines_format = false;  // Pyroscope's `lines`: no value column, every line counts 1
+  std::string sample_type = "samples";
+  std::string sample_unit = "count";
+  std::string period_type;  // optional pprof period type/unit/period
+  std::string period_unit;
+  int64_t period = 0;
+  bool scale_by_period = false;  // values are counts of `period`-long samples: value *= period
+  int64_t time_ns = 0;
+  int64_t duration_ns = 0;
+};
+
+// Identical stacks are merged; frames become functions + locations (one per distinct name). Empty
+// lines are skipped; a line without a valid non-negative integer count (unless lines_format) is an
+// error naming the line number (kInvalidArgument).
+Status foldedToPprof(std::string_view text, const FoldedOptions& options, pprof::Profile* out);
+
+}  // namespace proflow::folded

@@ -1,0 +1,108 @@
+#include "receivers/folded/folded_receiver.h"
+
+#include <algorithm>
+#include <boost/asio/post.hpp>
+#include <charconv>
+#include <chrono>
+
+#include "core/compression/compression.h"
+#include "core/formats/folded/folded.h"
+#include "core/formats/pprof/pprof_to_otlp.h"
+#include "core/net/http_util.h"
+#include "core/net/receiver_server.h"
+
+namespace proflow::receivers::folded {
+namespace {
+
+net::HttpResponse refusal(const Status& s) {
+  net::HttpResponse r = net::HttpResponse::text(httpStatusFor(s), s.message() + "\n");
+  if (s.retryable()) {
+    r.status = 429;
+    r.headers.emplace_back("Retry-After", net::retryAfterSeconds(s));
+  }
+  return r;
+}
+
+}  // namespace
+
+FoldedReceiver::FoldedReceiver(const CreateSettings& settings, FoldedReceiverConfig config, ConsumerPtr next)
+    : settings_(settings), config_(std::move(config)), next_(std::move(next)) {}
+
+FoldedReceiver::~FoldedReceiver() { shutdown(std::chrono::steady_clock::now()); }
+
+Status FoldedReceiver::start(Host&) {
+  net::HttpServerOptions opts;
+  if (Status s = net::receiverServerOptions(config_.endpoint, config_.max_request_body_size.bytes,
+                                            config_.max_inflate_ratio, config_.tls,
+                                            settings_.runtime->workers().get_executor(), &opts);
+      !s.isOk())
+    return s;
+  server_ = std::make_unique<net::HttpServer>(settings_.runtime->io(), opts, settings_.logger, settings_.telemetry);
+  auto& workers = settings_.runtime->workers();
+  server_->route("POST", kFoldedPath, [this, &workers](net::HttpRequest&& req, net::Responder respond) {
+    boost::asio::post(workers, [this, req = std::move(req), respond]() { respond(handle(req)); });
+  });
+  if (Status s = server_->start(); !s.isOk()) return Status(s.code(), "folded receiver: " + s.message());
+  settings_.logger->info("folded receiver listening on {} (port {}), POST {}", config_.endpoint, server_->port(),
+                         kFoldedPath);
+  return Status::ok();
+}
+
+net::HttpResponse FoldedReceiver::handle(const net::HttpRequest& req) {
+  auto refuse = [&](const Status& s) {
+    settings_.telemetry->record(telemetry::Event::kReceived, {});
+    settings_.telemetry->record(telemetry::Event::kRefused, {});
+    return refusal(s);
+  };
+  // The body itself may be gzip/zstd (a .folded.gz file posted as is): bounded like Content-Encoding.
+  std::string text;
+  compression::Limits limits;
+  limits.max_output_bytes = config_.max_request_body_size.bytes;
+  limits.max_inflate_ratio = config_.max_inflate_ratio;
+  if (Status s = compression::decompressAuto(req.body, text, limits); !s.isOk()) return refuse(s);
+
+  ::proflow::folded::FoldedOptions options;
+  options.sample_type = config_.sample_type;
+  options.sample_unit = config_.sample_unit;
+  options.period = config_.period;
+  std::vector<std::pair<std::string, std::string>> resource;
+  for (const auto& [k, v] : config_.attributes) resource.emplace_back(k, v);
+  for (const auto& [k, v] : req.query) {
+    if (k == "sample_type" && !v.empty()) {
+      options.sample_type = v;
+    } else if (k == "sample_unit" && !v.empty()) {
+      options.sample_unit = v;
+    } else if (k == "period") {
+      auto [p, ec] = std::from_chars(v.data(), v.data() + v.size(), options.period);
+      if (ec != std::errc() || p != v.data() + v.size() || options.period < 0)
+        return refuse(Status::invalid("period must be a non-negative integer, got '" + v + "'"));
+    } else if (!k.empty()) {
+      auto it = std::find_if(resource.begin(), resource.end(), [&](const auto& kv) { return kv.first == k; });
+      if (it != resource.end()) it->second = v;  // the request names its source better than the config
+      else resource.emplace_back(k, v);
+    }
+  }
+  if (options.period > 0) {
+    options.scale_by_period = true;
+    options.period_type = options.sample_type;
+    options.period_unit = options.sample_unit;
+  }
+  options.time_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
+                        std::chrono::system_clock::now().time_since_epoch())
+                        .count();
+  ::proflow::pprof::Profile profile;
+  if (Status s = ::proflow::folded::foldedToPprof(text, options, &profile); !s.isOk()) return refuse(s);
+  ::proflow::pprof::PprofToOtlpOptions convert;
+  convert.resource_attributes = std::move(resource);
+  convert.scope_name = "proflow.receiver.folded";
+  otlp::Request request;
+  if (Status s = ::proflow::pprof::pprofToOtlp(profile, convert, &request); !s.isOk()) return refuse(s);
+  Status s = next_->consume(Batch(std::move(request)));
+  return s.isOk() ? net::HttpResponse::text(200, "") : refusal(s);
+}
+
+void FoldedReceiver::shutdown(Deadline) {
+  if (server_) server_->stop();
+}
+
+}  // namespace proflow::receivers::folded
