@@ -17,7 +17,7 @@ Usage:
   proflow convert IN OUT [--to FORMAT] [--from FORMAT] [--sample-type T]
                  [--symbolize [--debug-dir D]... [--binary-dir D]... [--debuginfod URL]...]
                                          convert a profile file offline; input formats (detected):
-                                         pprof (gzip/zstd/raw), jfr, otlp_json, otlp_proto;
+                                         pprof (gzip/zstd/raw), jfr, otlp_json, otlp_proto, folded;
                                          output: pprof (default), otlp_json, otlp_proto, folded
   proflow --version
 

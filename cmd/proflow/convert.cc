@@ -5,6 +5,7 @@
 
 #include "cmd/proflow/commands.h"
 #include "core/compression/compression.h"
+#include "core/formats/folded/folded.h"
 #include "core/formats/jfr/folded.h"
 #include "core/formats/jfr/otlp_converter.h"
 #include "core/formats/otlp_json/otlp_json.h"
@@ -46,10 +47,24 @@ bool writeAll(const std::string& path, const std::string& data) {
   return static_cast<bool>(f);
 }
 
+// Text whose first line ends in " <count>" (and no NUL byte early on) is folded stacks.
+bool looksFolded(const std::string& data) {
+  const std::string head = data.substr(0, 4096);
+  if (head.find('\0') != std::string::npos) return false;
+  const size_t start = head.find_first_not_of(" \t\r\n");
+  if (start == std::string::npos) return false;
+  std::string line = head.substr(start, head.find('\n', start) - start);
+  while (!line.empty() && (line.back() == '\r' || line.back() == ' ')) line.pop_back();
+  const size_t space = line.find_last_of(" \t");
+  return space != std::string::npos && space + 1 < line.size() &&
+         line.find_first_not_of("0123456789", space + 1) == std::string::npos;
+}
+
 std::string detectFormat(const std::string& data) {
   if (data.size() >= 4 && data.compare(0, 4, std::string("FLR\0", 4)) == 0) return "jfr";
   size_t i = data.find_first_not_of(" \t\r\n");
   if (i != std::string::npos && data[i] == '{') return "otlp_json";
+  if (looksFolded(data)) return "folded";
   return "pprof_or_otlp_proto";
 }
 
@@ -66,6 +81,11 @@ Status readInput(const std::string& data, std::string format, otlp::Request* req
     return Status::ok();
   }
   if (format == "otlp_json") return otlp_json::parseOtlpJson(data, request);
+  if (format == "folded") {
+    pprof::Profile profile;  // counts as they are: sample type "samples", unit "count"
+    if (Status s = folded::foldedToPprof(data, {}, &profile); !s.isOk()) return s;
+    return pprof::pprofToOtlp(profile, {}, request);
+  }
   if (format == "otlp_proto") {
     std::string raw;
     if (Status s = compression::decompressAuto(data, raw, {}); !s.isOk()) return s;
