@@ -111,14 +111,14 @@ void ExporterHelper::workerLoop() {
       queue_.pop_front();
       settings_.telemetry->queueSize().set(static_cast<int64_t>(queue_.size()));
     }
-    Batch batch;
-    if (entry.batch) {
-      batch = std::move(*entry.batch);
-    } else if (Status s = store_->load(entry.seq, &batch); !s.isOk()) {
-      settings_.logger->error("{}", s.toString());  // moved aside; nothing more can be done with it
-      continue;
+    if (!entry.batch) {  // left on disk by a previous run: read it now
+      entry.batch.emplace();
+      if (Status s = store_->load(entry.seq, &*entry.batch); !s.isOk()) {
+        settings_.logger->error("{}", s.toString());  // moved aside; nothing more can be done with it
+        continue;
+      }
     }
-    settle(entry, batch, sendWithRetry(batch));
+    settle(entry, *entry.batch, sendWithRetry(*entry.batch));
   }
 }
 

@@ -50,7 +50,12 @@ Status LoadBalancingExporter::setBackends(const std::vector<std::string>& endpoi
     }
     Status s;
     next->exporters[endpoint] = makeBackend(endpoint, &s);
-    if (!s.isOk()) return Status(s.code(), "backend " + endpoint + ": " + s.message());
+    if (!s.isOk()) {
+      // Stop what this attempt started; routing stays as it was.
+      for (const auto& [e, exporter] : next->exporters)
+        if (!old || !old->exporters.count(e)) exporter->shutdown(Clock::now());
+      return Status(s.code(), "backend " + endpoint + ": " + s.message());
+    }
   }
   {
     std::lock_guard lock(mu_);
