@@ -11,6 +11,7 @@
 #include "core/telemetry/metrics.h"
 #include "exporters/debug/debug_exporter.h"
 #include "exporters/debug/factory.h"
+#include "tests/support/component_config.h"
 #include "tests/support/profile_builder.h"
 
 namespace proflow::exporters::debug {
@@ -136,12 +137,7 @@ TEST(DebugExporter, DetailedResolvesInlinedAndUnsymbolizedFrames) {
 }
 
 config::ConfigErrors validate(const std::string& yaml) {
-  config::ConfigErrors errors;
-  auto loaded = config::parseYaml(yaml, "t.yaml", errors);
-  auto cfg = makeDebugExporterFactory()->createDefaultConfig();
-  cfg->decode(loaded.root, "exporters.debug", errors);
-  cfg->validate(errors);
-  return errors;
+  return ::proflow::testing::checkComponentConfig(*makeDebugExporterFactory(), yaml, "exporters.debug");
 }
 
 TEST(DebugExporterConfig, RejectsUnknownVerbosityWithTheValidOnes) {

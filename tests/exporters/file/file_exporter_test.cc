@@ -12,6 +12,7 @@
 #include "exporters/file/factory.h"
 #include "exporters/file/otlp_proto_encoder.h"
 #include "tests/exporters/file/test_util.h"
+#include "tests/support/component_config.h"
 #include "tests/support/profile_builder.h"
 #include "tests/support/temp_dir.h"
 
@@ -181,12 +182,7 @@ TEST(FileExporter, ConcurrentWritersNeverInterleaveRecords) {
 }
 
 config::ConfigErrors validateYaml(const std::string& yaml) {
-  config::ConfigErrors errors;
-  auto loaded = config::parseYaml(yaml, "test.yaml", errors);
-  auto cfg = makeFileExporterFactory()->createDefaultConfig();
-  cfg->decode(loaded.root, "exporters.file", errors);
-  cfg->validate(errors);
-  return errors;
+  return ::proflow::testing::checkComponentConfig<void>(*makeFileExporterFactory(), yaml, "exporters.file", nullptr, "test.yaml");
 }
 
 TEST(FileExporterConfig, ReportsEveryProblemWithItsLocation) {

@@ -14,6 +14,7 @@
 #include "core/formats/pprof/pprof_to_otlp.h"
 #include "exporters/file/factory.h"
 #include "tests/exporters/file/test_util.h"
+#include "tests/support/component_config.h"
 #include "tests/support/temp_dir.h"
 
 namespace proflow::exporters::file {
@@ -221,12 +222,7 @@ TEST(PprofFormat, StartFailsWhenPathIsAFile) {
 }
 
 config::ConfigErrors validate(const std::string& yaml) {
-  config::ConfigErrors errors;
-  auto loaded = config::parseYaml(yaml, "test.yaml", errors);
-  auto cfg = makeFileExporterFactory()->createDefaultConfig();
-  cfg->decode(loaded.root, "exporters.file", errors);
-  cfg->validate(errors);
-  return errors;
+  return ::proflow::testing::checkComponentConfig<void>(*makeFileExporterFactory(), yaml, "exporters.file", nullptr, "test.yaml");
 }
 
 TEST(PprofFormat, ConfigRejectsRotationAndAcceptsADirectory) {

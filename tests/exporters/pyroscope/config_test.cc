@@ -5,6 +5,7 @@
 #include "core/config/config_loader.h"
 #include "exporters/pyroscope/config.h"
 #include "exporters/pyroscope/factory.h"
+#include "tests/support/component_config.h"
 
 namespace proflow::exporters::pyroscope {
 namespace {
@@ -12,13 +13,7 @@ namespace {
 using ::testing::HasSubstr;
 
 config::ConfigErrors validateYaml(const std::string& yaml, PyroscopeExporterConfig* out = nullptr) {
-  config::ConfigErrors errors;
-  auto loaded = config::parseYaml(yaml, "test.yaml", errors);
-  auto cfg = makePyroscopeExporterFactory()->createDefaultConfig();
-  cfg->decode(loaded.root, "exporters.pyroscope", errors);
-  cfg->validate(errors);
-  if (out) *out = cfg->as<PyroscopeExporterConfig>();
-  return errors;
+  return ::proflow::testing::checkComponentConfig(*makePyroscopeExporterFactory(), yaml, "exporters.pyroscope", out, "test.yaml");
 }
 
 TEST(PyroscopeExporterConfigTest, FullExampleDecodes) {

@@ -9,6 +9,7 @@
 #include "core/config/config_loader.h"
 #include "core/dictionary_builder.h"
 #include "processors/attributes/factory.h"
+#include "tests/support/component_config.h"
 #include "tests/support/profile_builder.h"
 
 namespace proflow::processors::attributes {
@@ -20,12 +21,7 @@ using ::testing::IsEmpty;
 using Strings = std::vector<std::string>;
 
 config::ConfigErrors validate(const std::string& yaml) {
-  config::ConfigErrors errors;
-  auto loaded = config::parseYaml(yaml, "t.yaml", errors);
-  auto cfg = makeAttributesProcessorFactory()->createDefaultConfig();
-  cfg->decode(loaded.root, "processors.attributes", errors);
-  cfg->validate(errors);
-  return errors;
+  return ::proflow::testing::checkComponentConfig(*makeAttributesProcessorFactory(), yaml, "processors.attributes");
 }
 
 AttributesProcessorConfig parse(const std::string& yaml) {

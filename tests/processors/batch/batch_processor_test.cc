@@ -13,6 +13,7 @@
 #include "processors/batch/batch_processor.h"
 #include "processors/batch/factory.h"
 #include "tests/processors/batch/scripted_sink.h"
+#include "tests/support/component_config.h"
 #include "tests/support/profile_builder.h"
 
 namespace proflow::processors::batch {
@@ -273,12 +274,7 @@ TEST(BatchProcessor, ConcurrentProducersLoseNothing) {
 }
 
 config::ConfigErrors validate(const std::string& yaml) {
-  config::ConfigErrors errors;
-  auto loaded = config::parseYaml(yaml, "t.yaml", errors);
-  auto cfg = makeBatchProcessorFactory()->createDefaultConfig();
-  cfg->decode(loaded.root, "processors.batch", errors);
-  cfg->validate(errors);
-  return errors;
+  return ::proflow::testing::checkComponentConfig(*makeBatchProcessorFactory(), yaml, "processors.batch");
 }
 
 TEST(BatchProcessorConfig, MaxSizeBelowSizeIsAnError) {

@@ -4,6 +4,7 @@
 
 #include "core/config/config_loader.h"
 #include "processors/compress/factory.h"
+#include "tests/support/component_config.h"
 
 namespace proflow::processors::compress {
 namespace {
@@ -11,12 +12,7 @@ namespace {
 using ::testing::HasSubstr;
 
 std::string errorsOf(const std::string& yaml) {
-  config::ConfigErrors errors;
-  auto loaded = config::parseYaml(yaml, "t.yaml", errors);
-  auto cfg = makeCompressProcessorFactory()->createDefaultConfig();
-  cfg->decode(loaded.root, "processors.compress", errors);
-  cfg->validate(errors);
-  return errors.format();
+  return ::proflow::testing::checkComponentConfig(*makeCompressProcessorFactory(), yaml, "processors.compress").format();
 }
 
 TEST(CompressConfig, ValidAndInvalidValues) {

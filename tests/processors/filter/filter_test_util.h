@@ -12,6 +12,7 @@
 #include "core/telemetry/metrics.h"
 #include "processors/filter/factory.h"
 #include "processors/filter/filter_processor.h"
+#include "tests/support/component_config.h"
 
 namespace proflow::processors::filter {
 
@@ -26,13 +27,7 @@ class Sink : public ProfilesConsumer {
 
 // Decodes YAML through the factory (as the service does) and returns the errors' text.
 inline std::string decode(const std::string& yaml, FilterConfig* out) {
-  config::ConfigErrors errors;
-  auto loaded = config::parseYaml(yaml, "t.yaml", errors);
-  auto cfg = makeFilterProcessorFactory()->createDefaultConfig();
-  cfg->decode(loaded.root, "processors.filter", errors);
-  cfg->validate(errors);
-  if (out) *out = cfg->as<FilterConfig>();
-  return errors.format();
+  return ::proflow::testing::checkComponentConfig(*makeFilterProcessorFactory(), yaml, "processors.filter", out).format();
 }
 
 struct Harness {

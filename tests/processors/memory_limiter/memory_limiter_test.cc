@@ -11,6 +11,7 @@
 #include "processors/memory_limiter/factory.h"
 #include "processors/memory_limiter/memory_limiter_processor.h"
 #include "processors/memory_limiter/memory_source.h"
+#include "tests/support/component_config.h"
 #include "tests/support/profile_builder.h"
 #include "tests/support/temp_dir.h"
 
@@ -21,12 +22,7 @@ using ::testing::HasSubstr;
 constexpr uint64_t kMiB = uint64_t{1} << 20;
 
 config::ConfigErrors validate(const std::string& yaml) {
-  config::ConfigErrors errors;
-  auto loaded = config::parseYaml(yaml, "t.yaml", errors);
-  auto cfg = makeMemoryLimiterProcessorFactory()->createDefaultConfig();
-  cfg->decode(loaded.root, "processors.memory_limiter", errors);
-  cfg->validate(errors);
-  return errors;
+  return ::proflow::testing::checkComponentConfig(*makeMemoryLimiterProcessorFactory(), yaml, "processors.memory_limiter");
 }
 
 TEST(MemoryLimiterConfig, ErrorsPointAtTheField) {

@@ -8,6 +8,7 @@
 #include "core/config/config_loader.h"
 #include "core/dictionary_builder.h"
 #include "processors/resource/factory.h"
+#include "tests/support/component_config.h"
 #include "tests/support/profile_builder.h"
 
 namespace proflow::processors::resource {
@@ -26,12 +27,7 @@ struct Sink : ProfilesConsumer {
 };
 
 config::ConfigErrors validate(const std::string& yaml) {
-  config::ConfigErrors errors;
-  auto loaded = config::parseYaml(yaml, "t.yaml", errors);
-  auto cfg = makeResourceProcessorFactory()->createDefaultConfig();
-  cfg->decode(loaded.root, "processors.resource", errors);
-  cfg->validate(errors);
-  return errors;
+  return ::proflow::testing::checkComponentConfig(*makeResourceProcessorFactory(), yaml, "processors.resource");
 }
 
 ResourceProcessorConfig parse(const std::string& yaml) {

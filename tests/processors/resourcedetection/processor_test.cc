@@ -14,6 +14,7 @@
 #include "processors/resourcedetection/proc_files.h"
 #include "processors/resourcedetection/resource_detector.h"
 #include "tests/processors/resourcedetection/fake_proc.h"
+#include "tests/support/component_config.h"
 #include "tests/support/profile_builder.h"
 
 namespace proflow::processors::resourcedetection {
@@ -25,12 +26,7 @@ const std::string kId = "3f4a5b6c7d8e9f00112233445566778899aabbccddeeff001122334
 const std::string kSelfId = "aaaa5b6c7d8e9f00112233445566778899aabbccddeeff00112233445566aabb";
 
 config::ConfigErrors validate(const std::string& yaml) {
-  config::ConfigErrors errors;
-  auto loaded = config::parseYaml(yaml, "t.yaml", errors);
-  auto cfg = makeResourceDetectionProcessorFactory()->createDefaultConfig();
-  cfg->decode(loaded.root, "processors.resourcedetection", errors);
-  cfg->validate(errors);
-  return errors;
+  return ::proflow::testing::checkComponentConfig(*makeResourceDetectionProcessorFactory(), yaml, "processors.resourcedetection");
 }
 
 // Resource attributes as key -> value text, references resolved; arrays as "[n]" (their size).

@@ -4,6 +4,7 @@
 
 #include "core/config/config_loader.h"
 #include "processors/sample/factory.h"
+#include "tests/support/component_config.h"
 
 namespace proflow::processors::sample {
 namespace {
@@ -11,12 +12,7 @@ namespace {
 using ::testing::HasSubstr;
 
 std::string errorsOf(const std::string& yaml) {
-  config::ConfigErrors errors;
-  auto loaded = config::parseYaml(yaml, "t.yaml", errors);
-  auto cfg = makeSampleProcessorFactory()->createDefaultConfig();
-  cfg->decode(loaded.root, "processors.sample", errors);
-  cfg->validate(errors);
-  return errors.format();
+  return ::proflow::testing::checkComponentConfig(*makeSampleProcessorFactory(), yaml, "processors.sample").format();
 }
 
 TEST(SampleConfig, ValidConfigsPass) {

@@ -5,6 +5,7 @@
 #include "core/config/config_loader.h"
 #include "receivers/pyroscope/config.h"
 #include "receivers/pyroscope/factory.h"
+#include "tests/support/component_config.h"
 
 namespace proflow::receivers::pyroscope {
 namespace {
@@ -12,13 +13,7 @@ namespace {
 using ::testing::HasSubstr;
 
 config::ConfigErrors validateYaml(const std::string& yaml, PyroscopeReceiverConfig* out = nullptr) {
-  config::ConfigErrors errors;
-  auto loaded = config::parseYaml(yaml, "test.yaml", errors);
-  auto cfg = makePyroscopeReceiverFactory()->createDefaultConfig();
-  cfg->decode(loaded.root, "receivers.pyroscope", errors);
-  cfg->validate(errors);
-  if (out) *out = cfg->as<PyroscopeReceiverConfig>();
-  return errors;
+  return ::proflow::testing::checkComponentConfig(*makePyroscopeReceiverFactory(), yaml, "receivers.pyroscope", out, "test.yaml");
 }
 
 TEST(PyroscopeReceiverConfigTest, DefaultsListenOnPyroscopesPort) {
