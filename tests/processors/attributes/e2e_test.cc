@@ -4,8 +4,7 @@
 
 #include "core/dictionary_builder.h"
 #include "opentelemetry/proto/collector/profiles/v1development/profiles_service.grpc.pb.h"
-#include "processors/attributes/factory.h"
-#include "tests/processors/start_service_with.h"
+#include "tests/receivers/otlp/service_harness.h"
 #include "tests/support/daemon.h"
 #include "tests/support/otlp_files.h"
 #include "tests/support/profile_builder.h"
@@ -19,9 +18,7 @@ namespace collector = ::opentelemetry::proto::collector::profiles::v1development
 TEST(AttributesProcessorE2E, EditsSamplesOfTheSelectedProfilesOnly) {
   testing::TempDir dir;
   int port = testing::freePort();
-  std::vector<std::unique_ptr<Factory>> extra;
-  extra.push_back(processors::attributes::makeAttributesProcessorFactory());
-  auto service = testing::startServiceWith(R"(
+  auto service = testing::startService(R"(
 receivers:
   otlp: { protocols: { grpc: { endpoint: "127.0.0.1:)" + std::to_string(port) + R"(" } } }
 processors:
@@ -36,8 +33,7 @@ service:
   telemetry: { metrics: { address: "127.0.0.1:0" } }
   pipelines:
     profiles: { receivers: [otlp], processors: [attributes], exporters: [file] }
-)",
-                                           std::move(extra));
+)");
   ASSERT_TRUE(service);
   testing::ProfileSpec alloc = testing::makeProfile(2, 1);
   alloc.sample_type = "alloc_space";

@@ -11,7 +11,7 @@
 #include "opentelemetry/proto/collector/profiles/v1development/profiles_service.grpc.pb.h"
 #include "processors/memory_limiter/factory.h"
 #include "processors/memory_limiter/memory_source.h"
-#include "tests/processors/start_service_with.h"
+#include "tests/receivers/otlp/service_harness.h"
 #include "tests/support/daemon.h"
 #include "tests/support/profile_builder.h"
 
@@ -81,9 +81,8 @@ TEST(MemoryLimiterFlood, RefusesRetryablyStaysUnderTheLimitAndLosesNothingAcknow
   const uint64_t limit_mib = start_rss / kMiB + 64, spike_mib = 24;
   int port = testing::freePort();
   std::vector<std::unique_ptr<Factory>> extra;
-  extra.push_back(processors::memory_limiter::makeMemoryLimiterProcessorFactory());
   extra.push_back(std::make_unique<RetainFactory>());
-  auto service = testing::startServiceWith(R"(
+  auto service = testing::startService(R"(
 receivers:
   otlp: { protocols: { grpc: { endpoint: "127.0.0.1:)" + std::to_string(port) + R"(" } } }
 processors:

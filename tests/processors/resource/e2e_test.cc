@@ -2,8 +2,7 @@
 #include <grpcpp/grpcpp.h>
 
 #include "opentelemetry/proto/collector/profiles/v1development/profiles_service.grpc.pb.h"
-#include "processors/resource/factory.h"
-#include "tests/processors/start_service_with.h"
+#include "tests/receivers/otlp/service_harness.h"
 #include "tests/support/daemon.h"
 #include "tests/support/otlp_files.h"
 #include "tests/support/profile_builder.h"
@@ -17,9 +16,7 @@ namespace collector = ::opentelemetry::proto::collector::profiles::v1development
 TEST(ResourceProcessorE2E, EditsResourcesBetweenReceiverAndExporter) {
   testing::TempDir dir;
   int port = testing::freePort();
-  std::vector<std::unique_ptr<Factory>> extra;
-  extra.push_back(processors::resource::makeResourceProcessorFactory());
-  auto service = testing::startServiceWith(R"(
+  auto service = testing::startService(R"(
 receivers:
   otlp: { protocols: { grpc: { endpoint: "127.0.0.1:)" + std::to_string(port) + R"(" } } }
 processors:
@@ -33,8 +30,7 @@ service:
   telemetry: { metrics: { address: "127.0.0.1:0" } }
   pipelines:
     profiles: { receivers: [otlp], processors: [resource], exporters: [file] }
-)",
-                                           std::move(extra));
+)");
   ASSERT_TRUE(service);
   auto stub = collector::ProfilesService::NewStub(
       grpc::CreateChannel("127.0.0.1:" + std::to_string(port), grpc::InsecureChannelCredentials()));

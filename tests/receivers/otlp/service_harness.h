@@ -6,6 +6,7 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "cmd/proflow/builtins.h"
 #include "core/config/service_config.h"
@@ -13,9 +14,16 @@
 
 namespace proflow::testing {
 
-inline std::unique_ptr<Service> startService(const std::string& yaml) {
+// `extra`: test-only factories (fakes); a built-in of the same kind and type takes precedence.
+inline std::unique_ptr<Service> startService(const std::string& yaml,
+                                             std::vector<std::unique_ptr<Factory>> extra = {}) {
   Registry registry;
   EXPECT_TRUE(registerBuiltins(registry).isOk());
+  for (auto& f : extra) {
+    if (registry.find(f->kind(), f->type()) == nullptr) {
+      EXPECT_TRUE(registry.add(std::move(f)).isOk());
+    }
+  }
   config::ServiceConfig cfg;
   std::string errors;
   Status s = config::loadServiceConfigText(yaml, "test.yaml", registry, &cfg, &errors);
