@@ -8,7 +8,7 @@ what=${1:-build}
 
 build_pkgs=(g++ make cmake ninja-build pkg-config ccache
   libgrpc++-dev protobuf-compiler-grpc libprotobuf-dev protobuf-compiler
-  libyaml-cpp-dev libzstd-dev liblz4-dev libdeflate-dev libboost-dev libspdlog-dev zlib1g-dev
+  libyaml-cpp-dev libzstd-dev liblz4-dev libdeflate-dev libisal-dev libboost-dev libspdlog-dev zlib1g-dev
   libdw-dev libelf-dev libdebuginfod-dev libgtest-dev libgmock-dev libbenchmark-dev libssl-dev
   llvm-14-dev libre2-dev)
 test_pkgs=(curl openssl

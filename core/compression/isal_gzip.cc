@@ -1,0 +1,69 @@
+#include "core/compression/isal_gzip.h"
+
+#include <isa-l/igzip_lib.h>
+
+#include <memory>
+#include <vector>
+
+namespace proflow::compression::internal {
+namespace {
+
+// The per-level match buffer ISA-L wants next to its stream (up to a few MB at level 3): allocated
+// once per thread and level, like the libdeflate compressors, so a small payload does not pay for it.
+struct LevelBuffers {
+  std::vector<uint8_t> by_level[kIsalMaxLevel + 1];
+
+  std::vector<uint8_t>& get(int level) {
+    static constexpr uint32_t kSizes[kIsalMaxLevel + 1] = {ISAL_DEF_LVL0_DEFAULT, ISAL_DEF_LVL1_DEFAULT,
+                                                          ISAL_DEF_LVL2_DEFAULT, ISAL_DEF_LVL3_DEFAULT};
+    auto& buf = by_level[level];
+    if (buf.empty()) buf.resize(kSizes[level]);
+    return buf;
+  }
+};
+
+// Worst case for stored blocks plus the gzip header and trailer; enough for one call in practice,
+// and the loop below grows the output if ISA-L still asks for more.
+size_t initialBound(size_t n) { return n + n / 64 + 1024; }
+
+}  // namespace
+
+Status isalGzipCompress(std::string_view in, std::string& out, int level) {
+  if (level < 1 || level > kIsalMaxLevel) return Status::invalid("gzip: ISA-L level out of range");
+  thread_local LevelBuffers buffers;
+  auto& level_buf = buffers.get(level);
+  // isal_zstream holds ~300 KB of internal state: keep it off the stack.
+  thread_local auto stream = std::make_unique<isal_zstream>();
+  isal_zstream& s = *stream;
+  isal_deflate_init(&s);
+  s.level = static_cast<uint32_t>(level);
+  s.level_buf = level_buf.data();
+  s.level_buf_size = static_cast<uint32_t>(level_buf.size());
+  s.gzip_flag = IGZIP_GZIP;
+  s.flush = NO_FLUSH;
+
+  out.resize(initialBound(in.size()));
+  size_t in_off = 0, out_off = 0;
+  // avail_in/avail_out are 32-bit: feed and drain in slices.
+  constexpr size_t kSlice = 1u << 30;
+  while (true) {
+    size_t in_chunk = std::min(in.size() - in_off, kSlice);
+    if (out_off == out.size()) out.resize(out.size() * 2);
+    size_t out_chunk = std::min(out.size() - out_off, kSlice);
+    s.next_in = reinterpret_cast<uint8_t*>(const_cast<char*>(in.data() + in_off));
+    s.avail_in = static_cast<uint32_t>(in_chunk);
+    s.end_of_stream = in_off + in_chunk == in.size() ? 1 : 0;
+    s.next_out = reinterpret_cast<uint8_t*>(out.data() + out_off);
+    s.avail_out = static_cast<uint32_t>(out_chunk);
+    if (isal_deflate(&s) != COMP_OK) return Status::internal("gzip: ISA-L compression failed");
+    size_t consumed = in_chunk - s.avail_in, produced = out_chunk - s.avail_out;
+    in_off += consumed;
+    out_off += produced;
+    if (s.internal_state.state == ZSTATE_END) break;
+    if (consumed == 0 && produced == 0) out.resize(out.size() * 2);  // never spin: give it room
+  }
+  out.resize(out_off);
+  return Status::ok();
+}
+
+}  // namespace proflow::compression::internal
