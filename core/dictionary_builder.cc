@@ -181,6 +181,20 @@ DictionaryBuilder::DictionaryBuilder(otlp::Dictionary* dict) : dict_(dict) {
   indexExisting();
 }
 
+void DictionaryBuilder::reserve(const Expected& e) {
+  auto& d = *dict_;
+  auto grow = [](IndexSet& set, auto& table, size_t more) {
+    const size_t total = static_cast<size_t>(table.size()) + more;
+    set.reserve(total);
+    table.Reserve(static_cast<int>(std::min<size_t>(total, INT32_MAX)));
+  };
+  grow(strings_, *d.mutable_string_table(), e.strings);
+  grow(functions_, *d.mutable_function_table(), e.functions);
+  grow(mappings_, *d.mutable_mapping_table(), e.mappings);
+  grow(locations_, *d.mutable_location_table(), e.locations);
+  grow(stacks_, *d.mutable_stack_table(), e.stacks);
+}
+
 void DictionaryBuilder::ensureZeroEntries() {
   auto& d = *dict_;
   if (d.string_table_size() == 0) d.add_string_table();
@@ -326,8 +340,8 @@ int32_t DictionaryBuilder::link(std::string_view trace_id, std::string_view span
       [&](int32_t i) { return table.Get(i).trace_id() == trace_id && table.Get(i).span_id() == span_id; },
       [&] {
         auto* l = table.Add();
-        l->set_trace_id(std::string(trace_id));
-        l->set_span_id(std::string(span_id));
+        l->set_trace_id(trace_id.data(), trace_id.size());
+        l->set_span_id(span_id.data(), span_id.size());
         return static_cast<int32_t>(table.size() - 1);
       });
 }

@@ -41,6 +41,13 @@ class DictionaryBuilder {
   int32_t boolAttribute(std::string_view key, bool value);
   int32_t doubleAttribute(std::string_view key, double value, std::string_view unit = {});
 
+  // Entries a converter expects to add (it knows its input's table sizes): sizes the index sets and
+  // tables once instead of rehashing and regrowing them on the way.
+  struct Expected {
+    size_t strings = 0, functions = 0, mappings = 0, locations = 0, stacks = 0;
+  };
+  void reserve(const Expected& e);
+
   // Looks an entry up without adding it; -1 when absent.
   int32_t findString(std::string_view s) const;
 

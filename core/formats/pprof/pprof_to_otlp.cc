@@ -1,6 +1,7 @@
 #include "core/formats/pprof/pprof_to_otlp.h"
 
 #include <cstring>
+#include <deque>
 
 #include <google/protobuf/arena.h>
 #include <optional>
@@ -28,11 +29,42 @@ uint64_t hashOf(const LabelKey& k) {
   return h * 0xff51afd7ed558ccdull ^ (h >> 29);  // the set probes by the low bits
 }
 
-// What the labels of one sample say about trace correlation and time.
+// What one distinct label says about trace correlation and time, worked out once (ids parsed from
+// text are the costly part, and most labels repeat over many samples).
+struct LabelInfo {
+  int32_t attribute = 0;
+  LinkRole role = LinkRole::kNone;
+  int span_priority = 99;
+  std::optional<std::string> id;  // parsed span/trace id (big-endian bytes)
+  std::optional<int64_t> timestamp;
+};
+
+// What the labels of one sample say, pointing into the LabelInfo of its labels.
 struct SampleContext {
-  std::optional<std::string> span, root_span, trace;
+  const std::string *span = nullptr, *root_span = nullptr, *trace = nullptr;
   int span_priority = 99;
   std::optional<int64_t> timestamp;
+
+  void note(const LabelInfo& info) {
+    if (info.timestamp) timestamp = info.timestamp;
+    if (!info.id) return;
+    switch (info.role) {
+      case LinkRole::kSpan:
+        if (info.span_priority < span_priority) {
+          span = &*info.id;
+          span_priority = info.span_priority;
+        }
+        break;
+      case LinkRole::kRootSpan:
+        if (root_span == nullptr) root_span = &*info.id;
+        break;
+      case LinkRole::kTrace:
+        if (trace == nullptr) trace = &*info.id;
+        break;
+      case LinkRole::kNone:
+        break;
+    }
+  }
 };
 
 class Converter {
@@ -42,6 +74,11 @@ class Converter {
         mappings_(p.mapping_size()), functions_(p.function_size()), locations_(p.location_size()) {}
 
   void run() {
+    dict_.reserve({.strings = static_cast<size_t>(p_.string_table_size()),
+                   .functions = static_cast<size_t>(p_.function_size()),
+                   .mappings = static_cast<size_t>(p_.mapping_size()),
+                   .locations = static_cast<size_t>(p_.location_size()),
+                   .stacks = static_cast<size_t>(p_.sample_size())});
     convertMappings();
     convertFunctions();
     convertLocations();
@@ -214,47 +251,47 @@ class Converter {
     return dict_.attribute(attr::kComment, v);
   }
 
-  int32_t labelAttribute(const perftools::profiles::Label& l) {
+  const LabelInfo& labelInfo(const perftools::profiles::Label& l) {
     LabelKey key{l.key(), l.str(), l.str() != 0 ? 0 : l.num(), l.str() != 0 ? 0 : l.num_unit()};
     int32_t slot = label_set_.intern(
         hashOf(key), [&](int32_t i) { return label_keys_[static_cast<size_t>(i)] == key; },
         [&] {
-          // Same rule as pprof readers: a label with a string is a string label, otherwise numeric.
           label_keys_.push_back(key);
-          label_attrs_.push_back(l.str() != 0 ? dict_.stringAttribute(ustr(l.key()), ustr(l.str()))
-                                              : dict_.intAttribute(ustr(l.key()), l.num(), ustr(l.num_unit())));
+          label_infos_.push_back(describeLabel(l));
           return static_cast<int32_t>(label_keys_.size() - 1);
         });
-    return label_attrs_[static_cast<size_t>(slot)];
+    return label_infos_[static_cast<size_t>(slot)];
   }
 
-  static void noteContext(const std::string& key, const perftools::profiles::Label& l, const std::string* str,
-                          SampleContext* ctx) {
-    if (str == nullptr && key == kTimestampLabel) ctx->timestamp = l.num();
-    switch (linkRoleOf(key)) {
-      case LinkRole::kSpan: {
-        auto id = str ? parseSpanId(*str) : spanIdFromNumber(l.num());
-        int prio = spanKeyPriority(key);
-        if (id && prio < ctx->span_priority) {
-          ctx->span = std::move(id);
-          ctx->span_priority = prio;
-        }
-        break;
-      }
+  LabelInfo describeLabel(const perftools::profiles::Label& l) {
+    LabelInfo info;
+    // Same rule as pprof readers: a label with a string is a string label, otherwise numeric.
+    const bool is_str = l.str() != 0;
+    info.attribute = is_str ? dict_.stringAttribute(ustr(l.key()), ustr(l.str()))
+                            : dict_.intAttribute(ustr(l.key()), l.num(), ustr(l.num_unit()));
+    const std::string& key = pstr(l.key());
+    if (!is_str && key == kTimestampLabel) info.timestamp = l.num();
+    if (!o_.trace_links) return info;
+    info.role = linkRoleOf(key);
+    switch (info.role) {
+      case LinkRole::kSpan:
+        info.span_priority = spanKeyPriority(key);
+        [[fallthrough]];
       case LinkRole::kRootSpan:
-        if (!ctx->root_span) ctx->root_span = str ? parseSpanId(*str) : spanIdFromNumber(l.num());
+        info.id = is_str ? parseSpanId(pstr(l.str())) : spanIdFromNumber(l.num());
         break;
       case LinkRole::kTrace:
-        if (!ctx->trace) ctx->trace = str ? parseTraceId(*str) : traceIdFromNumber(l.num());
+        info.id = is_str ? parseTraceId(pstr(l.str())) : traceIdFromNumber(l.num());
         break;
       case LinkRole::kNone:
         break;
     }
+    return info;
   }
 
   int32_t linkIndex(const SampleContext& ctx) {
-    const std::optional<std::string>& span = ctx.span ? ctx.span : ctx.root_span;
-    if (!span && !ctx.trace) return 0;
+    const std::string* span = ctx.span ? ctx.span : ctx.root_span;
+    if (span == nullptr && ctx.trace == nullptr) return 0;
     static const std::string kZeroTrace(16, '\0'), kZeroSpan(8, '\0');
     return dict_.link(ctx.trace ? *ctx.trace : kZeroTrace, span ? *span : kZeroSpan);
   }
@@ -270,9 +307,9 @@ class Converter {
       attrs.clear();
       SampleContext ctx;
       for (const auto& l : smp.label()) {
-        attrs.push_back(labelAttribute(l));
-        const std::string& key = pstr(l.key());
-        if (o_.trace_links || key == kTimestampLabel) noteContext(key, l, l.str() != 0 ? &pstr(l.str()) : nullptr, &ctx);
+        const LabelInfo& info = labelInfo(l);
+        attrs.push_back(info.attribute);
+        ctx.note(info);
       }
       int32_t link = o_.trace_links ? linkIndex(ctx) : 0;
       for (size_t k = 0; k < profiles.size(); ++k) {
@@ -292,10 +329,11 @@ class Converter {
   DictionaryBuilder dict_;
   std::vector<int32_t> strings_;
   IdMap mappings_, functions_, locations_;
-  // Distinct labels seen so far and their attribute indexes (most samples repeat a few labels).
+  // Distinct labels seen so far and what each says (most samples repeat a few labels). A deque:
+  // SampleContext points into entries while later ones are added.
   IndexSet label_set_;
   std::vector<LabelKey> label_keys_;
-  std::vector<int32_t> label_attrs_;
+  std::deque<LabelInfo> label_infos_;
   std::vector<const perftools::profiles::Mapping*> unreferenced_;
   std::unordered_map<int64_t, std::string> sanitized_;
 };
