@@ -242,6 +242,11 @@ bool Chunk::readRecord(ByteReader& r, const Plan& plan, uint64_t* out, uint32_t*
   return r.ok();
 }
 
+const uint8_t* Chunk::decodeEventUnchecked(const uint8_t* p, const Plan& plan, uint64_t* out) {
+  for (const Plan::Op& op : plan.ops) out[op.sink] = op.code == kOpByte ? *p++ : decodeVarintUnchecked(p);
+  return p;
+}
+
 Chunk::Plan Chunk::makePlan(int32_t cls, std::span<const std::pair<std::string_view, int>> fields, bool whole) const {
   Plan p;
   p.cls = cls;
@@ -291,8 +296,11 @@ Chunk::Plan Chunk::makePlan(int32_t cls, std::span<const std::pair<std::string_v
       }
     }
     int8_t slot = code == kOpSkip ? -1 : p.slots[static_cast<size_t>(i)];
-    p.ops.push_back({code, slot, i});
+    p.ops.push_back({code, slot, slot >= 0 ? static_cast<uint8_t>(slot) : kDiscardSlot, i});
+    if (slot >= 0) p.captured |= 1u << slot;
   }
+  p.varints_only = std::all_of(p.ops.begin(), p.ops.end(),
+                               [](const Plan::Op& op) { return op.code == kOpVarint || op.code == kOpByte; });
   return p;
 }
 

@@ -85,7 +85,8 @@ struct Event {
   int32_t selector = -1;  // index into the names given to Chunk::select()
   uint64_t offset = 0;    // chunk-relative start of the event
   uint32_t present = 0;   // bit per EventField
-  uint64_t values[static_cast<size_t>(EventField::kCount)] = {};
+  // One extra slot past the fields: the fast decoder stores the fields it skips there instead of branching.
+  uint64_t values[static_cast<size_t>(EventField::kCount) + 1] = {};
 
   bool has(EventField f) const { return present & (1u << static_cast<unsigned>(f)); }
   uint64_t get(EventField f) const { return values[static_cast<size_t>(f)]; }
@@ -175,14 +176,18 @@ class Chunk {
     struct Op {
       uint8_t code;  // OpCode
       int8_t slot;   // -1 = not captured
+      uint8_t sink;  // slot, or kDiscardSlot when not captured (for the branch-free event decoder)
       int32_t field;
     };
     int32_t cls = -1;
     std::vector<int8_t> slots;
     int last_needed = -1;  // decoding can stop after this field
     uint32_t string_slots = 0;
+    uint32_t captured = 0;        // bit per slot some op stores
+    bool varints_only = false;    // every op is a varint or a byte: decodeEventUnchecked applies
     std::vector<Op> ops;
   };
+  static constexpr uint8_t kDiscardSlot = static_cast<uint8_t>(EventField::kCount);
   struct RecordPlans;
 
   bool fail(uint64_t chunk_offset, std::string message);
@@ -192,6 +197,9 @@ class Chunk {
   bool skipField(ByteReader& r, const FieldDesc& f, int depth);
   bool skipClass(ByteReader& r, int32_t cls, int depth);
   bool readRecord(ByteReader& r, const Plan& plan, uint64_t* out, uint32_t* present);
+  // Decodes a varints_only event body at `p` without per-field checks; the caller guarantees 9 readable
+  // bytes per op and checks afterwards that `p` stayed inside the event.
+  static const uint8_t* decodeEventUnchecked(const uint8_t* p, const Plan& plan, uint64_t* out);
   // `whole`: decode every field (inline structs must be consumed completely).
   Plan makePlan(int32_t cls, std::span<const std::pair<std::string_view, int>> fields, bool whole = false) const;
   void makePoolPlans();

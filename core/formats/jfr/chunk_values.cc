@@ -243,9 +243,19 @@ bool Chunk::nextEvent(uint64_t* pos, Event* out) {
     int32_t sel = selectorOf(type);
     if (sel < 0) continue;
     const Plan& plan = event_plans_[static_cast<size_t>(sel)];
-    ByteReader body(base, r.pos(), base + start + size);
     out->selector = sel;
     out->offset = start;
+    // Fast path: events sit before the chunk's metadata and pools, so 9 bytes per field are nearly always
+    // readable; an event whose fields ran past its size is decoded again by the checked reader below,
+    // which reports the error at the exact offset.
+    if (plan.varints_only && r.remaining() >= 9 * plan.ops.size()) {
+      const uint8_t* body_end = decodeEventUnchecked(r.pos(), plan, out->values);
+      if (body_end <= base + start + size) {
+        out->present = plan.captured;
+        return true;
+      }
+    }
+    ByteReader body(base, r.pos(), base + start + size);
     out->present = 0;
     if (!readRecord(body, plan, out->values, &out->present))
       return fail(body.failOffset(), "malformed " + metadata_.at(plan.cls).name + " event at chunk offset " +
