@@ -13,6 +13,8 @@
 namespace proflow::jfr {
 namespace {
 
+using internal::EventKey;
+using internal::EventSampleIndex;
 using internal::SampleIndex;
 using internal::SampleKey;
 
@@ -106,15 +108,29 @@ class OtlpConverter::Impl {
   uint64_t samples = 0;
 
  private:
+  // Per sample of a primary profile: the value all its events carried so far, while they carried one
+  // value (count profiles always add 1), so values are written once at finish, at their final size,
+  // instead of growing a second array per event.
+  struct ValueRun {
+    int64_t value = 0;
+    bool uniform = true;
+  };
   struct Acc {
     std::unique_ptr<otlp::Profile> profile;
     SampleIndex index;
+    std::vector<ValueRun> runs;  // per sample; primary profiles only
+    // A companion profile (bytes, delay) gets the same events as its primary (objects, count): its
+    // timestamps are copied from the primary at finish instead of being appended per event.
+    ProfileId primary = kProfileCount;
   };
+  void addValue(Acc& acc, otlp::Sample* s, int32_t index, int64_t value);
+  void materializeDeferred();
 
   void startChunk(Chunk& chunk);
   void onEvent(const Event& e);
   void onSetting(const Event& e);
-  void add(const SampleKey& key, int64_t ts, ProfileId a, int64_t va, ProfileId b = kProfileCount, int64_t vb = 0);
+  void add(const Event& e, int64_t ts, ProfileId a, int64_t va, ProfileId b = kProfileCount, int64_t vb = 0);
+  int32_t sampleIndex(const Event& e, ProfileId a, ProfileId b);
   SampleKey keyOf(const Event& e);
   int32_t stackIndex(uint64_t key);
   int32_t buildStack();
@@ -139,6 +155,7 @@ class OtlpConverter::Impl {
   // Per-chunk caches: pool keys are only meaningful inside their chunk.
   KeyIndex stacks_;
   KeyIndex threads_;  // thread key -> thread.name attribute
+  EventSampleIndex event_samples_;  // {stack key, thread key, context, profile} -> sample index
   std::unordered_map<uint64_t, std::pair<int32_t, int32_t>> functions_;  // method -> (function, mapping)
   std::unordered_map<uint64_t, FrameClass> frame_classes_;
   bool c_native_frames_ = false;  // async-profiler: "Native" means C code
@@ -160,6 +177,7 @@ void OtlpConverter::Impl::startChunk(Chunk& chunk) {
   chunk_ = &chunk;
   stacks_.clear();
   threads_.clear();
+  event_samples_.clear();
   functions_.clear();
   frame_classes_.clear();
   c_native_frames_ = false;
@@ -199,33 +217,32 @@ void OtlpConverter::Impl::onEvent(const Event& e) {
   using F = EventField;
   if (e.selector == kActiveSetting) return onSetting(e);
   ++events;
-  SampleKey key = keyOf(e);
   int64_t ts = e.has(F::kStartTime) ? chunk_->ticksToEpochNanos(e.get(F::kStartTime)) : chunk_->header().start_nanos;
   auto i64 = [&](F f) { return static_cast<int64_t>(e.get(f)); };
   switch (e.selector) {
     case kExecution:
-      return add(key, ts, wall_mode_ ? kExecWall : kCpu, 1);
+      return add(e, ts, wall_mode_ ? kExecWall : kCpu, 1);
     case kNativeMethod:
-      return add(key, ts, kNative, 1);
+      return add(e, ts, kNative, 1);
     case kWallClock:
-      return add(key, ts, kWall, e.has(F::kSamples) ? i64(F::kSamples) : 1);
+      return add(e, ts, kWall, e.has(F::kSamples) ? i64(F::kSamples) : 1);
     case kInNewTlab:
-      return add(key, ts, kTlabObjects, 1, kTlabBytes,
+      return add(e, ts, kTlabObjects, 1, kTlabBytes,
                  e.has(F::kTlabSize) ? i64(F::kTlabSize) : i64(F::kAllocationSize));
     case kOutsideTlab:
-      return add(key, ts, kOutsideObjects, 1, kOutsideBytes, i64(F::kAllocationSize));
+      return add(e, ts, kOutsideObjects, 1, kOutsideBytes, i64(F::kAllocationSize));
     case kAllocSample:
-      return add(key, ts, kSampleObjects, 1, kSampleBytes, i64(F::kWeight));
+      return add(e, ts, kSampleObjects, 1, kSampleBytes, i64(F::kWeight));
     case kMonitorEnter:
     case kThreadPark: {
       bool mon = e.selector == kMonitorEnter;
       int64_t ns = chunk_->timespanToNanos(i64(F::kDuration), chunk_->durationUnit(e.selector));
-      return add(key, ts, mon ? kMonitorCount : kParkCount, 1, mon ? kMonitorDelay : kParkDelay, ns);
+      return add(e, ts, mon ? kMonitorCount : kParkCount, 1, mon ? kMonitorDelay : kParkDelay, ns);
     }
     case kLiveObject:
-      return add(key, ts, kLive, 1);
+      return add(e, ts, kLive, 1);
     case kMalloc:
-      return add(key, ts, kMallocObjects, 1, kMallocBytes, i64(F::kSize));
+      return add(e, ts, kMallocObjects, 1, kMallocBytes, i64(F::kSize));
   }
 }
 
@@ -242,30 +259,84 @@ SampleKey OtlpConverter::Impl::keyOf(const Event& e) {
 
 // Appends one event to profile `a` (and, when b != kProfileCount, to its companion `b` with value vb).
 // Companion profiles (objects/bytes, count/delay) always receive the same events in the same order, so
-// their sample lists stay parallel and one index lookup serves both.
-void OtlpConverter::Impl::add(const SampleKey& key, int64_t ts, ProfileId a, int64_t va, ProfileId b, int64_t vb) {
+// their sample lists stay parallel and one index serves both.
+void OtlpConverter::Impl::add(const Event& e, int64_t ts, ProfileId a, int64_t va, ProfileId b, int64_t vb) {
+  int32_t index = sampleIndex(e, a, b);
+  otlp::Sample* s = accs_[a].profile->mutable_samples(index);
+  addValue(accs_[a], s, index, va);
+  s->add_timestamps_unix_nano(static_cast<uint64_t>(ts));
+  if (b != kProfileCount) accs_[b].profile->mutable_samples(index)->add_values(vb);
+  end_nanos_ = std::max(end_nanos_, ts + 1);
+}
+
+// Call before the event's timestamp is appended (the timestamp count is the number of earlier events).
+void OtlpConverter::Impl::addValue(Acc& acc, otlp::Sample* s, int32_t index, int64_t value) {
+  ValueRun& run = acc.runs[static_cast<size_t>(index)];
+  if (run.uniform) {
+    int earlier = s->timestamps_unix_nano_size();
+    if (earlier == 0) run.value = value;
+    if (earlier == 0 || value == run.value) return;
+    s->mutable_values()->Resize(earlier, run.value);  // the first different value: write the run out
+    run.uniform = false;
+  }
+  s->add_values(value);
+}
+
+// Writes out what add() deferred: the values of uniform runs and the timestamps of companion profiles.
+void OtlpConverter::Impl::materializeDeferred() {
+  for (Acc& acc : accs_) {
+    if (!acc.profile || acc.primary != kProfileCount) continue;
+    for (int i = 0; i < acc.profile->samples_size(); ++i) {
+      const ValueRun& run = acc.runs[static_cast<size_t>(i)];
+      otlp::Sample* s = acc.profile->mutable_samples(i);
+      if (run.uniform) s->mutable_values()->Resize(s->timestamps_unix_nano_size(), run.value);
+    }
+  }
+  for (Acc& acc : accs_) {
+    if (!acc.profile || acc.primary == kProfileCount) continue;
+    const otlp::Profile& primary = *accs_[acc.primary].profile;
+    for (int i = 0; i < acc.profile->samples_size(); ++i)
+      *acc.profile->mutable_samples(i)->mutable_timestamps_unix_nano() = primary.samples(i).timestamps_unix_nano();
+  }
+}
+
+// The sample of profile `a` (and `b`) an event belongs to, created when new. Within a chunk, an event
+// without span or link is identified by its raw pool keys, so the common case is one lookup in
+// event_samples_; only the first event of each {stack, thread, context} resolves them (keyOf).
+int32_t OtlpConverter::Impl::sampleIndex(const Event& e, ProfileId a, ProfileId b) {
+  using F = EventField;
+  bool keyed_by_pool_keys = !e.has(F::kSpanName) && (!e.has(F::kSpanId) || e.get(F::kSpanId) == 0);
+  EventKey raw{};
+  if (keyed_by_pool_keys) {
+    auto field = [&](F f) { return e.has(f) ? e.get(f) : 0; };
+    constexpr uint32_t kPresence = 1u << static_cast<int>(F::kStackTrace) | 1u << static_cast<int>(F::kThread) |
+                                   1u << static_cast<int>(F::kContextId);
+    raw = {field(F::kStackTrace), field(F::kThread), static_cast<int64_t>(field(F::kContextId)),
+           (e.present & kPresence) | static_cast<uint32_t>(a) << 24};
+    int32_t cached = event_samples_.find(raw);
+    if (cached >= 0) return cached;
+  }
+  SampleKey key = keyOf(e);
   Acc& acc = accs_[a];
   if (!acc.profile) acc.profile = std::make_unique<otlp::Profile>();
-  int32_t found = acc.index.findOrInsert(key, acc.profile->samples_size());
-  auto sampleOf = [&](Acc& x) {
-    if (!x.profile) x.profile = std::make_unique<otlp::Profile>();
-    if (found >= 0) return x.profile->mutable_samples(found);
-    otlp::Sample* s = x.profile->add_samples();
-    s->set_stack_index(key.stack);
-    s->set_link_index(key.link);
-    appendAttributes(s, key);
-    ++samples;
-    return s;
-  };
-  otlp::Sample* s = sampleOf(acc);
-  s->add_values(va);
-  s->add_timestamps_unix_nano(static_cast<uint64_t>(ts));
-  if (b != kProfileCount) {
-    otlp::Sample* t = sampleOf(accs_[b]);
-    t->add_values(vb);
-    t->add_timestamps_unix_nano(static_cast<uint64_t>(ts));
+  int32_t index = acc.index.findOrInsert(key, acc.profile->samples_size());
+  if (index < 0) {
+    index = acc.profile->samples_size();
+    acc.runs.emplace_back();
+    if (b != kProfileCount) accs_[b].primary = a;
+    for (ProfileId id : {a, b}) {
+      if (id == kProfileCount) continue;
+      Acc& x = accs_[id];
+      if (!x.profile) x.profile = std::make_unique<otlp::Profile>();
+      otlp::Sample* s = x.profile->add_samples();
+      s->set_stack_index(key.stack);
+      s->set_link_index(key.link);
+      appendAttributes(s, key);
+      ++samples;
+    }
   }
-  end_nanos_ = std::max(end_nanos_, ts + 1);
+  if (keyed_by_pool_keys) event_samples_.findOrInsert(raw, index);
+  return index;
 }
 
 void OtlpConverter::Impl::appendAttributes(otlp::Sample* s, const SampleKey& k) {
@@ -412,6 +483,7 @@ void OtlpConverter::Impl::finish(std::span<const uint8_t> original) {
   int64_t wall = wall_interval_ > 0 ? wall_interval_ : cpu;
   auto* scope = out_->add_resource_profiles()->add_scope_profiles();
   if (start_nanos_ > end_nanos_) start_nanos_ = end_nanos_ = 0;
+  materializeDeferred();
   bool first = true;
   for (int id = 0; id < kProfileCount; ++id) {
     Acc& acc = accs_[id];
