@@ -17,18 +17,39 @@ void setAttribute(Attributes& attrs, std::string key, std::string value) {
   attrs.emplace_back(std::move(key), std::move(value));
 }
 
-Status deliverProfile(const ::proflow::pprof::Profile& profile, const Attributes& resource_attributes,
-                      ProfilesConsumer& next, telemetry::ComponentTelemetry& telemetry) {
+namespace {
+
+// Runs `convert(options, &request)` and consumes the request; refusals are counted here.
+template <class Convert>
+Status convertAndDeliver(const Attributes& resource_attributes, ProfilesConsumer& next,
+                         telemetry::ComponentTelemetry& telemetry, const Convert& convert) {
   ::proflow::pprof::PprofToOtlpOptions options;
   options.resource_attributes = resource_attributes;
   options.scope_name = "proflow.receiver.pprof";
   otlp::Request request;
-  if (Status s = ::proflow::pprof::pprofToOtlp(profile, options, &request); !s.isOk()) {
+  if (Status s = convert(options, &request); !s.isOk()) {
     telemetry.record(telemetry::Event::kReceived, {});
     telemetry.record(telemetry::Event::kRefused, {});
     return s;
   }
   return next.consume(Batch(std::move(request)));
+}
+
+}  // namespace
+
+Status deliverProfile(const ::proflow::pprof::Profile& profile, const Attributes& resource_attributes,
+                      ProfilesConsumer& next, telemetry::ComponentTelemetry& telemetry) {
+  return convertAndDeliver(resource_attributes, next, telemetry, [&](const auto& options, otlp::Request* out) {
+    return ::proflow::pprof::pprofToOtlp(profile, options, out);
+  });
+}
+
+Status deliverPprofBytes(std::string_view body, const ::proflow::pprof::DecodeOptions& decode,
+                         const Attributes& resource_attributes, ProfilesConsumer& next,
+                         telemetry::ComponentTelemetry& telemetry) {
+  return convertAndDeliver(resource_attributes, next, telemetry, [&](const auto& options, otlp::Request* out) {
+    return ::proflow::pprof::pprofBytesToOtlp(body, options, out, decode);
+  });
 }
 
 net::HttpResponse errorResponse(const Status& status) {

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -22,6 +23,12 @@ void setAttribute(Attributes& attrs, std::string key, std::string value);
 // counted received + refused here, since it never reaches the counting pipeline edge.
 Status deliverProfile(const ::proflow::pprof::Profile& profile, const Attributes& resource_attributes,
                       ProfilesConsumer& next, telemetry::ComponentTelemetry& telemetry);
+
+// The same for a pushed body (gzip/zstd/raw pprof): decoded and converted in one pass over its wire
+// bytes (pprofBytesToOtlp), bounded by `decode.limits`. Refusals are counted the same way.
+Status deliverPprofBytes(std::string_view body, const ::proflow::pprof::DecodeOptions& decode,
+                         const Attributes& resource_attributes, ProfilesConsumer& next,
+                         telemetry::ComponentTelemetry& telemetry);
 
 // text/plain answer for a refusal: the status' HTTP code, except that retryable refusals become
 // 429 with Retry-After (seconds, at least 1) so clients back off and send again.

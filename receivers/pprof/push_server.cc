@@ -13,22 +13,15 @@ struct PushServer::Context {
   telemetry::ComponentTelemetry* telemetry;
 
   void handle(const net::HttpRequest& req, const net::Responder& respond) const {
-    ::proflow::pprof::Profile profile;
     ::proflow::pprof::DecodeOptions options;
     // The server bounded Content-Encoding; the body may itself be gzip/zstd, bounded the same way.
     options.limits.max_output_bytes = config.max_request_body_size.bytes;
     options.limits.max_inflate_ratio = config.max_inflate_ratio;
-    if (Status s = ::proflow::pprof::decodeProfile(req.body, &profile, options); !s.isOk()) {
-      telemetry->record(telemetry::Event::kReceived, {});
-      telemetry->record(telemetry::Event::kRefused, {});
-      respond(errorResponse(s));
-      return;
-    }
     Attributes attrs;
     for (const auto& [k, v] : config.attributes) setAttribute(attrs, k, v);
     for (const auto& [k, v] : req.query)
       if (!k.empty()) setAttribute(attrs, k, v);
-    Status s = deliverProfile(profile, attrs, *next, *telemetry);
+    Status s = deliverPprofBytes(req.body, options, attrs, *next, *telemetry);
     respond(s.isOk() ? net::HttpResponse::text(200, "") : errorResponse(s));
   }
 };

@@ -26,6 +26,9 @@ struct DecodeOptions {
 // what is wrong, e.g. "pprof: sample 12: location_id 99 not found").
 Status decodeProfile(std::string_view data, Profile* out, const DecodeOptions& options = {});
 
+// The first step of decodeProfile: gzip/zstd/raw by magic bytes into `raw`, with the size limits.
+Status decompressProfile(std::string_view data, std::string* raw, const compression::Limits& limits);
+
 // Parses an uncompressed serialized Profile (no validation).
 Status parseProfile(std::string_view raw, Profile* out);
 

@@ -3,7 +3,6 @@
 #include <cstring>
 #include <deque>
 
-#include <google/protobuf/arena.h>
 #include <optional>
 #include <unordered_map>
 
@@ -11,6 +10,7 @@
 #include "core/index_set.h"
 #include "core/formats/pprof/id_map.h"
 #include "core/formats/pprof/pprof_ids.h"
+#include "core/formats/pprof/pprof_view.h"
 
 namespace proflow::pprof {
 namespace {
@@ -67,9 +67,15 @@ struct SampleContext {
   }
 };
 
+// The uncompressed pprof, for original_payload.
+std::string serialized(const Profile& p) { return p.SerializeAsString(); }
+std::string serialized(const ProfileView& p) { return std::string(p.raw()); }
+
+// Written once for the protobuf Profile (pprofToOtlp) and the wire ProfileView (pprofBytesToOtlp).
+template <class P>
 class Converter {
  public:
-  Converter(const Profile& p, const PprofToOtlpOptions& o, otlp::Request* out)
+  Converter(const P& p, const PprofToOtlpOptions& o, otlp::Request* out)
       : p_(p), o_(o), out_(out), dict_(out->mutable_dictionary()), strings_(p.string_table_size(), -1),
         mappings_(p.mapping_size()), functions_(p.function_size()), locations_(p.location_size()) {}
 
@@ -91,16 +97,16 @@ class Converter {
       if (!o_.original_payload.empty())
         profiles[0]->set_original_payload(std::string(o_.original_payload));
       else
-        p_.SerializeToString(profiles[0]->mutable_original_payload());
+        profiles[0]->set_original_payload(serialized(p_));
     }
   }
 
  private:
-  const std::string& pstr(int64_t i) const { return p_.string_table(static_cast<int>(i)); }
+  std::string_view pstr(int64_t i) const { return p_.string_table(static_cast<int>(i)); }
 
   // A pprof string fit for OTLP (which requires UTF-8): invalid bytes become U+FFFD.
   std::string_view ustr(int64_t i) {
-    const std::string& raw = pstr(i);
+    std::string_view raw = pstr(i);
     if (isValidUtf8(raw)) return raw;
     auto [it, inserted] = sanitized_.try_emplace(i);
     if (inserted) it->second = sanitizeUtf8(raw);
@@ -117,9 +123,10 @@ class Converter {
   void convertMappings() {
     IdMap referenced(p_.mapping_size());
     for (const auto& l : p_.location()) referenced.set(l.mapping_id(), 1);
-    for (const auto& m : p_.mapping()) {
+    for (int i = 0; i < p_.mapping_size(); ++i) {
+      const auto& m = p_.mapping(i);
       if (referenced.get(m.id()) < 0) {
-        unreferenced_.push_back(&m);
+        unreferenced_.push_back(i);
         continue;
       }
       otlp::Mapping om;
@@ -139,9 +146,10 @@ class Converter {
   }
 
   // Some producers write the raw note bytes instead of hex: hex them so the id stays usable.
-  std::string buildId(const perftools::profiles::Mapping& m) const {
-    const std::string& raw = pstr(m.build_id());
-    return isValidUtf8(raw) ? raw : toHex(raw);
+  template <class Mapping>
+  std::string buildId(const Mapping& m) const {
+    std::string_view raw = pstr(m.build_id());
+    return isValidUtf8(raw) ? std::string(raw) : toHex(raw);
   }
 
   void convertFunctions() {
@@ -202,7 +210,8 @@ class Converter {
   void addUnreferencedMappings(otlp::KeyValue* kv) {
     kv->set_key(std::string(attr::kUnreferencedMappings));
     auto* arr = kv->mutable_value()->mutable_array_value();
-    for (const auto* m : unreferenced_) {
+    for (int i : unreferenced_) {
+      const auto* m = &p_.mapping(i);
       auto* fields = arr->add_values()->mutable_kvlist_value();
       auto add = [&](const char* key) {
         auto* f = fields->add_values();
@@ -251,7 +260,8 @@ class Converter {
     return dict_.attribute(attr::kComment, v);
   }
 
-  const LabelInfo& labelInfo(const perftools::profiles::Label& l) {
+  template <class Label>
+  const LabelInfo& labelInfo(const Label& l) {
     LabelKey key{l.key(), l.str(), l.str() != 0 ? 0 : l.num(), l.str() != 0 ? 0 : l.num_unit()};
     int32_t slot = label_set_.intern(
         hashOf(key), [&](int32_t i) { return label_keys_[static_cast<size_t>(i)] == key; },
@@ -263,13 +273,14 @@ class Converter {
     return label_infos_[static_cast<size_t>(slot)];
   }
 
-  LabelInfo describeLabel(const perftools::profiles::Label& l) {
+  template <class Label>
+  LabelInfo describeLabel(const Label& l) {
     LabelInfo info;
     // Same rule as pprof readers: a label with a string is a string label, otherwise numeric.
     const bool is_str = l.str() != 0;
     info.attribute = is_str ? dict_.stringAttribute(ustr(l.key()), ustr(l.str()))
                             : dict_.intAttribute(ustr(l.key()), l.num(), ustr(l.num_unit()));
-    const std::string& key = pstr(l.key());
+    std::string_view key = pstr(l.key());
     if (!is_str && key == kTimestampLabel) info.timestamp = l.num();
     if (!o_.trace_links) return info;
     info.role = linkRoleOf(key);
@@ -323,7 +334,7 @@ class Converter {
     }
   }
 
-  const Profile& p_;
+  const P& p_;
   const PprofToOtlpOptions& o_;
   otlp::Request* out_;
   DictionaryBuilder dict_;
@@ -334,11 +345,12 @@ class Converter {
   IndexSet label_set_;
   std::vector<LabelKey> label_keys_;
   std::deque<LabelInfo> label_infos_;
-  std::vector<const perftools::profiles::Mapping*> unreferenced_;
+  std::vector<int> unreferenced_;  // mapping positions
   std::unordered_map<int64_t, std::string> sanitized_;
 };
 
-Status convertValid(const Profile& p, const PprofToOtlpOptions& options, otlp::Request* out) {
+template <class P>
+Status convertValid(const P& p, const PprofToOtlpOptions& options, otlp::Request* out) {
   const uint64_t total = static_cast<uint64_t>(p.sample_size()) * static_cast<uint64_t>(p.sample_type_size());
   if (total > options.max_otlp_samples)
     return Status::tooLarge("pprof: " + std::to_string(p.sample_size()) + " samples x " +
@@ -346,7 +358,7 @@ Status convertValid(const Profile& p, const PprofToOtlpOptions& options, otlp::R
                             " OTLP samples, above the limit of " + std::to_string(options.max_otlp_samples));
   if (options.resource_index >= out->resource_profiles_size())
     return Status::invalid("pprof: resource_index " + std::to_string(options.resource_index) + " out of range");
-  Converter(p, options, out).run();
+  Converter<P>(p, options, out).run();
   return {};
 }
 
@@ -359,16 +371,16 @@ Status pprofToOtlp(const Profile& p, const PprofToOtlpOptions& options, otlp::Re
 
 Status pprofBytesToOtlp(std::string_view data, const PprofToOtlpOptions& options, otlp::Request* out,
                         const DecodeOptions& decode) {
-  // The decoded pprof is scratch: an arena frees its many small messages at once.
-  google::protobuf::Arena arena;
-  Profile* p = google::protobuf::Arena::CreateMessage<Profile>(&arena);
-  DecodeOptions checked = decode;
-  checked.validate = true;  // the converter indexes tables without further checks
-  if (auto st = decodeProfile(data, p, checked); !st) return st;
-  if (!options.keep_original_payload || !options.original_payload.empty()) return convertValid(*p, options, out);
+  // Read the wire bytes in place: no Profile messages to build and tear down.
+  std::string raw;
+  if (auto st = decompressProfile(data, &raw, decode.limits); !st) return st;
+  ProfileView view;
+  if (auto st = parseProfileView(raw, &view); !st) return st;
+  if (auto st = validateProfile(view); !st) return st;  // the converter indexes tables without checks
+  if (!options.keep_original_payload || !options.original_payload.empty()) return convertValid(view, options, out);
   PprofToOtlpOptions with_payload = options;
   with_payload.original_payload = data;
-  return convertValid(*p, with_payload, out);
+  return convertValid(view, with_payload, out);
 }
 
 }  // namespace proflow::pprof

@@ -1,0 +1,348 @@
+#include "core/formats/pprof/pprof_view.h"
+
+#include <climits>
+#include <string>
+
+#include "core/formats/pprof/profile_validator.h"
+
+namespace proflow::pprof {
+
+// Protobuf wire format: every field is a varint key (field number << 3 | wire type) followed by a
+// varint (type 0), 8 bytes (1), a varint length and that many bytes (2), a group (3..4, obsolete,
+// skipped) or 4 bytes (5).
+class ViewParser {
+ public:
+  ViewParser(std::string_view raw, ProfileView* out)
+      : begin_(reinterpret_cast<const uint8_t*>(raw.data())), end_(begin_ + raw.size()), out_(out) {}
+
+  Status run() {
+    out_->clear();
+    out_->raw_ = {reinterpret_cast<const char*>(begin_), static_cast<size_t>(end_ - begin_)};
+    reserveTopLevel();
+    const uint8_t* p = begin_;
+    while (p < end_) {
+      Field f;
+      if (!readField(p, end_, &f)) return error();
+      if (!profileField(f)) return error();
+    }
+    // Every flat array is complete: point the samples and locations at their view.
+    for (auto& s : out_->sample_) s.owner_ = out_;
+    for (auto& l : out_->location_) l.owner_ = out_;
+    return {};
+  }
+
+ private:
+  enum WireType : uint32_t { kVarint = 0, kFixed64 = 1, kBytes = 2, kStartGroup = 3, kEndGroup = 4, kFixed32 = 5 };
+
+  struct Field {
+    uint32_t number = 0;
+    uint32_t type = 0;
+    uint64_t value = 0;                  // kVarint
+    const uint8_t *data = nullptr, *data_end = nullptr;  // kBytes
+  };
+
+  // --- primitives -------------------------------------------------------------------------------
+
+  bool fail(const uint8_t* at, const char* what) {
+    if (what_ == nullptr) {
+      what_ = what;
+      offset_ = static_cast<size_t>(at - begin_);
+    }
+    return false;
+  }
+
+  Status error() const {
+    return Status::invalid(std::string("pprof: not a valid perftools.profiles.Profile protobuf: ") + what_ +
+                           " at byte " + std::to_string(offset_) + " (" +
+                           std::to_string(end_ - begin_) + " bytes after decompression)");
+  }
+
+  bool varint(const uint8_t*& p, const uint8_t* end, uint64_t* v) {
+    uint64_t result = 0;
+    for (int shift = 0; shift < 64; shift += 7) {
+      if (p >= end) return fail(p, "truncated varint");
+      const uint8_t b = *p++;
+      result |= static_cast<uint64_t>(b & 0x7f) << shift;
+      if (b < 0x80) {
+        *v = result;
+        return true;
+      }
+    }
+    return fail(p, "varint longer than 10 bytes");
+  }
+
+  // Skips a group up to its end tag (groups are obsolete; protobuf skips unknown ones).
+  bool skipGroup(const uint8_t*& p, const uint8_t* end, uint32_t number, int depth) {
+    if (depth > 64) return fail(p, "groups nested too deep");
+    while (p < end) {
+      Field f;
+      const uint8_t* at = p;
+      if (!readField(p, end, &f, depth + 1)) return false;
+      if (f.type == kEndGroup) return f.number == number ? true : fail(at, "mismatched end-group tag");
+    }
+    return fail(p, "unterminated group");
+  }
+
+  bool readField(const uint8_t*& p, const uint8_t* end, Field* f, int depth = 0) {
+    const uint8_t* at = p;
+    uint64_t key;
+    if (!varint(p, end, &key)) return false;
+    f->number = static_cast<uint32_t>(key >> 3);
+    f->type = static_cast<uint32_t>(key & 7);
+    if (f->number == 0 || key >> 3 > 0x1fffffff) return fail(at, "invalid field number");
+    switch (f->type) {
+      case kVarint:
+        return varint(p, end, &f->value);
+      case kFixed64:
+        if (end - p < 8) return fail(p, "truncated fixed64");
+        p += 8;
+        return true;
+      case kFixed32:
+        if (end - p < 4) return fail(p, "truncated fixed32");
+        p += 4;
+        return true;
+      case kBytes: {
+        uint64_t n;
+        if (!varint(p, end, &n)) return false;
+        if (n > static_cast<uint64_t>(end - p)) return fail(at, "length past the end of its message");
+        f->data = p;
+        f->data_end = p + n;
+        p += n;
+        return true;
+      }
+      case kStartGroup:
+        return skipGroup(p, end, f->number, depth);
+      case kEndGroup:
+        if (depth == 0) return fail(at, "end-group tag outside a group");
+        return true;
+      default:
+        return fail(at, "invalid wire type");
+    }
+  }
+
+  // A repeated scalar field: one varint, or a packed run of them.
+  template <class T, class Out>
+  bool repeatedVarint(const Field& f, Out& out) {
+    if (f.type == kVarint) {
+      out.push_back(static_cast<T>(f.value));
+      return true;
+    }
+    if (f.type != kBytes) return true;  // mismatched wire type: unknown field
+    for (const uint8_t* p = f.data; p < f.data_end;) {
+      uint64_t v;
+      if (!varint(p, f.data_end, &v)) return false;
+      out.push_back(static_cast<T>(v));
+    }
+    return true;
+  }
+
+  // Parses an embedded message field by field; `on` returns false on error.
+  template <class On>
+  bool message(const Field& f, const On& on) {
+    if (f.type != kBytes) return true;
+    for (const uint8_t* p = f.data; p < f.data_end;) {
+      Field inner;
+      if (!readField(p, f.data_end, &inner)) return false;
+      if (!on(inner)) return false;
+    }
+    return true;
+  }
+
+  static int64_t asInt(const Field& f) { return static_cast<int64_t>(f.value); }
+  static bool isVarint(const Field& f) { return f.type == kVarint; }
+
+  // --- messages ---------------------------------------------------------------------------------
+
+  // One pass over the top-level tags to size the tables: no regrowth while parsing.
+  void reserveTopLevel() {
+    size_t counts[16] = {};
+    const uint8_t* p = begin_;
+    while (p < end_) {
+      Field f;
+      if (!readField(p, end_, &f)) {
+        what_ = nullptr;  // the real pass reports it
+        break;
+      }
+      if (f.number < 16) ++counts[f.number];
+    }
+    out_->sample_type_.reserve(counts[1]);
+    out_->sample_.reserve(counts[2]);
+    out_->mapping_.reserve(counts[3]);
+    out_->location_.reserve(counts[4]);
+    out_->function_.reserve(counts[5]);
+    out_->string_table_.reserve(counts[6]);
+    out_->lines_.reserve(counts[4]);
+  }
+
+  bool valueType(const Field& f, view::ValueType* vt) {
+    return message(f, [&](const Field& x) {
+      if (!isVarint(x)) return true;
+      if (x.number == 1) vt->type_ = asInt(x);
+      if (x.number == 2) vt->unit_ = asInt(x);
+      return true;
+    });
+  }
+
+  bool sample(const Field& f) {
+    view::Sample s;
+    s.locations_.offset = static_cast<uint32_t>(out_->location_ids_.size());
+    s.values_.offset = static_cast<uint32_t>(out_->values_.size());
+    s.labels_.offset = static_cast<uint32_t>(out_->labels_.size());
+    bool ok = message(f, [&](const Field& x) {
+      switch (x.number) {
+        case 1: return repeatedVarint<uint64_t>(x, out_->location_ids_);
+        case 2: return repeatedVarint<int64_t>(x, out_->values_);
+        case 3: return label(x);
+        default: return true;
+      }
+    });
+    s.locations_.count = static_cast<uint32_t>(out_->location_ids_.size() - s.locations_.offset);
+    s.values_.count = static_cast<uint32_t>(out_->values_.size() - s.values_.offset);
+    s.labels_.count = static_cast<uint32_t>(out_->labels_.size() - s.labels_.offset);
+    out_->sample_.push_back(s);
+    return ok;
+  }
+
+  bool label(const Field& f) {
+    if (f.type != kBytes) return true;
+    view::Label l;
+    bool ok = message(f, [&](const Field& x) {
+      if (!isVarint(x)) return true;
+      switch (x.number) {
+        case 1: l.key_ = asInt(x); break;
+        case 2: l.str_ = asInt(x); break;
+        case 3: l.num_ = asInt(x); break;
+        case 4: l.num_unit_ = asInt(x); break;
+      }
+      return true;
+    });
+    out_->labels_.push_back(l);
+    return ok;
+  }
+
+  bool mapping(const Field& f) {
+    view::Mapping m;
+    bool ok = message(f, [&](const Field& x) {
+      if (!isVarint(x)) return true;
+      switch (x.number) {
+        case 1: m.id_ = x.value; break;
+        case 2: m.memory_start_ = x.value; break;
+        case 3: m.memory_limit_ = x.value; break;
+        case 4: m.file_offset_ = x.value; break;
+        case 5: m.filename_ = asInt(x); break;
+        case 6: m.build_id_ = asInt(x); break;
+        case 7: m.has_functions_ = x.value != 0; break;
+        case 8: m.has_filenames_ = x.value != 0; break;
+        case 9: m.has_line_numbers_ = x.value != 0; break;
+        case 10: m.has_inline_frames_ = x.value != 0; break;
+      }
+      return true;
+    });
+    out_->mapping_.push_back(m);
+    return ok;
+  }
+
+  bool location(const Field& f) {
+    view::Location l;
+    l.lines_.offset = static_cast<uint32_t>(out_->lines_.size());
+    bool ok = message(f, [&](const Field& x) {
+      if (x.number == 4) return line(x);
+      if (!isVarint(x)) return true;
+      switch (x.number) {
+        case 1: l.id_ = x.value; break;
+        case 2: l.mapping_id_ = x.value; break;
+        case 3: l.address_ = x.value; break;
+        case 5: l.is_folded_ = x.value != 0; break;
+      }
+      return true;
+    });
+    l.lines_.count = static_cast<uint32_t>(out_->lines_.size() - l.lines_.offset);
+    out_->location_.push_back(l);
+    return ok;
+  }
+
+  bool line(const Field& f) {
+    if (f.type != kBytes) return true;
+    view::Line ln;
+    bool ok = message(f, [&](const Field& x) {
+      if (!isVarint(x)) return true;
+      switch (x.number) {
+        case 1: ln.function_id_ = x.value; break;
+        case 2: ln.line_ = asInt(x); break;
+        case 3: ln.column_ = asInt(x); break;
+      }
+      return true;
+    });
+    out_->lines_.push_back(ln);
+    return ok;
+  }
+
+  bool function(const Field& f) {
+    view::Function fn;
+    bool ok = message(f, [&](const Field& x) {
+      if (!isVarint(x)) return true;
+      switch (x.number) {
+        case 1: fn.id_ = x.value; break;
+        case 2: fn.name_ = asInt(x); break;
+        case 3: fn.system_name_ = asInt(x); break;
+        case 4: fn.filename_ = asInt(x); break;
+        case 5: fn.start_line_ = asInt(x); break;
+      }
+      return true;
+    });
+    out_->function_.push_back(fn);
+    return ok;
+  }
+
+  bool profileField(const Field& f) {
+    ProfileView& v = *out_;
+    // Embedded messages and strings need wire type 2; a mismatch is an unknown field, as in protobuf.
+    const bool bytes = f.type == kBytes;
+    switch (f.number) {
+      case 1:
+        if (!bytes) return true;
+        v.sample_type_.emplace_back();
+        return valueType(f, &v.sample_type_.back());
+      case 2: return bytes ? sample(f) : true;
+      case 3: return bytes ? mapping(f) : true;
+      case 4: return bytes ? location(f) : true;
+      case 5: return bytes ? function(f) : true;
+      case 6:
+        if (bytes) v.string_table_.emplace_back(reinterpret_cast<const char*>(f.data), f.data_end - f.data);
+        return true;
+      case 11:
+        if (!bytes) return true;
+        v.has_period_type_ = true;
+        return valueType(f, &v.period_type_);  // repeated occurrences merge, as protobuf does
+      case 13: return repeatedVarint<int64_t>(f, v.comment_);
+    }
+    if (!isVarint(f)) return true;
+    switch (f.number) {
+      case 7: v.drop_frames_ = asInt(f); break;
+      case 8: v.keep_frames_ = asInt(f); break;
+      case 9: v.time_nanos_ = asInt(f); break;
+      case 10: v.duration_nanos_ = asInt(f); break;
+      case 12: v.period_ = asInt(f); break;
+      case 14: v.default_sample_type_ = asInt(f); break;
+      case 15: v.doc_url_ = asInt(f); break;
+    }
+    return true;
+  }
+
+  const uint8_t* begin_;
+  const uint8_t* end_;
+  ProfileView* out_;
+  const char* what_ = nullptr;
+  size_t offset_ = 0;
+};
+
+Status parseProfileView(std::string_view raw, ProfileView* out) {
+  // Offsets into the flat arrays are 32-bit; decodeProfile caps input at 2 GiB, and no array can
+  // hold more entries than there are bytes.
+  if (raw.size() > static_cast<size_t>(INT32_MAX)) return Status::tooLarge("pprof: decompressed size above 2 GiB");
+  return ViewParser(raw, out).run();
+}
+
+Status validateProfile(const ProfileView& p) { return internal::ProfileValidator<ProfileView>(p).run(); }
+
+}  // namespace proflow::pprof

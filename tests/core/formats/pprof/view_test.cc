@@ -1,0 +1,198 @@
+// The wire ProfileView (what pprofBytesToOtlp reads) against protobuf's own parser: for the same
+// bytes, both must accept or refuse, and accepted bytes must convert to the same OTLP request.
+#include <gtest/gtest.h>
+#include <google/protobuf/util/message_differencer.h>
+
+#include <random>
+
+#include "core/formats/pprof/pprof_to_otlp.h"
+#include "core/formats/pprof/pprof_view.h"
+#include "tests/core/formats/pprof/conversion_helpers.h"
+#include "tests/core/formats/pprof/test_profiles.h"
+
+namespace proflow::pprof {
+namespace {
+
+using google::protobuf::util::MessageDifferencer;
+using testdata::richProfile;
+using testdata::smallProfile;
+
+// The two paths over the same serialized bytes.
+struct BothPaths {
+  Status protobuf, view;
+  otlp::Request from_protobuf, from_view;
+};
+
+BothPaths convertBoth(const std::string& raw) {
+  BothPaths r;
+  Profile p;
+  r.protobuf = parseProfile(raw, &p);
+  if (r.protobuf) r.protobuf = pprofToOtlp(p, {}, &r.from_protobuf);
+  r.view = pprofBytesToOtlp(raw, {}, &r.from_view);
+  return r;
+}
+
+void expectSameConversion(const std::string& raw) {
+  BothPaths r = convertBoth(raw);
+  ASSERT_TRUE(r.protobuf.isOk()) << r.protobuf.toString();
+  ASSERT_TRUE(r.view.isOk()) << r.view.toString();
+  EXPECT_TRUE(MessageDifferencer::Equals(r.from_protobuf, r.from_view))
+      << "protobuf:\n" << r.from_protobuf.DebugString() << "\nview:\n" << r.from_view.DebugString();
+}
+
+TEST(PprofView, ConvertsLikeTheProtobufPath) {
+  expectSameConversion(smallProfile().SerializeAsString());
+  expectSameConversion(richProfile().SerializeAsString());
+}
+
+// A minimal protobuf writer, to build what protobuf's serializer never emits (unpacked repeated
+// scalars, repeated singular fields, unknown fields of every wire type).
+class Wire {
+ public:
+  Wire& varint(uint64_t v) {
+    while (v >= 0x80) {
+      out_.push_back(static_cast<char>(v | 0x80));
+      v >>= 7;
+    }
+    out_.push_back(static_cast<char>(v));
+    return *this;
+  }
+  Wire& tag(uint32_t field, uint32_t wire_type) { return varint(field << 3 | wire_type); }
+  Wire& field(uint32_t f, uint64_t v) { return tag(f, 0).varint(v); }
+  Wire& bytes(uint32_t f, const std::string& b) {
+    tag(f, 2).varint(b.size());
+    out_ += b;
+    return *this;
+  }
+  Wire& fixed64(uint32_t f, uint64_t v) {
+    tag(f, 1);
+    for (int i = 0; i < 8; ++i) out_.push_back(static_cast<char>(v >> (8 * i)));
+    return *this;
+  }
+  Wire& fixed32(uint32_t f, uint32_t v) {
+    tag(f, 5);
+    for (int i = 0; i < 4; ++i) out_.push_back(static_cast<char>(v >> (8 * i)));
+    return *this;
+  }
+  Wire& group(uint32_t f, const std::string& inner) {
+    tag(f, 3);
+    out_ += inner;
+    return tag(f, 4);
+  }
+  const std::string& str() const { return out_; }
+
+ private:
+  std::string out_;
+};
+
+std::string valueType(uint64_t type, uint64_t unit) { return Wire().field(1, type).field(2, unit).str(); }
+
+// Strings: 0 "", 1 samples, 2 count, 3 main, 4 /bin/app, 5 k, 6 v, 7 ms.
+std::string unusualProfile() {
+  Wire w;
+  for (const char* s : {"", "samples", "count", "main", "/bin/app", "k", "v", "ms"}) w.bytes(6, s);
+  w.bytes(1, valueType(1, 2));
+  w.bytes(3, Wire().field(1, 1).field(2, 0x1000).field(3, 0x2000).field(5, 4).field(7, 1).str());
+  w.bytes(5, Wire().field(1, 1).field(2, 3).field(4, 4).field(5, 12).str());
+  // Location with two lines, a field of an unknown number and is_folded.
+  w.bytes(4, Wire()
+                 .field(1, 1)
+                 .field(2, 1)
+                 .field(3, 0x1234)
+                 .bytes(4, Wire().field(1, 1).field(2, 10).str())
+                 .bytes(4, Wire().field(1, 1).field(2, 20).field(3, 5).str())
+                 .field(42, 7)
+                 .field(5, 1)
+                 .str());
+  w.bytes(4, Wire().field(1, 2).field(3, 0x5678).str());
+  // Sample: unpacked location ids, packed then unpacked values, a string and a numeric label.
+  w.bytes(2, Wire()
+                 .field(1, 1)
+                 .field(1, 2)
+                 .bytes(2, Wire().varint(3).str())
+                 .bytes(3, Wire().field(1, 5).field(2, 6).str())
+                 .bytes(3, Wire().field(1, 5).field(3, 250).field(4, 7).str())
+                 .str());
+  // Sample: packed ids and an unknown bytes field.
+  w.bytes(2, Wire().bytes(1, Wire().varint(2).varint(1).str()).field(2, 9).bytes(77, "junk").str());
+  // Singular fields twice (the last wins), one with a mismatched wire type (ignored).
+  w.field(9, 111).field(9, 222).fixed64(9, 999);
+  w.field(12, 10);
+  // period_type twice: the two occurrences merge.
+  w.bytes(11, Wire().field(1, 1).str()).bytes(11, Wire().field(2, 2).str());
+  // Comments packed and unpacked; unknown fields of every wire type.
+  w.bytes(13, Wire().varint(3).varint(4).str()).field(13, 5);
+  w.fixed32(100, 1).fixed64(101, 2).group(102, Wire().field(1, 3).str()).bytes(103, "x").field(104, 4);
+  return w.str();
+}
+
+TEST(PprofView, ReadsEveryWireFormProtobufAccepts) {
+  const std::string raw = unusualProfile();
+  expectSameConversion(raw);
+
+  ProfileView v;
+  ASSERT_TRUE(parseProfileView(raw, &v).isOk());
+  ASSERT_TRUE(validateProfile(v).isOk());
+  EXPECT_EQ(v.time_nanos(), 222);  // last varint; the fixed64 occurrence has the wrong wire type
+  EXPECT_TRUE(v.has_period_type());
+  EXPECT_EQ(v.period_type().type(), 1);
+  EXPECT_EQ(v.period_type().unit(), 2);
+  ASSERT_EQ(v.sample_size(), 2);
+  EXPECT_EQ(std::vector<uint64_t>(v.sample(0).location_id().begin(), v.sample(0).location_id().end()),
+            (std::vector<uint64_t>{1, 2}));
+  EXPECT_EQ(std::vector<uint64_t>(v.sample(1).location_id().begin(), v.sample(1).location_id().end()),
+            (std::vector<uint64_t>{2, 1}));
+  EXPECT_EQ(v.sample(1).value(0), 9);
+  ASSERT_EQ(v.sample(0).label_size(), 2);
+  EXPECT_EQ(v.sample(0).label(1).num(), 250);
+  EXPECT_EQ(v.sample(0).label(1).num_unit(), 7);
+  ASSERT_EQ(v.location(0).line_size(), 2);
+  EXPECT_EQ(v.location(0).line(1).column(), 5);
+  EXPECT_TRUE(v.location(0).is_folded());
+  EXPECT_EQ(v.comment(), (std::vector<int64_t>{3, 4, 5}));
+  EXPECT_EQ(v.string_table(4), "/bin/app");
+}
+
+TEST(PprofView, ErrorsNameWhatAndWhere) {
+  ProfileView v;
+  std::string raw = Wire().bytes(6, "").bytes(6, "abc").str();
+  auto st = parseProfileView(raw.substr(0, raw.size() - 1), &v);  // cut inside the second string
+  EXPECT_EQ(st.code(), StatusCode::kInvalidArgument);
+  EXPECT_NE(st.message().find("length past the end of its message at byte 2"), std::string::npos) << st.message();
+  st = parseProfileView(std::string("\x08\xff\xff", 3), &v);
+  EXPECT_NE(st.message().find("truncated varint at byte 3"), std::string::npos) << st.message();
+  st = parseProfileView(std::string("\x0f", 1), &v);  // field 1, wire type 7
+  EXPECT_NE(st.message().find("invalid wire type at byte 0"), std::string::npos) << st.message();
+  // The validator is the protobuf path's, with its messages.
+  Profile p = smallProfile();
+  p.mutable_sample(1)->set_location_id(0, 99);
+  const std::string bad = p.SerializeAsString();
+  ASSERT_TRUE(parseProfileView(bad, &v).isOk());
+  EXPECT_EQ(validateProfile(v).message(), validateProfile(p).message());
+  EXPECT_NE(validateProfile(v).message().find("sample 1: location_id 99 not found"), std::string::npos);
+}
+
+TEST(PprofView, BitFlipsAgreeWithProtobuf) {
+  const std::string base = richProfile().SerializeAsString();
+  std::mt19937 rng(7);
+  int accepted = 0, refused = 0;
+  for (int i = 0; i < 4000; ++i) {
+    std::string mutated = base;
+    for (int k = 0; k < 1 + i % 3; ++k) mutated[rng() % mutated.size()] ^= static_cast<char>(1 << (rng() % 8));
+    if (i % 5 == 0) mutated.resize(rng() % mutated.size());
+    BothPaths r = convertBoth(mutated);
+    ASSERT_EQ(r.protobuf.isOk(), r.view.isOk())
+        << "mutation " << i << ": protobuf " << r.protobuf.toString() << " / view " << r.view.toString();
+    if (!r.view.isOk()) {
+      ++refused;
+      continue;
+    }
+    ++accepted;
+    ASSERT_TRUE(MessageDifferencer::Equals(r.from_protobuf, r.from_view)) << "mutation " << i;
+  }
+  EXPECT_GT(accepted, 100);
+  EXPECT_GT(refused, 100);
+}
+
+}  // namespace
+}  // namespace proflow::pprof
