@@ -10,6 +10,7 @@
 #include <random>
 #include <sstream>
 
+#include "core/allocator_tuning.h"
 #include "core/formats/pprof/otlp_to_pprof.h"
 #include "core/formats/pprof/pprof_to_otlp.h"
 
@@ -207,6 +208,7 @@ void registerFiles() {
 }  // namespace proflow::pprof
 
 int main(int argc, char** argv) {
+  proflow::tuneAllocatorForThroughput();  // as the daemon does (cmd/proflow)
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
     if (arg.rfind("--write-large=", 0) == 0) {

@@ -4,6 +4,7 @@
 #include <set>
 
 #include "cmd/proflow/commands.h"
+#include "core/allocator_tuning.h"
 
 namespace proflow {
 
@@ -76,6 +77,7 @@ CliArgs parseCli(int argc, char** argv) {
 }
 
 int cliMain(int argc, char** argv) {
+  tuneAllocatorForThroughput();
   CliArgs args = parseCli(argc, argv);
   if (!args.error.empty()) {
     std::fprintf(stderr, "proflow: %s\n\n%s", args.error.c_str(), usage().c_str());

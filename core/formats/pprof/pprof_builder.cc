@@ -45,7 +45,7 @@ int64_t PprofBuilder::str(std::string_view s) {
   return strings_.intern(
       std::hash<std::string_view>{}(s), [&](int32_t i) { return table.Get(i) == s; },
       [&] {
-        out_->add_string_table(std::string(s));
+        out_->add_string_table(s.data(), s.size());
         return out_->string_table_size() - 1;
       });
 }
@@ -74,7 +74,7 @@ Status PprofBuilder::attribute(int32_t index, Attr* a) const {
       break;
     case otlp::AnyValue::kStringValueStrindex:
       a->is_str = true;
-      a->text = std::string(dictString(dict_, v.string_value_strindex()));
+      a->text = dictString(dict_, v.string_value_strindex());
       break;
     case otlp::AnyValue::kBoolValue:
       a->is_str = true;
@@ -84,7 +84,8 @@ Status PprofBuilder::attribute(int32_t index, Attr* a) const {
       char buf[32];
       std::snprintf(buf, sizeof buf, "%.17g", v.double_value());
       a->is_str = true;
-      a->text = buf;
+      a->formatted = buf;
+      a->text = a->formatted;
       break;
     }
     default:

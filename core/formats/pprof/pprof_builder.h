@@ -34,9 +34,10 @@ class PprofBuilder {
   struct Attr {
     std::string_view key;
     bool is_int = false, is_str = false;
-    std::string text;  // string form (bool/double/string values)
+    std::string_view text;  // string form (bool/double/string values); may point into `formatted`
     int64_t num = 0;
     std::string_view unit;
+    std::string formatted;  // storage for a double written as text
   };
   Status attribute(int32_t index, Attr* a) const;
 
