@@ -25,6 +25,7 @@ enum class StringEncoding : uint8_t {
 // varint), so the decoder needs no bounds checks: it reads 8 bytes at once and finds the terminating byte
 // with one bit scan instead of a data-dependent branch per byte (lengths 1, 2 and 8 alternate in events).
 inline uint64_t decodeVarintUnchecked(const uint8_t*& p) {
+  if (*p < 0x80) return *p++;
   if constexpr (std::endian::native == std::endian::little) {
     uint64_t x;
     std::memcpy(&x, p, 8);

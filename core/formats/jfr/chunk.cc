@@ -177,10 +177,35 @@ bool Chunk::skipClass(ByteReader& r, int32_t cls, int depth) {
       break;
     case Kind::kStruct:
       if (c.empty_encoding) break;
+      if (!c.flat_steps.empty()) return skipFlat(r, c.flat_steps);
       if (depth >= kMaxNesting) return r.fail(), false;
       for (const FieldDesc& f : c.fields)
         if (!skipField(r, f, depth + 1)) return false;
       break;
+  }
+  return r.ok();
+}
+
+bool Chunk::skipFlat(ByteReader& r, std::string_view steps) {
+  // With 9 bytes per step at hand no read can run out, so the unchecked loop reads exactly what the
+  // checked one would.
+  if (r.remaining() >= 9 * steps.size()) {
+    const uint8_t* p = r.pos();
+    for (char step : steps) {
+      if (step == 'v') {
+        decodeVarintUnchecked(p);
+      } else {
+        p += step == 'b' ? 1 : step - '0';
+      }
+    }
+    return r.skip(static_cast<uint64_t>(p - r.pos()));
+  }
+  for (char step : steps) {
+    if (step == 'v') {
+      r.varint();
+    } else {
+      r.skip(step == 'b' ? 1 : step - '0');
+    }
   }
   return r.ok();
 }

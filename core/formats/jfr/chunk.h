@@ -136,8 +136,10 @@ class Chunk {
   bool failed() const { return failed_; }
 
   // Chooses the event types nextEvent() decodes, by name; Event::selector is the index into `names`.
-  // Must be called after load(). Names absent from this chunk's metadata are ignored.
-  void select(std::span<const std::string_view> names);
+  // Must be called after load(). Names absent from this chunk's metadata are ignored. `fields` (bit per
+  // EventField) limits what is captured: decoding stops after the last wanted field of each type.
+  static constexpr uint32_t kAllEventFields = (1u << static_cast<unsigned>(EventField::kCount)) - 1;
+  void select(std::span<const std::string_view> names, uint32_t fields = kAllEventFields);
 
   // Decodes the next selected event at or after `*pos` (start with pos = 0). Returns false at the end of
   // the chunk or on a malformed event (then failed() is true and error() names the offset).
@@ -196,6 +198,7 @@ class Chunk {
   bool readCheckpoint(uint64_t pos, int64_t* delta);
   bool skipField(ByteReader& r, const FieldDesc& f, int depth);
   bool skipClass(ByteReader& r, int32_t cls, int depth);
+  static bool skipFlat(ByteReader& r, std::string_view steps);
   bool readRecord(ByteReader& r, const Plan& plan, uint64_t* out, uint32_t* present);
   // Decodes a varints_only event body at `p` without per-field checks; the caller guarantees 9 readable
   // bytes per op and checks afterwards that `p` stayed inside the event.

@@ -192,14 +192,17 @@ std::string_view Chunk::typeNameById(uint64_t id) const {
   return i < 0 ? std::string_view() : std::string_view(metadata_.at(i).name);
 }
 
-void Chunk::select(std::span<const std::string_view> names) {
+void Chunk::select(std::span<const std::string_view> names, uint32_t fields) {
+  std::vector<std::pair<std::string_view, int>> wanted;
+  for (const auto& f : kEventFields)
+    if (fields & (1u << f.second)) wanted.push_back(f);
   event_plans_.clear();
   duration_units_.clear();
   selector_by_id_.assign(0, -1);
   selector_sparse_.clear();
   for (size_t s = 0; s < names.size(); ++s) {
     int32_t cls = metadata_.indexByName(names[s]);
-    event_plans_.push_back(makePlan(cls, kEventFields));
+    event_plans_.push_back(makePlan(cls, wanted));
     TimeUnit unit = TimeUnit::kTicks;
     if (cls >= 0) {
       const ClassDesc& c = metadata_.at(cls);

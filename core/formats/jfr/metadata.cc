@@ -83,6 +83,7 @@ bool Metadata::parse(ByteReader& r, uint64_t end, std::string* error) {
   if (!buildClasses(error)) return false;
   resolveTypes();
   computeEmptyEncodings();
+  computeFlatSteps();
   strings_.clear();
   elements_.clear();
   return true;
@@ -219,6 +220,48 @@ void Metadata::resolveTypes() {
 
 // A struct takes no bytes when all its fields are non-array, non-pool structs that take no bytes.
 // Iterated to a fixed point so recursive (malformed) definitions settle instead of recursing.
+void Metadata::computeFlatSteps() {
+  for (auto& c : classes_) {
+    c.flat_steps.clear();
+    if (c.kind != Kind::kStruct || c.empty_encoding) continue;
+    for (const auto& f : c.fields) {
+      char step = 0;
+      if (f.type < 0 || f.array) {
+        step = 0;
+      } else if (f.constant_pool) {
+        step = 'v';
+      } else {
+        switch (classes_[f.type].kind) {
+          case Kind::kBoolean:
+          case Kind::kByte:
+            step = 'b';
+            break;
+          case Kind::kChar:
+          case Kind::kShort:
+          case Kind::kInt:
+          case Kind::kLong:
+            step = 'v';
+            break;
+          case Kind::kFloat:
+            step = '4';
+            break;
+          case Kind::kDouble:
+            step = '8';
+            break;
+          case Kind::kString:
+          case Kind::kStruct:
+            break;
+        }
+      }
+      if (step == 0) {
+        c.flat_steps.clear();
+        break;
+      }
+      c.flat_steps.push_back(step);
+    }
+  }
+}
+
 void Metadata::computeEmptyEncodings() {
   for (auto& c : classes_) c.empty_encoding = c.kind == Kind::kStruct;
   bool changed = true;

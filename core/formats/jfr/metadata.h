@@ -38,6 +38,11 @@ struct ClassDesc {
   // True for a struct whose encoding takes no bytes (no fields, or only such structs): arrays of it must
   // not be looped over by count.
   bool empty_encoding = false;
+  // For a struct whose fields all have a fixed shape (pool references and numbers, no arrays, strings or
+  // inline structs): one step per field, 'v' varint, 'b' byte, '4' / '8' fixed bytes. Pool entries
+  // such as methods, classes and stack frames are skipped by this instead of walking the metadata.
+  // Empty for every other class.
+  std::string flat_steps;
 
   int fieldIndex(std::string_view field_name) const;
 };
@@ -66,6 +71,7 @@ class Metadata {
   bool buildClasses(std::string* error);
   void resolveTypes();
   void computeEmptyEncodings();
+  void computeFlatSteps();
 
   uint64_t metadata_id_ = 0;
   std::vector<std::string> strings_;

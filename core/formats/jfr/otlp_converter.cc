@@ -38,6 +38,12 @@ constexpr std::string_view kEventNames[kKindCount] = {
     "jdk.JavaMonitorEnter",     "jdk.ThreadPark",         "profiler.LiveObject",
     "profiler.Malloc",          "jdk.ActiveSetting"};
 
+// The event fields the conversion reads (the rest, e.g. objectClass or state, are not even decoded).
+constexpr uint32_t kConvertedFields =
+    Chunk::kAllEventFields & ~(1u << static_cast<unsigned>(EventField::kState) |
+                               1u << static_cast<unsigned>(EventField::kObjectClass) |
+                               1u << static_cast<unsigned>(EventField::kTimeSpan));
+
 // Values scaled at finish() by a period known only once the settings have been read.
 enum Scale : uint8_t { kNoScale, kCpuPeriod, kNativePeriod, kWallInterval };
 
@@ -131,6 +137,7 @@ class OtlpConverter::Impl {
   void onSetting(const Event& e);
   void add(const Event& e, int64_t ts, ProfileId a, int64_t va, ProfileId b = kProfileCount, int64_t vb = 0);
   int32_t sampleIndex(const Event& e, ProfileId a, ProfileId b);
+  [[gnu::noinline]] int32_t newSampleIndex(const Event& e, ProfileId a, ProfileId b);
   SampleKey keyOf(const Event& e);
   int32_t stackIndex(uint64_t key);
   int32_t buildStack();
@@ -188,7 +195,7 @@ void OtlpConverter::Impl::startChunk(Chunk& chunk) {
   const ChunkHeader& h = chunk.header();
   start_nanos_ = std::min(start_nanos_, h.start_nanos);
   end_nanos_ = std::max(end_nanos_, h.start_nanos + h.duration_nanos);
-  chunk.select(kEventNames);
+  chunk.select(kEventNames, kConvertedFields);
 }
 
 bool OtlpConverter::Impl::addChunk(Chunk& chunk) {
@@ -203,6 +210,8 @@ bool OtlpConverter::Impl::addChunk(Chunk& chunk) {
 void OtlpConverter::Impl::onSetting(const Event& e) {
   if (!e.has(EventField::kName) || !e.has(EventField::kValue)) return;
   std::string_view name = chunk_->stringAt(e.get(EventField::kName), scratch_);
+  // A recording holds hundreds of settings per chunk; only these names matter.
+  if (name != "period" && name != "interval" && name != "wall" && name != "event") return;
   std::string_view value = chunk_->stringAt(e.get(EventField::kValue), scratch2_);
   std::string_view type = e.has(EventField::kId) ? chunk_->typeNameById(e.get(EventField::kId)) : "";
   if (name == "period" && type == kEventNames[kExecution]) cpu_period_ = parseDuration(value);
@@ -316,6 +325,13 @@ int32_t OtlpConverter::Impl::sampleIndex(const Event& e, ProfileId a, ProfileId 
     int32_t cached = event_samples_.find(raw);
     if (cached >= 0) return cached;
   }
+  int32_t index = newSampleIndex(e, a, b);
+  if (keyed_by_pool_keys) event_samples_.findOrInsert(raw, index);
+  return index;
+}
+
+// First event of its pool keys in this chunk: resolves stack and attributes, finds or creates the sample.
+int32_t OtlpConverter::Impl::newSampleIndex(const Event& e, ProfileId a, ProfileId b) {
   SampleKey key = keyOf(e);
   Acc& acc = accs_[a];
   if (!acc.profile) acc.profile = std::make_unique<otlp::Profile>();
@@ -335,7 +351,6 @@ int32_t OtlpConverter::Impl::sampleIndex(const Event& e, ProfileId a, ProfileId 
       ++samples;
     }
   }
-  if (keyed_by_pool_keys) event_samples_.findOrInsert(raw, index);
   return index;
 }
 
