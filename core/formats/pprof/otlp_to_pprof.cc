@@ -3,16 +3,16 @@
 #include <algorithm>
 #include <memory>
 
-#include <google/protobuf/arena.h>
-
 #include "core/dictionary_builder.h"
 #include "core/formats/pprof/pprof_builder.h"
 #include "core/formats/pprof/pprof_ids.h"
+#include "core/formats/pprof/profile_draft.h"
 
 namespace proflow::pprof {
 namespace {
 
 using internal::PprofBuilder;
+using internal::ProfileDraft;
 
 struct ScopeInfo {
   std::vector<int64_t> order;  // pprof.scope.sample_type_order
@@ -78,14 +78,14 @@ int64_t sum(const otlp::Sample& s) {
 
 class GroupConverter {
  public:
-  GroupConverter(const otlp::Dictionary& dict, const OtlpToPprofOptions& o, Profile* out)
+  GroupConverter(const otlp::Dictionary& dict, const OtlpToPprofOptions& o, ProfileDraft* out)
       : dict_(dict), o_(o), out_(out), b_(dict, out) {}
 
   // `profiles` in pprof sample-type order.
   Status run(const std::vector<const otlp::Profile*>& profiles, const std::string& default_type,
              const otlp::AnyValue* unreferenced_mappings) {
     if (auto st = header(profiles); !st) return st;
-    if (!default_type.empty()) out_->set_default_sample_type(b_.str(default_type));
+    if (!default_type.empty()) out_->default_sample_type = b_.str(default_type);
     const int n = profiles[0]->samples_size();
     for (int i = 0; i < n; ++i)
       if (auto st = sample(profiles, i); !st) return Status::invalid(st.message() + " (sample " + std::to_string(i) + ")");
@@ -97,48 +97,50 @@ class GroupConverter {
  private:
   Status header(const std::vector<const otlp::Profile*>& profiles) {
     for (const auto* p : profiles) {
-      auto* vt = out_->add_sample_type();
+      auto& vt = out_->sample_type.emplace_back();
       std::string_view type = dictString(dict_, p->sample_type().type_strindex());
       std::string_view unit = dictString(dict_, p->sample_type().unit_strindex());
       // A producer that only sends timestamps may leave the type unset: its events are counts.
       if (type.empty() && unit.empty()) type = "samples", unit = "count";
-      vt->set_type(b_.str(type));
-      vt->set_unit(b_.str(unit));
+      vt.type_ = b_.str(type);
+      vt.unit_ = b_.str(unit);
     }
     const auto& first = *profiles[0];
-    out_->set_time_nanos(static_cast<int64_t>(first.time_unix_nano()));
-    out_->set_duration_nanos(static_cast<int64_t>(first.duration_nano()));
+    out_->time_nanos = static_cast<int64_t>(first.time_unix_nano());
+    out_->duration_nanos = static_cast<int64_t>(first.duration_nano());
     if (first.has_period_type()) {
-      out_->mutable_period_type()->set_type(b_.str(dictString(dict_, first.period_type().type_strindex())));
-      out_->mutable_period_type()->set_unit(b_.str(dictString(dict_, first.period_type().unit_strindex())));
+      out_->has_period_type = true;
+      out_->period_type.type_ = b_.str(dictString(dict_, first.period_type().type_strindex()));
+      out_->period_type.unit_ = b_.str(dictString(dict_, first.period_type().unit_strindex()));
     }
-    out_->set_period(first.period());
+    out_->period = first.period();
     return b_.addProfileAttributes(first);
   }
 
   // Mappings pprofToOtlp kept by value because no location referred to them.
   void addMappings(const otlp::AnyValue& list) {
     uint64_t next_id = 0;
-    for (const auto& m : out_->mapping()) next_id = std::max(next_id, m.id());
+    for (const auto& m : out_->mappings) next_id = std::max(next_id, m.id_);
     for (const auto& item : list.array_value().values()) {
-      auto* m = out_->add_mapping();
-      m->set_id(++next_id);
+      view::Mapping m;
+      m.id_ = ++next_id;
       for (const auto& f : item.kvlist_value().values()) {
         const auto& k = f.key();
         const auto& v = f.value();
         auto text = [&] {
-          return v.has_string_value() ? v.string_value() : std::string(dictString(dict_, v.string_value_strindex()));
+          return v.has_string_value() ? std::string_view(v.string_value()) : dictString(dict_, v.string_value_strindex());
         };
-        if (k == "memory_start") m->set_memory_start(static_cast<uint64_t>(v.int_value()));
-        if (k == "memory_limit") m->set_memory_limit(static_cast<uint64_t>(v.int_value()));
-        if (k == "file_offset") m->set_file_offset(static_cast<uint64_t>(v.int_value()));
-        if (k == "filename") m->set_filename(b_.str(text()));
-        if (k == "build_id") m->set_build_id(b_.str(text()));
-        if (k == "has_functions") m->set_has_functions(v.bool_value());
-        if (k == "has_filenames") m->set_has_filenames(v.bool_value());
-        if (k == "has_line_numbers") m->set_has_line_numbers(v.bool_value());
-        if (k == "has_inline_frames") m->set_has_inline_frames(v.bool_value());
+        if (k == "memory_start") m.memory_start_ = static_cast<uint64_t>(v.int_value());
+        if (k == "memory_limit") m.memory_limit_ = static_cast<uint64_t>(v.int_value());
+        if (k == "file_offset") m.file_offset_ = static_cast<uint64_t>(v.int_value());
+        if (k == "filename") m.filename_ = b_.str(text());
+        if (k == "build_id") m.build_id_ = b_.str(text());
+        if (k == "has_functions") m.has_functions_ = v.bool_value();
+        if (k == "has_filenames") m.has_filenames_ = v.bool_value();
+        if (k == "has_line_numbers") m.has_line_numbers_ = v.bool_value();
+        if (k == "has_inline_frames") m.has_inline_frames_ = v.bool_value();
       }
+      out_->mappings.push_back(m);
     }
   }
 
@@ -153,40 +155,53 @@ class GroupConverter {
   Status sample(const std::vector<const otlp::Profile*>& profiles, int i) {
     const otlp::Sample& base = profiles[0]->samples(i);
     const int events = base.timestamps_unix_nano_size();
-    auto* s = out_->add_sample();
-    if (auto st = b_.addStack(base.stack_index(), s); !st) return st;
-    if (auto st = b_.addLabels(base, s); !st) return st;
+    out_->beginSample();
+    if (auto st = b_.addStack(base.stack_index()); !st) return st;
+    if (auto st = b_.addLabels(base); !st) return st;
     const bool split = events > 0 && o_.timestamps == OtlpToPprofOptions::Timestamps::kLabel &&
                        !(events == 1 && hasTimestampAttribute(base));
     if (!split) {
       // Aggregated: timestamps without values count one event each.
       for (const auto* p : profiles) {
         const auto& ps = p->samples(i);
-        s->add_value(ps.values_size() == 0 ? ps.timestamps_unix_nano_size() : sum(ps));
+        out_->values.push_back(ps.values_size() == 0 ? ps.timestamps_unix_nano_size() : sum(ps));
       }
       return {};
     }
-    // One pprof sample per event, each labelled with its timestamp.
-    const perftools::profiles::Sample proto = *s;
+    // One pprof sample per event (same stack and labels), each labelled with its timestamp.
+    const size_t first = out_->samples.size() - 1;
     for (int e = 0; e < events; ++e) {
-      auto* es = e == 0 ? s : out_->add_sample();
-      if (e > 0) *es = proto;
+      if (e > 0) copyStackAndLabels(first);
       for (const auto* p : profiles) {
         const auto& ps = p->samples(i);
         int64_t v = ps.values_size() == events ? ps.values(e)
                     : ps.values_size() == 0    ? 1
                     : e == 0                   ? sum(ps)
                                                : 0;
-        es->add_value(v);
+        out_->values.push_back(v);
       }
-      b_.addNumLabel(es, kTimestampLabel, static_cast<int64_t>(base.timestamps_unix_nano(e)), "nanoseconds");
+      b_.addNumLabel(kTimestampLabel, static_cast<int64_t>(base.timestamps_unix_nano(e)), "nanoseconds");
     }
     return {};
   }
 
+  // Opens a sample with the stack and the labels sample `from` had before its timestamp label.
+  void copyStackAndLabels(size_t from) {
+    out_->beginSample();  // closes the previous one, so `from` has its final ranges
+    const auto& src = out_->samples[from];
+    for (uint32_t k = 0; k < src.locations.count; ++k) {
+      const uint64_t id = out_->location_ids[src.locations.offset + k];  // a copy: push_back may reallocate
+      out_->location_ids.push_back(id);
+    }
+    for (uint32_t k = 0; k + 1 < src.labels.count; ++k) {
+      const view::Label label = out_->labels[src.labels.offset + k];
+      out_->labels.push_back(label);
+    }
+  }
+
   const otlp::Dictionary& dict_;
   const OtlpToPprofOptions& o_;
-  Profile* out_;
+  ProfileDraft* out_;
   PprofBuilder b_;
 };
 
@@ -194,18 +209,17 @@ class GroupConverter {
 class GroupSink {
  public:
   virtual ~GroupSink() = default;
-  virtual Profile* begin() = 0;
-  // `ok` false: drop what begin() made.
-  virtual Status end(bool ok, std::vector<int> indices) = 0;
+  // Called once per converted group.
+  virtual Status take(const ProfileDraft& draft, std::vector<int> indices) = 0;
 };
 
 class MessageSink : public GroupSink {
  public:
   explicit MessageSink(std::vector<PprofFromOtlp>* out) : out_(out) {}
-  Profile* begin() override { return &out_->emplace_back().profile; }
-  Status end(bool ok, std::vector<int> indices) override {
-    if (!ok) out_->pop_back();
-    else out_->back().profile_indices = std::move(indices);
+  Status take(const ProfileDraft& draft, std::vector<int> indices) override {
+    auto& e = out_->emplace_back();
+    internal::toProfile(draft, &e.profile);
+    e.profile_indices = std::move(indices);
     return {};
   }
 
@@ -216,21 +230,13 @@ class MessageSink : public GroupSink {
 class BytesSink : public GroupSink {
  public:
   BytesSink(std::vector<EncodedPprof>* out, Encoding enc, int level) : out_(out), enc_(enc), level_(level) {}
-  Profile* begin() override {
-    // The Profile is only scratch before encoding: an arena avoids a malloc per message.
-    arena_ = std::make_unique<google::protobuf::Arena>();
-    current_ = google::protobuf::Arena::CreateMessage<Profile>(arena_.get());
-    return current_;
-  }
-  Status end(bool ok, std::vector<int> indices) override {
-    if (ok) {
-      EncodedPprof e;
-      if (auto st = encodeProfile(*current_, &e.data, enc_, level_); !st) return st;
-      e.profile_indices = std::move(indices);
-      out_->push_back(std::move(e));
-    }
-    current_ = nullptr;
-    arena_.reset();
+  Status take(const ProfileDraft& draft, std::vector<int> indices) override {
+    EncodedPprof e;
+    std::string raw;
+    internal::writeProfile(draft, &raw);  // no Profile message on the way to bytes
+    if (auto st = compressProfile(std::move(raw), &e.data, enc_, level_); !st) return st;
+    e.profile_indices = std::move(indices);
+    out_->push_back(std::move(e));
     return {};
   }
 
@@ -238,8 +244,6 @@ class BytesSink : public GroupSink {
   std::vector<EncodedPprof>* out_;
   Encoding enc_;
   int level_;
-  std::unique_ptr<google::protobuf::Arena> arena_;
-  Profile* current_ = nullptr;
 };
 
 Status convertGroup(const otlp::Dictionary& dict, const otlp::ScopeProfiles& sp, std::vector<int> indices,
@@ -247,11 +251,11 @@ Status convertGroup(const otlp::Dictionary& dict, const otlp::ScopeProfiles& sp,
                     const OtlpToPprofOptions& options, GroupSink* sink) {
   std::vector<const otlp::Profile*> profiles;
   for (int j : indices) profiles.push_back(&sp.profiles(j));
-  Profile* profile = sink->begin();
-  auto st = GroupConverter(dict, options, profile).run(profiles, default_type, unreferenced_mappings);
+  ProfileDraft draft;
+  auto st = GroupConverter(dict, options, &draft).run(profiles, default_type, unreferenced_mappings);
+  if (!st) return st;
   std::sort(indices.begin(), indices.end());
-  if (auto e = sink->end(st.isOk(), std::move(indices)); !e) return e;
-  return st;
+  return sink->take(draft, std::move(indices));
 }
 
 Status convertScope(const otlp::Dictionary& dict, const otlp::ScopeProfiles& sp, const OtlpToPprofOptions& options,

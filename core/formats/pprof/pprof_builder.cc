@@ -32,21 +32,20 @@ std::string hex(const std::string& bytes) {
 
 }  // namespace
 
-PprofBuilder::PprofBuilder(const otlp::Dictionary& dict, Profile* out)
+PprofBuilder::PprofBuilder(const otlp::Dictionary& dict, ProfileDraft* out)
     : dict_(dict), out_(out), dict_strings_(dict.string_table_size(), -1),
       location_ids_(dict.location_table_size(), 0), function_ids_(dict.function_table_size(), 0),
       mapping_ids_(dict.mapping_table_size(), 0) {
-  out_->Clear();
   str("");
 }
 
 int64_t PprofBuilder::str(std::string_view s) {
-  const auto& table = out_->string_table();
+  auto& table = out_->strings;
   return strings_.intern(
-      std::hash<std::string_view>{}(s), [&](int32_t i) { return table.Get(i) == s; },
+      std::hash<std::string_view>{}(s), [&](int32_t i) { return table[static_cast<size_t>(i)] == s; },
       [&] {
-        out_->add_string_table(s.data(), s.size());
-        return out_->string_table_size() - 1;
+        table.push_back(out_->pool.add(s));
+        return static_cast<int32_t>(table.size() - 1);
       });
 }
 
@@ -100,26 +99,26 @@ Status PprofBuilder::mapping(int32_t index, uint64_t* id) {
   uint64_t& slot = mapping_ids_[static_cast<size_t>(index)];
   if (slot == 0) {
     const auto& om = dict_.mapping_table(index);
-    perftools::profiles::Mapping m;
+    view::Mapping m;
     slot = mappings_.size() + 1;
-    m.set_id(slot);
-    m.set_memory_start(om.memory_start());
-    m.set_memory_limit(om.memory_limit());
-    m.set_file_offset(om.file_offset());
-    m.set_filename(str(dictString(dict_, om.filename_strindex())));
+    m.id_ = slot;
+    m.memory_start_ = om.memory_start();
+    m.memory_limit_ = om.memory_limit();
+    m.file_offset_ = om.file_offset();
+    m.filename_ = str(dictString(dict_, om.filename_strindex()));
     Attr a;
     for (int32_t ai : om.attribute_indices()) {
       if (auto st = attribute(ai, &a); !st) return st;
       if (a.key == attr::kBuildIdGnu || a.key == attr::kBuildIdGo || a.key == attr::kBuildIdOther) {
-        if (m.build_id() == 0 && a.is_str) m.set_build_id(str(a.text));
+        if (m.build_id_ == 0 && a.is_str) m.build_id_ = str(a.text);
       } else if (a.key == attr::kHasFunctions) {
-        m.set_has_functions(a.text == "true");
+        m.has_functions_ = a.text == "true";
       } else if (a.key == attr::kHasFilenames) {
-        m.set_has_filenames(a.text == "true");
+        m.has_filenames_ = a.text == "true";
       } else if (a.key == attr::kHasLineNumbers) {
-        m.set_has_line_numbers(a.text == "true");
+        m.has_line_numbers_ = a.text == "true";
       } else if (a.key == attr::kHasInlineFrames) {
-        m.set_has_inline_frames(a.text == "true");
+        m.has_inline_frames_ = a.text == "true";
       }
     }
     mappings_.push_back(std::move(m));
@@ -135,13 +134,14 @@ Status PprofBuilder::function(int32_t index, uint64_t* id) {
   uint64_t& slot = function_ids_[static_cast<size_t>(index)];
   if (slot == 0) {
     const auto& of = dict_.function_table(index);
-    auto* f = out_->add_function();
-    slot = static_cast<uint64_t>(out_->function_size());
-    f->set_id(slot);
-    f->set_name(str(dictString(dict_, of.name_strindex())));
-    f->set_system_name(str(dictString(dict_, of.system_name_strindex())));
-    f->set_filename(str(dictString(dict_, of.filename_strindex())));
-    f->set_start_line(of.start_line());
+    view::Function f;
+    f.id_ = out_->functions.size() + 1;
+    f.name_ = str(dictString(dict_, of.name_strindex()));
+    f.system_name_ = str(dictString(dict_, of.system_name_strindex()));
+    f.filename_ = str(dictString(dict_, of.filename_strindex()));
+    f.start_line_ = of.start_line();
+    slot = f.id_;
+    out_->functions.push_back(f);
   }
   *id = slot;
   return {};
@@ -152,49 +152,50 @@ Status PprofBuilder::location(int32_t index, uint64_t* id) {
   uint64_t& slot = location_ids_[static_cast<size_t>(index)];
   if (slot == 0) {
     const auto& ol = dict_.location_table(index);
-    perftools::profiles::Location l;
-    uint64_t mapping_id = 0;
-    if (auto st = mapping(ol.mapping_index(), &mapping_id); !st) return st;
-    l.set_mapping_id(mapping_id);
-    l.set_address(ol.address());
+    ProfileDraft::Location l;
+    if (auto st = mapping(ol.mapping_index(), &l.mapping_id); !st) return st;
+    l.address = ol.address();
+    // A failed line leaves its earlier lines behind in the flat array: harmless, the draft is
+    // dropped on error.
+    l.lines.offset = static_cast<uint32_t>(out_->lines.size());
     for (const auto& line : ol.lines()) {
-      uint64_t fid = 0;
-      if (auto st = function(line.function_index(), &fid); !st) return st;
-      auto* ln = l.add_line();
-      ln->set_function_id(fid);
-      ln->set_line(line.line());
-      ln->set_column(line.column());
+      view::Line ln;
+      if (auto st = function(line.function_index(), &ln.function_id_); !st) return st;
+      ln.line_ = line.line();
+      ln.column_ = line.column();
+      out_->lines.push_back(ln);
     }
+    l.lines.count = static_cast<uint32_t>(out_->lines.size() - l.lines.offset);
     Attr a;
     for (int32_t ai : ol.attribute_indices()) {
       if (auto st = attribute(ai, &a); !st) return st;
-      if (a.key == attr::kIsFolded) l.set_is_folded(a.text == "true");
+      if (a.key == attr::kIsFolded) l.is_folded = a.text == "true";
     }
-    slot = static_cast<uint64_t>(out_->location_size()) + 1;
-    l.set_id(slot);
-    *out_->add_location() = std::move(l);
+    slot = static_cast<uint64_t>(out_->locations.size()) + 1;
+    l.id = slot;
+    out_->locations.push_back(l);
   }
   *id = slot;
   return {};
 }
 
-Status PprofBuilder::addStack(int32_t stack_index, perftools::profiles::Sample* s) {
+Status PprofBuilder::addStack(int32_t stack_index) {
   if (!inRange(dict_.stack_table(), stack_index)) return dangling("stack", stack_index, dict_.stack_table_size());
   const auto& st = dict_.stack_table(stack_index);
-  s->mutable_location_id()->Reserve(st.location_indices_size());
   for (int32_t li : st.location_indices()) {
     uint64_t id = 0;
     if (auto status = location(li, &id); !status) return status;
-    s->add_location_id(id);
+    out_->location_ids.push_back(id);
   }
   return {};
 }
 
-void PprofBuilder::addNumLabel(perftools::profiles::Sample* s, std::string_view key, int64_t v, std::string_view unit) {
-  auto* l = s->add_label();
-  l->set_key(str(key));
-  l->set_num(v);
-  if (!unit.empty()) l->set_num_unit(str(unit));
+void PprofBuilder::addNumLabel(std::string_view key, int64_t v, std::string_view unit) {
+  view::Label l;
+  l.key_ = str(key);
+  l.num_ = v;
+  if (!unit.empty()) l.num_unit_ = str(unit);
+  out_->labels.push_back(l);
 }
 
 // Sample attributes repeat across samples: resolve each one to its label once.
@@ -221,18 +222,14 @@ Status PprofBuilder::label(int32_t index, const CachedLabel** out) {
   return {};
 }
 
-Status PprofBuilder::addLabels(const otlp::Sample& os, perftools::profiles::Sample* s) {
+Status PprofBuilder::addLabels(const otlp::Sample& os) {
   bool has_link_labels = false;
   for (int32_t ai : os.attribute_indices()) {
     const CachedLabel* c;
     if (auto st = label(ai, &c); !st) return st;
     has_link_labels |= c->is_link;
     if (!c->present) continue;
-    auto* l = s->add_label();
-    l->set_key(c->key);
-    if (c->str != 0) l->set_str(c->str);
-    if (c->num != 0) l->set_num(c->num);
-    if (c->unit != 0) l->set_num_unit(c->unit);
+    out_->labels.push_back(view::Label{c->key, c->str, c->num, c->unit});
   }
   if (os.link_index() == 0 || has_link_labels) return {};
   if (!inRange(dict_.link_table(), os.link_index()))
@@ -241,9 +238,7 @@ Status PprofBuilder::addLabels(const otlp::Sample& os, perftools::profiles::Samp
   // A link from a non-pprof source: keep it as the labels pprof-based tools understand.
   for (auto [key, id] : {std::pair{"span_id", &link.span_id()}, std::pair{"trace_id", &link.trace_id()}}) {
     if (id->find_first_not_of('\0') == std::string::npos) continue;
-    auto* l = s->add_label();
-    l->set_key(str(key));
-    l->set_str(str(hex(*id)));
+    out_->labels.push_back(view::Label{str(key), str(hex(*id)), 0, 0});
   }
   return {};
 }
@@ -252,17 +247,17 @@ Status PprofBuilder::addProfileAttributes(const otlp::Profile& op) {
   Attr a;
   for (int32_t ai : op.attribute_indices()) {
     if (auto st = attribute(ai, &a); !st) return st;
-    if (a.key == attr::kDropFrames && a.is_str) out_->set_drop_frames(str(a.text));
-    if (a.key == attr::kKeepFrames && a.is_str) out_->set_keep_frames(str(a.text));
-    if (a.key == attr::kDocUrl && a.is_str) out_->set_doc_url(str(a.text));
+    if (a.key == attr::kDropFrames && a.is_str) out_->drop_frames = str(a.text);
+    if (a.key == attr::kKeepFrames && a.is_str) out_->keep_frames = str(a.text);
+    if (a.key == attr::kDocUrl && a.is_str) out_->doc_url = str(a.text);
     if (a.key == attr::kComment) {
       const auto& v = dict_.attribute_table(ai).value();
       if (v.has_array_value()) {
         for (const auto& c : v.array_value().values())
-          out_->add_comment(str(c.has_string_value() ? c.string_value()
-                                                      : std::string(dictString(dict_, c.string_value_strindex()))));
+          out_->comment.push_back(
+              str(c.has_string_value() ? std::string_view(c.string_value()) : dictString(dict_, c.string_value_strindex())));
       } else if (a.is_str) {
-        out_->add_comment(str(a.text));
+        out_->comment.push_back(str(a.text));
       }
     }
   }
@@ -275,8 +270,9 @@ void PprofBuilder::finish() {
   std::vector<size_t> order(mappings_.size());
   for (size_t i = 0; i < order.size(); ++i) order[i] = i;
   std::sort(order.begin(), order.end(), [&](size_t a, size_t b) { return used_mappings_[a] < used_mappings_[b]; });
-  for (size_t i : order) *out_->add_mapping() = std::move(mappings_[i]);
+  for (size_t i : order) out_->mappings.push_back(mappings_[i]);
   mappings_.clear();
+  out_->closeSample();
 }
 
 }  // namespace proflow::pprof::internal

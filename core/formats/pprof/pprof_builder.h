@@ -1,12 +1,13 @@
-// Builds one pprof Profile from OTLP dictionary entries: interns strings and assigns pprof ids to
-// the mappings, locations and functions it is handed, on first use. Internal to the pprof library.
+// Builds one pprof (as a ProfileDraft) from OTLP dictionary entries: interns strings and assigns
+// pprof ids to the mappings, locations and functions it is handed, on first use. Internal to the
+// pprof library.
 #pragma once
 
 #include <string>
 #include <string_view>
 #include <vector>
 
-#include "core/formats/pprof/pprof_codec.h"
+#include "core/formats/pprof/profile_draft.h"
 #include "core/index_set.h"
 #include "core/otlp_types.h"
 #include "core/status.h"
@@ -15,19 +16,21 @@ namespace proflow::pprof::internal {
 
 class PprofBuilder {
  public:
-  PprofBuilder(const otlp::Dictionary& dict, Profile* out);
+  PprofBuilder(const otlp::Dictionary& dict, ProfileDraft* out);
 
   int64_t str(std::string_view s);
   int64_t dictStr(int32_t index);  // index must be in range
 
+  // The next three append to the sample the draft has open (ProfileDraft::beginSample).
   // Location ids for a stack; errors on dangling indexes.
-  Status addStack(int32_t stack_index, perftools::profiles::Sample* s);
+  Status addStack(int32_t stack_index);
   // Labels for sample attributes and the link (when its ids are not labels already).
-  Status addLabels(const otlp::Sample& os, perftools::profiles::Sample* s);
-  void addNumLabel(perftools::profiles::Sample* s, std::string_view key, int64_t v, std::string_view unit);
+  Status addLabels(const otlp::Sample& os);
+  void addNumLabel(std::string_view key, int64_t v, std::string_view unit);
   // Header fields from a profile's attributes: drop/keep frames, doc_url, comments.
   Status addProfileAttributes(const otlp::Profile& op);
-  // Writes the mappings collected so far in dictionary order (which preserves the producer's order).
+  // Puts the mappings collected so far in dictionary order (which preserves the producer's order)
+  // and closes the last sample.
   void finish();
 
   // Resolved view of an attribute: key and string/int value.
@@ -52,12 +55,12 @@ class PprofBuilder {
   Status mapping(int32_t index, uint64_t* id);
 
   const otlp::Dictionary& dict_;
-  Profile* out_;
-  IndexSet strings_;  // over out_->string_table()
+  ProfileDraft* out_;
+  IndexSet strings_;  // over out_->strings
   std::vector<int64_t> dict_strings_;
   std::vector<uint64_t> location_ids_, function_ids_, mapping_ids_;
   std::vector<int32_t> used_mappings_;
-  std::vector<perftools::profiles::Mapping> mappings_;
+  std::vector<view::Mapping> mappings_;
   std::vector<CachedLabel> labels_;
 };
 

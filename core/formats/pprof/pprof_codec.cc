@@ -34,6 +34,10 @@ Status decodeProfile(std::string_view data, Profile* out, const DecodeOptions& o
 Status encodeProfile(const Profile& p, std::string* out, Encoding encoding, int level) {
   std::string raw;
   if (!p.SerializeToString(&raw)) return Status::internal("pprof: serialization failed");
+  return compressProfile(std::move(raw), out, encoding, level);
+}
+
+Status compressProfile(std::string raw, std::string* out, Encoding encoding, int level) {
   if (encoding == Encoding::kRaw) {
     *out = std::move(raw);
     return {};

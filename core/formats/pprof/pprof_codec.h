@@ -47,4 +47,8 @@ inline constexpr int kDefaultGzipLevel = 1;
 Status encodeProfile(const Profile& p, std::string* out, Encoding encoding = Encoding::kGzip,
                      int level = kDefaultGzipLevel);
 
+// The second half of encodeProfile, for an already serialized Profile.
+Status compressProfile(std::string raw, std::string* out, Encoding encoding = Encoding::kGzip,
+                       int level = kDefaultGzipLevel);
+
 }  // namespace proflow::pprof

@@ -156,6 +156,25 @@ otlp::Request foreignRequest() {
   return req;
 }
 
+// otlpToPprofBytes writes wire bytes itself (no Profile message): they must be exactly what
+// protobuf's serializer makes of the message otlpToPprof returns.
+TEST(OtlpToPprof, WireWriterMatchesProtobufSerializer) {
+  otlp::Request rich;
+  ASSERT_TRUE(pprofToOtlp(richProfile(), {}, &rich).isOk());
+  ASSERT_TRUE(pprofToOtlp(testdata::smallProfile(), {}, &rich).isOk());
+  for (const otlp::Request& req : {rich, foreignRequest()}) {
+    std::vector<PprofFromOtlp> messages;
+    ASSERT_TRUE(otlpToPprof(req, &messages).isOk());
+    std::vector<EncodedPprof> raw;
+    ASSERT_TRUE(otlpToPprofBytes(req, &raw, {}, Encoding::kRaw).isOk());
+    ASSERT_EQ(raw.size(), messages.size());
+    for (size_t i = 0; i < raw.size(); ++i) {
+      EXPECT_GT(messages[i].profile.sample_size(), 0);
+      EXPECT_EQ(raw[i].data, messages[i].profile.SerializeAsString()) << "pprof " << i;
+    }
+  }
+}
+
 TEST(OtlpToPprof, TimestampsBecomeLabelledSamples) {
   std::vector<PprofFromOtlp> back;
   auto st = otlpToPprof(foreignRequest(), &back);

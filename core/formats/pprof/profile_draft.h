@@ -1,0 +1,71 @@
+// The pprof that otlpToPprof is assembling, as flat tables: the builder appends to vectors and
+// copies strings into a pool instead of creating protobuf messages (one allocation and one copy per
+// string and per message made building the output cost more than converting the input). Written
+// out either straight to wire bytes (writeProfile: what exporters send) or as a Profile message.
+// Internal to the pprof library.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/formats/pprof/pprof_codec.h"
+#include "core/formats/pprof/pprof_view.h"
+
+namespace proflow::pprof::internal {
+
+// Append-only storage for the draft's strings: views stay valid while the pool lives.
+class StringPool {
+ public:
+  std::string_view add(std::string_view s);
+
+ private:
+  static constexpr size_t kChunk = 64 << 10;
+  std::vector<std::unique_ptr<char[]>> chunks_;
+  size_t used_ = kChunk;  // in the last chunk; a full "chunk" forces the first allocation
+};
+
+struct ProfileDraft {
+  struct Sample {
+    view::Range locations, values, labels;
+  };
+  struct Location {
+    uint64_t id = 0, mapping_id = 0, address = 0;
+    bool is_folded = false;
+    view::Range lines;
+  };
+
+  std::vector<view::ValueType> sample_type;
+  std::vector<Sample> samples;
+  std::vector<view::Mapping> mappings;
+  std::vector<Location> locations;
+  std::vector<view::Function> functions;
+  std::vector<std::string_view> strings;  // in `pool`
+  int64_t drop_frames = 0, keep_frames = 0, time_nanos = 0, duration_nanos = 0, period = 0;
+  bool has_period_type = false;
+  view::ValueType period_type;
+  std::vector<int64_t> comment;
+  int64_t default_sample_type = 0, doc_url = 0;
+
+  // What the ranges of samples and locations index.
+  std::vector<uint64_t> location_ids;
+  std::vector<int64_t> values;
+  std::vector<view::Label> labels;
+  std::vector<view::Line> lines;
+  StringPool pool;
+
+  // Opens a sample at the end of the flat arrays; its ranges grow with what is appended until the
+  // next beginSample (or closeSample).
+  void beginSample();
+  void closeSample();
+};
+
+// The serialized Profile, as protobuf's serializer would write it (fields in number order, packed
+// repeated scalars, proto3 defaults omitted): byte-identical to toProfile() + SerializeToString.
+void writeProfile(const ProfileDraft& d, std::string* out);
+
+void toProfile(const ProfileDraft& d, Profile* out);
+
+}  // namespace proflow::pprof::internal
