@@ -237,8 +237,16 @@ bool Chunk::nextEvent(uint64_t* pos, Event* out) {
   while (*pos < end) {
     const uint64_t start = *pos;
     ByteReader r(base, base + start, base + end);
-    uint64_t size = r.varint();
-    uint64_t type = r.varint();
+    uint64_t size = 0, type = 0;
+    if (r.remaining() >= 18) {  // both varints readable whatever their length: no checks needed
+      const uint8_t* p = r.pos();
+      size = decodeVarintUnchecked(p);
+      type = decodeVarintUnchecked(p);
+      r.skip(static_cast<uint64_t>(p - r.pos()));
+    } else {
+      size = r.varint();
+      type = r.varint();
+    }
     if (!r.ok() || size == 0 || size > end - start || r.offset() > start + size)
       return fail(start, "bad event size " + std::to_string(size) + " (" + std::to_string(end - start) +
                              " bytes left in the chunk)");
