@@ -58,6 +58,10 @@ class ViewParser {
   }
 
   bool varint(const uint8_t*& p, const uint8_t* end, uint64_t* v) {
+    if (p < end && *p < 0x80) {  // most tags, ids and indexes fit one byte
+      *v = *p++;
+      return true;
+    }
     uint64_t result = 0;
     for (int shift = 0; shift < 64; shift += 7) {
       if (p >= end) return fail(p, "truncated varint");
@@ -156,6 +160,7 @@ class ViewParser {
   // One pass over the top-level tags to size the tables: no regrowth while parsing.
   void reserveTopLevel() {
     size_t counts[16] = {};
+    size_t sample_bytes = 0;
     const uint8_t* p = begin_;
     while (p < end_) {
       Field f;
@@ -164,7 +169,12 @@ class ViewParser {
         break;
       }
       if (f.number < 16) ++counts[f.number];
+      if (f.number == 2) sample_bytes += static_cast<size_t>(f.data_end - f.data);
     }
+    // Location ids take 1-3 bytes each in practice: half the sample bytes covers them without
+    // regrowing a vector of millions of ids (only touched pages cost memory).
+    out_->location_ids_.reserve(sample_bytes / 2);
+    out_->values_.reserve(counts[1] * counts[2]);
     out_->sample_type_.reserve(counts[1]);
     out_->sample_.reserve(counts[2]);
     out_->mapping_.reserve(counts[3]);

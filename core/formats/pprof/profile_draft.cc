@@ -43,15 +43,8 @@ void ProfileDraft::closeSample() {
 
 namespace {
 
-size_t varintSize(uint64_t v) {
-  size_t n = 1;
-  while (v >= 0x80) {
-    v >>= 7;
-    ++n;
-  }
-  return n;
-}
-size_t intSize(int64_t v) { return varintSize(static_cast<uint64_t>(v)); }
+// 7 payload bits per byte: branch-free, this runs for every location id of every sample.
+size_t varintSize(uint64_t v) { return (64 - static_cast<size_t>(__builtin_clzll(v | 1)) + 6) / 7; }
 
 // Size of "tag + varint" for a proto3 scalar: nothing when it is the default.
 size_t scalarSize(uint64_t v) { return v == 0 ? 0 : 1 + varintSize(v); }
@@ -91,10 +84,11 @@ class Out {
     tag(field, 2);
     varint(payload);
   }
+  // `payload` is packedPayload(v, n), computed once by the size pass.
   template <class T>
-  void packed(uint32_t field, const T* v, uint32_t n) {
+  void packed(uint32_t field, const T* v, uint32_t n, size_t payload) {
     if (n == 0) return;
-    header(field, packedPayload(v, n));
+    header(field, payload);
     for (uint32_t i = 0; i < n; ++i) varint(static_cast<uint64_t>(v[i]));
   }
   void bytes(uint32_t field, std::string_view b) {
@@ -136,9 +130,10 @@ class DraftWriter {
     for (const auto& vt : d_.sample_type) valueType(o, 1, vt);
     for (size_t i = 0; i < d_.samples.size(); ++i) {
       const auto& s = d_.samples[i];
-      o.header(2, sample_sizes_[i]);
-      o.packed(1, d_.location_ids.data() + s.locations.offset, s.locations.count);
-      o.packed(2, d_.values.data() + s.values.offset, s.values.count);
+      const SampleSizes& z = sample_sizes_[i];
+      o.header(2, z.total);
+      o.packed(1, d_.location_ids.data() + s.locations.offset, s.locations.count, z.locations);
+      o.packed(2, d_.values.data() + s.values.offset, s.values.count, z.values);
       for (uint32_t k = 0; k < s.labels.count; ++k) label(o, d_.labels[s.labels.offset + k]);
     }
     for (const auto& m : d_.mappings) mapping(o, m);
@@ -159,7 +154,8 @@ class DraftWriter {
     o.scalar(10, d_.duration_nanos);
     if (d_.has_period_type) valueType(o, 11, d_.period_type);
     o.scalar(12, d_.period);
-    o.packed(13, d_.comment.data(), static_cast<uint32_t>(d_.comment.size()));
+    const auto ncomments = static_cast<uint32_t>(d_.comment.size());
+    o.packed(13, d_.comment.data(), ncomments, packedPayload(d_.comment.data(), ncomments));
     o.scalar(14, d_.default_sample_type);
     o.scalar(15, d_.doc_url);
     out->resize(o.written());  // equal to totalSize(); resize only guards a miscount
@@ -171,13 +167,14 @@ class DraftWriter {
     for (const auto& vt : d_.sample_type) n += lengthDelimited(valueTypeSize(vt));
     sample_sizes_.reserve(d_.samples.size());
     for (const auto& s : d_.samples) {
-      size_t payload = 0;
-      if (s.locations.count > 0)
-        payload += lengthDelimited(packedPayload(d_.location_ids.data() + s.locations.offset, s.locations.count));
-      if (s.values.count > 0) payload += lengthDelimited(packedPayload(d_.values.data() + s.values.offset, s.values.count));
-      for (uint32_t k = 0; k < s.labels.count; ++k) payload += lengthDelimited(labelSize(d_.labels[s.labels.offset + k]));
-      sample_sizes_.push_back(payload);
-      n += lengthDelimited(payload);
+      SampleSizes z;
+      z.locations = packedPayload(d_.location_ids.data() + s.locations.offset, s.locations.count);
+      z.values = packedPayload(d_.values.data() + s.values.offset, s.values.count);
+      if (s.locations.count > 0) z.total += lengthDelimited(z.locations);
+      if (s.values.count > 0) z.total += lengthDelimited(z.values);
+      for (uint32_t k = 0; k < s.labels.count; ++k) z.total += lengthDelimited(labelSize(d_.labels[s.labels.offset + k]));
+      sample_sizes_.push_back(z);
+      n += lengthDelimited(z.total);
     }
     for (const auto& m : d_.mappings) n += lengthDelimited(mappingSize(m));
     location_sizes_.reserve(d_.locations.size());
@@ -238,8 +235,13 @@ class DraftWriter {
     o.scalar(5, f.start_line_);
   }
 
+  struct SampleSizes {
+    size_t total = 0, locations = 0, values = 0;  // message, packed location ids, packed values
+  };
+
   const ProfileDraft& d_;
-  std::vector<size_t> sample_sizes_, location_sizes_;
+  std::vector<SampleSizes> sample_sizes_;
+  std::vector<size_t> location_sizes_;
 };
 
 }  // namespace
