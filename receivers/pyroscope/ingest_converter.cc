@@ -1,6 +1,7 @@
 #include "receivers/pyroscope/ingest_converter.h"
 
 #include <algorithm>
+#include <optional>
 
 #include "core/dictionary_builder.h"
 #include "core/formats/folded/folded.h"
@@ -58,40 +59,50 @@ Status chooseKind(const IngestParams& p, std::string_view content_type, std::str
   return Status::ok();
 }
 
-void fixTimes(const IngestParams& p, pprof::Profile* prof) {
-  if (prof->time_nanos() < kFirstYearNs) prof->set_time_nanos(p.from_ns);
-  if (prof->duration_nanos() <= 0 && p.until_ns > p.from_ns) prof->set_duration_nanos(p.until_ns - p.from_ns);
-}
-
 const SampleTypeSettings* settingsFor(const SampleTypeConfig* cfg, std::string_view type) {
   if (!cfg) return nullptr;
   auto it = cfg->find(type);
   return it == cfg->end() ? nullptr : &it->second;
 }
 
-// sample_type_config `units` rewrite the pprof units; the metric family comes from the first sample
-// type (or display-name) that has one.
-std::string applyConfig(const SampleTypeConfig* cfg, pprof::Profile* prof) {
+otlp::ScopeProfiles* lastScope(otlp::Request* out) {
+  auto* rp = out->mutable_resource_profiles(out->resource_profiles_size() - 1);
+  return rp->mutable_scope_profiles(rp->scope_profiles_size() - 1);
+}
+
+// On the profiles just converted from one pprof (one per sample type): a time inside 1970 means an
+// old client wrote µs or nothing, so Pyroscope's `from`/`until` stand in.
+void fixTimes(const IngestParams& p, otlp::ScopeProfiles* scope) {
+  for (auto& prof : *scope->mutable_profiles()) {
+    if (static_cast<int64_t>(prof.time_unix_nano()) < kFirstYearNs) prof.set_time_unix_nano(static_cast<uint64_t>(p.from_ns));
+    if (static_cast<int64_t>(prof.duration_nano()) <= 0 && p.until_ns > p.from_ns)
+      prof.set_duration_nano(static_cast<uint64_t>(p.until_ns - p.from_ns));
+  }
+}
+
+// sample_type_config `units` rewrite the units; the metric family comes from the first sample type
+// (or display-name) that has one.
+std::string applyConfig(const SampleTypeConfig* cfg, otlp::Request* out, otlp::ScopeProfiles* scope) {
   std::string metric;
-  for (auto& st : *prof->mutable_sample_type()) {
-    const std::string type = prof->string_table(static_cast<int>(st.type()));
+  std::optional<DictionaryBuilder> dict;  // indexing the dictionary costs: only when a unit changes
+  for (auto& prof : *scope->mutable_profiles()) {
+    const std::string type(dictString(out->dictionary(), prof.sample_type().type_strindex()));
     const SampleTypeSettings* s = settingsFor(cfg, type);
     if (s && !s->units.empty()) {
-      prof->add_string_table(std::string(pprofUnitFor(s->units)));
-      st.set_unit(prof->string_table_size() - 1);
+      if (!dict) dict.emplace(out->mutable_dictionary());
+      prof.mutable_sample_type()->set_unit_strindex(dict->string(pprofUnitFor(s->units)));
     }
     if (metric.empty()) metric = pyroscopeMetricFamily(s && !s->display_name.empty() ? s->display_name : type);
   }
-  if (metric.empty() && prof->sample_type_size() > 0)
-    metric = prof->string_table(static_cast<int>(prof->sample_type(0).type()));
+  if (metric.empty() && scope->profiles_size() > 0)
+    metric = dictString(out->dictionary(), scope->profiles(0).sample_type().type_strindex());
   return metric;
 }
 
 // Adds Pyroscope's per-profile facts as attributes on the profiles of the scope just converted.
 void annotate(otlp::Request* out, const std::string& metric, const SampleTypeConfig* cfg,
               const std::string& folded_aggregation) {
-  auto* rp = out->mutable_resource_profiles(out->resource_profiles_size() - 1);
-  auto* scope = rp->mutable_scope_profiles(rp->scope_profiles_size() - 1);
+  auto* scope = lastScope(out);
   DictionaryBuilder dict(out->mutable_dictionary());
   for (auto& prof : *scope->mutable_profiles()) {
     const std::string type(dictString(out->dictionary(), prof.sample_type().type_strindex()));
@@ -107,26 +118,32 @@ void annotate(otlp::Request* out, const std::string& metric, const SampleTypeCon
   }
 }
 
-Status convertProfile(const IngestParams& p, pprof::Profile* prof, const std::string& app_service,
-                      const std::string& metric, const SampleTypeConfig* cfg, const std::string& aggregation,
-                      otlp::Request* out) {
+pprof::PprofToOtlpOptions scopeOptions(const IngestParams& p, const std::string& app_service) {
   pprof::PprofToOtlpOptions o;
   o.resource_attributes = ingestResourceAttributes(p, app_service);
   o.scope_name = std::string(kScopeName);
-  if (Status s = pprof::pprofToOtlp(*prof, o, out); !s.isOk()) return s;
+  return o;
+}
+
+Status convertProfile(const IngestParams& p, pprof::Profile* prof, const std::string& app_service,
+                      const std::string& metric, const SampleTypeConfig* cfg, const std::string& aggregation,
+                      otlp::Request* out) {
+  if (Status s = pprof::pprofToOtlp(*prof, scopeOptions(p, app_service), out); !s.isOk()) return s;
   annotate(out, metric, cfg, aggregation);
   return Status::ok();
 }
 
+// Straight from the pushed bytes (pprofBytesToOtlp reads the wire format in place); Pyroscope's
+// time and unit rules are applied to the converted profiles.
 Status convertPprof(const IngestParams& p, std::string_view data, const SampleTypeConfig* cfg,
                     const ConvertOptions& options, otlp::Request* out) {
-  pprof::Profile prof;
   pprof::DecodeOptions d;
   d.limits = options.limits;
-  if (Status s = pprof::decodeProfile(data, &prof, d); !s.isOk()) return s;
-  fixTimes(p, &prof);
-  const std::string metric = applyConfig(cfg, &prof);
-  return convertProfile(p, &prof, p.app_name, metric, cfg, "", out);
+  if (Status s = pprof::pprofBytesToOtlp(data, scopeOptions(p, p.app_name), out, d); !s.isOk()) return s;
+  otlp::ScopeProfiles* scope = lastScope(out);
+  fixTimes(p, scope);
+  annotate(out, applyConfig(cfg, out, scope), cfg, "");
+  return Status::ok();
 }
 
 Status convertMultipart(const IngestParams& p, std::string_view content_type, std::string_view body,
