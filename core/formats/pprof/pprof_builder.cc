@@ -183,8 +183,10 @@ Status PprofBuilder::addStack(int32_t stack_index) {
   if (!inRange(dict_.stack_table(), stack_index)) return dangling("stack", stack_index, dict_.stack_table_size());
   const auto& st = dict_.stack_table(stack_index);
   for (int32_t li : st.location_indices()) {
-    uint64_t id = 0;
-    if (auto status = location(li, &id); !status) return status;
+    // Every frame of every sample comes here: locations already written are a plain lookup.
+    uint64_t id = li >= 0 && static_cast<size_t>(li) < location_ids_.size() ? location_ids_[static_cast<size_t>(li)] : 0;
+    if (id == 0)
+      if (auto status = location(li, &id); !status) return status;
     out_->location_ids.push_back(id);
   }
   return {};

@@ -50,13 +50,17 @@ bool isZero(const std::string& id) { return id.find_first_not_of('\0') == std::s
 
 std::optional<std::string> parseId(std::string_view s, size_t width) {
   if (s.size() > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) s.remove_prefix(2);
-  std::optional<std::string> id;
+  // One pass tells decimal, hex and neither apart (this runs for every distinct id label).
+  bool digits = !s.empty(), hex = !s.empty();
+  for (char c : s) {
+    const bool d = isDigit(c);
+    digits &= d;
+    hex &= d || ((c | 0x20) >= 'a' && (c | 0x20) <= 'f');
+    if (!hex) return std::nullopt;
+  }
   // Full-width hex is the OTel/W3C spelling; a run of digits of any other length is a decimal
   // number (Datadog); anything with a-f is hex.
-  if (allOf(s, isDigit) && s.size() != 2 * width)
-    id = fromDecimal(s, width);
-  else if (allOf(s, isHex))
-    id = fromHex(s, width);
+  std::optional<std::string> id = digits && s.size() != 2 * width ? fromDecimal(s, width) : fromHex(s, width);
   if (!id || isZero(*id)) return std::nullopt;
   return id;
 }
