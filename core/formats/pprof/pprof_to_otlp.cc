@@ -1,7 +1,6 @@
 #include "core/formats/pprof/pprof_to_otlp.h"
 
 #include <cstring>
-#include <deque>
 
 #include <optional>
 #include <unordered_map>
@@ -260,8 +259,9 @@ class Converter {
     return dict_.attribute(attr::kComment, v);
   }
 
+  // Position of the label's LabelInfo (added on first sight).
   template <class Label>
-  const LabelInfo& labelInfo(const Label& l) {
+  int32_t labelSlot(const Label& l) {
     LabelKey key{l.key(), l.str(), l.str() != 0 ? 0 : l.num(), l.str() != 0 ? 0 : l.num_unit()};
     int32_t slot = label_set_.intern(
         hashOf(key), [&](int32_t i) { return label_keys_[static_cast<size_t>(i)] == key; },
@@ -270,7 +270,7 @@ class Converter {
           label_infos_.push_back(describeLabel(l));
           return static_cast<int32_t>(label_keys_.size() - 1);
         });
-    return label_infos_[static_cast<size_t>(slot)];
+    return slot;
   }
 
   template <class Label>
@@ -310,15 +310,19 @@ class Converter {
   void convertSamples(const std::vector<otlp::Profile*>& profiles) {
     for (auto* prof : profiles) prof->mutable_samples()->Reserve(p_.sample_size());
     std::vector<int32_t> stack;
-    std::vector<int32_t> attrs;
+    std::vector<int32_t> attrs, slots;
+    label_infos_.reserve(256);
     for (const auto& smp : p_.sample()) {
       stack.clear();
       for (uint64_t id : smp.location_id()) stack.push_back(locations_.get(id));
       int32_t stack_index = dict_.stack(stack);
       attrs.clear();
+      slots.clear();
+      for (const auto& l : smp.label()) slots.push_back(labelSlot(l));
+      // Only now: labelSlot may have grown label_infos_, and ctx points into it.
       SampleContext ctx;
-      for (const auto& l : smp.label()) {
-        const LabelInfo& info = labelInfo(l);
+      for (int32_t slot : slots) {
+        const LabelInfo& info = label_infos_[static_cast<size_t>(slot)];
         attrs.push_back(info.attribute);
         ctx.note(info);
       }
@@ -340,11 +344,10 @@ class Converter {
   DictionaryBuilder dict_;
   std::vector<int32_t> strings_;
   IdMap mappings_, functions_, locations_;
-  // Distinct labels seen so far and what each says (most samples repeat a few labels). A deque:
-  // SampleContext points into entries while later ones are added.
+  // Distinct labels seen so far and what each says (most samples repeat a few labels).
   IndexSet label_set_;
   std::vector<LabelKey> label_keys_;
-  std::deque<LabelInfo> label_infos_;
+  std::vector<LabelInfo> label_infos_;
   std::vector<int> unreferenced_;  // mapping positions
   std::unordered_map<int64_t, std::string> sanitized_;
 };
