@@ -19,17 +19,17 @@ bool allOf(std::string_view s, bool (*pred)(char)) {
   return !s.empty();
 }
 
-// Hex text -> `width` big-endian bytes, left-padded with zeros.
+// Hex text (already checked to be hex) -> `width` big-endian bytes, left-padded with zeros.
 std::optional<std::string> fromHex(std::string_view s, size_t width) {
   while (s.size() > 1 && s.front() == '0') s.remove_prefix(1);
   if (s.size() > 2 * width) return std::nullopt;
-  std::string out(width, '\0');
+  char bytes[16] = {};
   size_t nibble = 2 * width - s.size();
   for (char c : s) {
-    out[nibble / 2] = static_cast<char>(out[nibble / 2] | (hexVal(c) << (nibble % 2 == 0 ? 4 : 0)));
+    bytes[nibble / 2] = static_cast<char>(bytes[nibble / 2] | (hexVal(c) << (nibble % 2 == 0 ? 4 : 0)));
     ++nibble;
   }
-  return out;
+  return std::string(bytes, width);
 }
 
 // Decimal text -> `width` (8 or 16) big-endian bytes; nullopt on overflow.
@@ -46,7 +46,11 @@ std::optional<std::string> fromDecimal(std::string_view s, size_t width) {
   return out;
 }
 
-bool isZero(const std::string& id) { return id.find_first_not_of('\0') == std::string::npos; }
+bool isZero(const std::string& id) {
+  for (char c : id)
+    if (c != 0) return false;
+  return true;
+}
 
 std::optional<std::string> parseId(std::string_view s, size_t width) {
   if (s.size() > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) s.remove_prefix(2);
