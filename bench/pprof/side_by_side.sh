@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# proflow's pprof round trip (pprof_bench) against Go's github.com/google/pprof/profile Parse+Write
+# (gobench), interleaved ROUNDS times on the same files; prints the best CPU ms/op of each side and
+# the ratio Go / proflow. On a shared machine only the ratio of one run means anything.
+# Usage: bench/pprof/side_by_side.sh BUILD_DIR [ROUNDS] [PROFILE.pb.gz ...]
+#   (no files: the generated large profile and, when present, the Go corpus of ../shared/corpus/go)
+set -euo pipefail
+build=${1:?usage: side_by_side.sh BUILD_DIR [ROUNDS] [FILES...]}
+rounds=${2:-3}
+shift $(($# < 2 ? $# : 2))
+here=$(cd "$(dirname "$0")" && pwd)
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+(cd "$here/gobench" && GO111MODULE=off GOPATH=/usr/share/gocode go build -o "$work/gobench" .)
+"$build/bench/pprof_bench" --write-large="$work/large.pb.gz"
+files=("$work/large.pb.gz" "$@")
+if (($# == 0)); then
+  for f in "$here"/../../../shared/corpus/go/go_{cpu,heap,allocs,block,mutex,goroutine}.pb.gz; do
+    [[ -f $f ]] && files+=("$f")
+  done
+fi
+rest=$(IFS=:; echo "${files[*]:1}")  # the large profile is generated in-process by pprof_bench
+
+for ((r = 1; r <= rounds; r++)); do
+  PROFLOW_BENCH_PPROF_FILES=$rest "$build/bench/pprof_bench" --benchmark_min_time=1 \
+    --benchmark_filter='^BM_Large_RoundTrip$|^BM_File_RoundTrip/[^/]*$' --benchmark_format=csv 2>/dev/null |
+    awk -F, -v large="$(basename "${files[0]}")" '/^"BM_/ {
+      name = $1; gsub(/"/, "", name); sub(/^BM_File_RoundTrip\//, "", name); sub(/^BM_Large_RoundTrip$/, large, name)
+      cpu = $4; unit = $5; gsub(/"/, "", unit); if (unit == "us") cpu /= 1000; if (unit == "ns") cpu /= 1e6
+      print "proflow", name, cpu }' >>"$work/results"
+  "$work/gobench" -time 1s "${files[@]}" |
+    awk '{ name = $1; sub(/:$/, "", name); n = split(name, parts, "/"); print "go", parts[n], $10 }' >>"$work/results"
+done
+
+printf "%-22s %12s %12s %8s\n" profile "proflow ms" "Go ms" "Go/proflow"
+awk '{ key = $1 " " $2; if (!(key in best) || $3 < best[key]) best[key] = $3; files[$2] = 1 }
+  END {
+    for (f in files) printf "%-22s %12.3f %12.3f %7.1fx\n", f, best["proflow " f], best["go " f], best["go " f] / best["proflow " f]
+  }' "$work/results" | sort
