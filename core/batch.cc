@@ -1,12 +1,29 @@
 #include "core/batch.h"
 
+#include <google/protobuf/arena.h>
+
 namespace proflow {
+namespace {
+
+struct ArenaRequest {
+  google::protobuf::Arena arena;
+  otlp::Request* request = google::protobuf::Arena::CreateMessage<otlp::Request>(&arena);
+};
+
+}  // namespace
 
 Batch::Batch() : request_(std::make_shared<otlp::Request>()) {}
 Batch::Batch(std::unique_ptr<otlp::Request> request) : request_(std::move(request)) {
   if (!request_) request_ = std::make_shared<otlp::Request>();
 }
 Batch::Batch(otlp::Request&& request) : request_(std::make_shared<otlp::Request>(std::move(request))) {}
+
+Batch Batch::withArena() {
+  auto holder = std::make_shared<ArenaRequest>();
+  Batch batch;
+  batch.request_ = std::shared_ptr<otlp::Request>(holder, holder->request);  // owned through the arena
+  return batch;
+}
 
 Batch Batch::deepCopy() const { return Batch(std::make_unique<otlp::Request>(*request_)); }
 

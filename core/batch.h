@@ -24,6 +24,11 @@ class Batch {
   Batch();
   explicit Batch(std::unique_ptr<otlp::Request> request);
   explicit Batch(otlp::Request&& request);
+  // An empty request on its own protobuf arena, for receivers that build large requests: messages
+  // come from arena blocks and are freed at once with the last copy of the batch (freeing a request
+  // of millions of small heap messages cost ~15% of a pprof round trip). Moving the request into a
+  // heap message later copies it, so only the builder should fill it.
+  static Batch withArena();
 
   otlp::Request& request() { return *request_; }
   const otlp::Request& request() const { return *request_; }

@@ -95,9 +95,9 @@ net::HttpResponse FoldedReceiver::handle(const net::HttpRequest& req) {
   ::proflow::pprof::PprofToOtlpOptions convert;
   convert.resource_attributes = std::move(resource);
   convert.scope_name = "proflow.receiver.folded";
-  otlp::Request request;
-  if (Status s = ::proflow::pprof::pprofToOtlp(profile, convert, &request); !s.isOk()) return refuse(s);
-  Status s = next_->consume(Batch(std::move(request)));
+  Batch batch = Batch::withArena();
+  if (Status s = ::proflow::pprof::pprofToOtlp(profile, convert, &batch.request()); !s.isOk()) return refuse(s);
+  Status s = next_->consume(std::move(batch));
   return s.isOk() ? net::HttpResponse::text(200, "") : refusal(s);
 }
 

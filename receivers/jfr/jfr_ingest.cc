@@ -31,7 +31,8 @@ Status JfrIngest::ingest(std::string_view body, const std::multimap<std::string,
   std::string raw;
   if (Status s = compression::decompressAuto(body, raw, limits); !s.isOk()) return refuse(s);
 
-  otlp::Request request;
+  Batch batch = Batch::withArena();
+  otlp::Request& request = batch.request();
   ::proflow::jfr::ConvertOptions options;
   options.keep_original_payload = config_.keep_original_payload;
   auto bytes = std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(raw.data()), raw.size());
@@ -44,7 +45,6 @@ Status JfrIngest::ingest(std::string_view body, const std::multimap<std::string,
   auto* rp = request.mutable_resource_profiles(0);
   for (const auto& [k, v] : config_.attributes) addResourceAttribute(rp, k, v);
   for (const auto& [k, v] : extra) addResourceAttribute(rp, k, v);
-  Batch batch(std::move(request));
   if (batch.empty()) return Status::ok();  // a recording without profiling events
   return next_->consume(std::move(batch));
 }

@@ -42,17 +42,18 @@ class GrpcTransport::Service final
  private:
   grpc::Status handle(const grpc::ByteBuffer& raw, grpc::ByteBuffer* out) {
     settings_.telemetry->bytesIn(raw.Length());
-    ::proflow::otlp::Request request;
+    // Parsed onto an arena: many small messages, allocated and freed in blocks.
+    Batch batch = Batch::withArena();
     {
       grpc::ByteBuffer copy(raw);  // shares slices; the reader needs a mutable buffer
       grpc::ProtoBufferReader reader(&copy);
-      if (!request.ParseFromZeroCopyStream(&reader)) {
+      if (!batch.request().ParseFromZeroCopyStream(&reader)) {
         settings_.telemetry->record(telemetry::Event::kReceived, {});
         settings_.telemetry->record(telemetry::Event::kRefused, {});
         return toGrpcStatus(Status::invalid("request is not a valid ExportProfilesServiceRequest protobuf"));
       }
     }
-    IngestResult r = ingest(std::move(request), *next_, *settings_.telemetry);
+    IngestResult r = ingest(std::move(batch), *next_, *settings_.telemetry);
     if (!r.status.isOk()) {
       if (!r.status.retryable()) settings_.logger->debug("refused request: {}", r.status.toString());
       return toGrpcStatus(r.status);

@@ -82,7 +82,9 @@ void HttpTransport::handle(net::HttpRequest&& req, net::Responder respond) {
   }
   // Decoding can take a while for big bodies: keep it off the I/O thread.
   boost::asio::post(settings_.runtime->workers(), [this, req = std::move(req), respond, enc]() mutable {
-    ::proflow::otlp::Request request;
+    // Parsed onto an arena: many small messages, allocated and freed in blocks.
+    Batch batch = Batch::withArena();
+    ::proflow::otlp::Request& request = batch.request();
     Status parsed = enc == Encoding::kJson ? otlp_json::parseOtlpJson(req.body, &request)
                                            : (request.ParseFromString(req.body)
                                                   ? Status::ok()
@@ -93,7 +95,7 @@ void HttpTransport::handle(net::HttpRequest&& req, net::Responder respond) {
       respond(otlpErrorResponse(parsed, req));
       return;
     }
-    IngestResult r = ingest(std::move(request), *next_, *settings_.telemetry);
+    IngestResult r = ingest(std::move(batch), *next_, *settings_.telemetry);
     if (!r.status.isOk()) {
       respond(otlpErrorResponse(r.status, req));
       return;

@@ -4,9 +4,9 @@
 
 namespace proflow::receivers::otlp {
 
-IngestResult ingest(::proflow::otlp::Request&& request, ProfilesConsumer& next,
-                    telemetry::ComponentTelemetry& telemetry) {
+IngestResult ingest(Batch batch, ProfilesConsumer& next, telemetry::ComponentTelemetry& telemetry) {
   IngestResult result;
+  ::proflow::otlp::Request& request = batch.request();
   ValidationResult v = validateAndPrune(&request);
   if (!v.request.isOk()) {
     // Never reaches the pipeline edge that counts, so count here: received and refused.
@@ -28,7 +28,6 @@ IngestResult ingest(::proflow::otlp::Request&& request, ProfilesConsumer& next,
     }
     partial->set_error_message(msg);
   }
-  Batch batch(std::move(request));
   if (batch.empty()) return result;  // nothing left to deliver; still a success per OTLP
   result.status = next.consume(std::move(batch));
   return result;

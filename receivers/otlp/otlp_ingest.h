@@ -1,5 +1,6 @@
-// What both OTLP transports do with a decoded request: validate it, hand it to the pipelines, and
-// build the OTLP answer (partial success when some profiles were invalid).
+// What both OTLP transports do with a decoded request (in a batch, usually on an arena): validate it,
+// hand it to the pipelines, and build the OTLP answer (partial success when some profiles were
+// invalid).
 #pragma once
 
 #include "core/consumer.h"
@@ -13,7 +14,7 @@ struct IngestResult {
   ::proflow::otlp::Response response;  // on OK, possibly with partial_success
 };
 
-IngestResult ingest(::proflow::otlp::Request&& request, ProfilesConsumer& next,
+IngestResult ingest(Batch batch, ProfilesConsumer& next,
                     telemetry::ComponentTelemetry& telemetry);
 
 }  // namespace proflow::receivers::otlp

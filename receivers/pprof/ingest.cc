@@ -26,13 +26,13 @@ Status convertAndDeliver(const Attributes& resource_attributes, ProfilesConsumer
   ::proflow::pprof::PprofToOtlpOptions options;
   options.resource_attributes = resource_attributes;
   options.scope_name = "proflow.receiver.pprof";
-  otlp::Request request;
-  if (Status s = convert(options, &request); !s.isOk()) {
+  Batch batch = Batch::withArena();
+  if (Status s = convert(options, &batch.request()); !s.isOk()) {
     telemetry.record(telemetry::Event::kReceived, {});
     telemetry.record(telemetry::Event::kRefused, {});
     return s;
   }
-  return next.consume(Batch(std::move(request)));
+  return next.consume(std::move(batch));
 }
 
 }  // namespace

@@ -93,13 +93,12 @@ void handleIngest(PyroscopeReceiver::State& st, const net::HttpRequest& req, con
   ConvertOptions options;
   options.limits.max_output_bytes = st.config.max_profile_size.bytes;
   options.limits.max_inflate_ratio = st.config.max_inflate_ratio;
-  otlp::Request request;
-  if (Status s = convertIngest(params, req.header("content-type"), req.body, options, &request); !s.isOk()) {
+  Batch batch = Batch::withArena();
+  if (Status s = convertIngest(params, req.header("content-type"), req.body, options, &batch.request()); !s.isOk()) {
     st.settings.logger->debug("pyroscope ingest from {} refused: {}", req.remote_address, s.message());
     return refuse(st, respond, pyroscopeError(conversionHttpStatus(s), s));
   }
   net::HttpResponse ok;
-  Batch batch(std::move(request));
   if (batch.empty()) {  // e.g. a JFR recording without profiling events: nothing to send on
     ok.status = 200;
     return respond(std::move(ok));
