@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # proflow's pprof round trip (pprof_bench) against Go's github.com/google/pprof/profile Parse+Write
-# (gobench), interleaved ROUNDS times on the same files; prints the best CPU ms/op of each side and
-# the ratio Go / proflow. On a shared machine only the ratio of one run means anything.
+# (gobench), interleaved ROUNDS times on the same files; prints the best and median CPU ms/op of each
+# side and the ratios Go / proflow. On a shared machine only the ratios of one run mean anything.
 # Usage: bench/pprof/side_by_side.sh BUILD_DIR [ROUNDS] [PROFILE.pb.gz ...]
 #   (no files: the generated large profile and, when present, the Go corpus of ../shared/corpus/go)
 set -euo pipefail
@@ -33,8 +33,16 @@ for ((r = 1; r <= rounds; r++)); do
     awk '{ name = $1; sub(/:$/, "", name); n = split(name, parts, "/"); print "go", parts[n], $10 }' >>"$work/results"
 done
 
-printf "%-22s %12s %12s %8s\n" profile "proflow ms" "Go ms" "Go/proflow"
-awk '{ key = $1 " " $2; if (!(key in best) || $3 < best[key]) best[key] = $3; files[$2] = 1 }
-  END {
-    for (f in files) printf "%-22s %12.3f %12.3f %7.1fx\n", f, best["proflow " f], best["go " f], best["go " f] / best["proflow " f]
-  }' "$work/results" | sort
+# Best and median of the rounds per side (this machine's noise is bimodal: look at both).
+printf "%-22s %22s %22s %16s\n" profile "proflow ms best/median" "Go ms best/median" "Go/proflow b/m"
+sort -k1,1 -k2,2 -k3,3g "$work/results" |
+  awk '{ key = $1 " " $2; v[key, ++n[key]] = $3; files[$2] = 1 }
+    function best(k) { return v[k, 1] }
+    function median(k,   m) { m = n[k]; return m % 2 ? v[k, (m + 1) / 2] : (v[k, m / 2] + v[k, m / 2 + 1]) / 2 }
+    END {
+      for (f in files) {
+        p = "proflow " f; g = "go " f
+        printf "%-22s %10.3f / %9.3f %10.3f / %9.3f %7.1fx / %5.1fx\n", f, best(p), median(p), best(g), median(g),
+          best(g) / best(p), median(g) / median(p)
+      }
+    }' | sort

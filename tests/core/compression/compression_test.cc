@@ -61,6 +61,31 @@ TEST(Compression, LevelsAreHonoured) {
   EXPECT_FALSE(compress(Codec::kGzip, in, fast, 42).isOk());
 }
 
+// Small and large buffers take different gzip encoders at the fast levels (libdeflate, ISA-L above
+// 1 MiB); both must be plain gzip that zlib itself reads back.
+TEST(Compression, GzipAtEveryLevelIsReadByZlib) {
+  for (size_t n : {size_t{5000}, size_t{3} << 20}) {
+    const std::string in = sampleData(n);
+    for (int level : {1, 2, 3, 6, 12}) {
+      std::string gz;
+      ASSERT_TRUE(compress(Codec::kGzip, in, gz, level).isOk()) << n << " bytes, level " << level;
+      ASSERT_GE(gz.size(), 18u);
+      EXPECT_LT(gz.size(), in.size());
+      z_stream z{};
+      ASSERT_EQ(inflateInit2(&z, 15 + 16), Z_OK);
+      std::string back(in.size() + 1, '\0');
+      z.next_in = reinterpret_cast<Bytef*>(gz.data());
+      z.avail_in = static_cast<uInt>(gz.size());
+      z.next_out = reinterpret_cast<Bytef*>(back.data());
+      z.avail_out = static_cast<uInt>(back.size());
+      EXPECT_EQ(inflate(&z, Z_FINISH), Z_STREAM_END) << n << " bytes, level " << level;
+      back.resize(z.total_out);
+      inflateEnd(&z);
+      EXPECT_EQ(back, in) << n << " bytes, level " << level;
+    }
+  }
+}
+
 TEST(Compression, NoneCopiesWithSizeCheck) {
   std::string out;
   Limits l;
