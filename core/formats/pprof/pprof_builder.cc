@@ -20,16 +20,6 @@ bool inRange(const google::protobuf::RepeatedPtrField<T>& t, int32_t i) {
   return i >= 0 && i < t.size();
 }
 
-std::string hex(const std::string& bytes) {
-  static const char* d = "0123456789abcdef";
-  std::string out;
-  for (unsigned char c : bytes) {
-    out.push_back(d[c >> 4]);
-    out.push_back(d[c & 15]);
-  }
-  return out;
-}
-
 }  // namespace
 
 PprofBuilder::PprofBuilder(const otlp::Dictionary& dict, ProfileDraft* out)
@@ -240,7 +230,7 @@ Status PprofBuilder::addLabels(const otlp::Sample& os) {
   // A link from a non-pprof source: keep it as the labels pprof-based tools understand.
   for (auto [key, id] : {std::pair{"span_id", &link.span_id()}, std::pair{"trace_id", &link.trace_id()}}) {
     if (id->find_first_not_of('\0') == std::string::npos) continue;
-    out_->labels.push_back(view::Label{str(key), str(hex(*id)), 0, 0});
+    out_->labels.push_back(view::Label{str(key), str(toHex(*id)), 0, 0});
   }
   return {};
 }

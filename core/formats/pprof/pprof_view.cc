@@ -1,5 +1,6 @@
 #include "core/formats/pprof/pprof_view.h"
 
+#include <algorithm>
 #include <climits>
 #include <string>
 
@@ -173,8 +174,10 @@ class ViewParser {
     }
     // Location ids take 1-3 bytes each in practice: half the sample bytes covers them without
     // regrowing a vector of millions of ids (only touched pages cost memory).
+    // Values: one per sample type per sample, but never more than the sample bytes could hold (a
+    // crafted input of empty sample types and samples must not size this from their product).
     out_->location_ids_.reserve(sample_bytes / 2);
-    out_->values_.reserve(counts[1] * counts[2]);
+    out_->values_.reserve(std::min(counts[1] * counts[2], sample_bytes));
     out_->sample_type_.reserve(counts[1]);
     out_->sample_.reserve(counts[2]);
     out_->mapping_.reserve(counts[3]);

@@ -172,6 +172,22 @@ TEST(PprofView, ErrorsNameWhatAndWhere) {
   EXPECT_NE(validateProfile(v).message().find("sample 1: location_id 99 not found"), std::string::npos);
 }
 
+// 200 k empty sample types and 200 k empty samples fit in 800 kB: nothing may be sized from their
+// product (4e10 values). The profile is refused by validation, cleanly.
+TEST(PprofView, TableSizesComeFromBytesNotFromCounts) {
+  Wire w;
+  w.bytes(6, "");
+  for (int i = 0; i < 200000; ++i) w.bytes(1, "");
+  for (int i = 0; i < 200000; ++i) w.bytes(2, "");
+  ProfileView v;
+  ASSERT_TRUE(parseProfileView(w.str(), &v).isOk());
+  EXPECT_EQ(v.sample_type_size(), 200000);
+  EXPECT_EQ(v.sample_size(), 200000);
+  auto st = validateProfile(v);
+  EXPECT_NE(st.message().find("sample 0: has 0 values but there are 200000 sample types"), std::string::npos)
+      << st.message();
+}
+
 TEST(PprofView, BitFlipsAgreeWithProtobuf) {
   const std::string base = richProfile().SerializeAsString();
   std::mt19937 rng(7);
