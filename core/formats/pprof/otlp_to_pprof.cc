@@ -1,7 +1,6 @@
 #include "core/formats/pprof/otlp_to_pprof.h"
 
 #include <algorithm>
-#include <memory>
 
 #include "core/dictionary_builder.h"
 #include "core/formats/pprof/pprof_builder.h"

@@ -1,7 +1,5 @@
 #include "core/formats/pprof/pprof_to_otlp.h"
 
-#include <cstring>
-
 #include <optional>
 #include <unordered_map>
 
