@@ -1,17 +1,13 @@
 #include "core/formats/pprof/pprof_ids.h"
 
+#include <array>
 #include <cstdint>
+#include <cstring>
 
 namespace proflow::pprof {
 namespace {
 
 bool isHex(char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'); }
-bool isDigit(char c) { return c >= '0' && c <= '9'; }
-int hexVal(char c) {
-  if (isDigit(c)) return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  return c - 'A' + 10;
-}
 
 bool allOf(std::string_view s, bool (*pred)(char)) {
   for (char c : s)
@@ -19,62 +15,76 @@ bool allOf(std::string_view s, bool (*pred)(char)) {
   return !s.empty();
 }
 
+// Character -> hex digit value, -1 for anything else; bit 4 marks a-f/A-F (not a decimal digit).
+constexpr std::array<int8_t, 256> kHexDigit = [] {
+  std::array<int8_t, 256> t{};
+  for (auto& v : t) v = -1;
+  for (int c = '0'; c <= '9'; ++c) t[c] = static_cast<int8_t>(c - '0');
+  for (int c = 'a'; c <= 'f'; ++c) t[c] = t[c - 'a' + 'A'] = static_cast<int8_t>(c - 'a' + 10 + 16);
+  return t;
+}();
+
 // Hex text (already checked to be hex) -> `width` big-endian bytes, left-padded with zeros.
-std::optional<std::string> fromHex(std::string_view s, size_t width) {
+std::optional<IdBytes> fromHex(std::string_view s, size_t width) {
   while (s.size() > 1 && s.front() == '0') s.remove_prefix(1);
   if (s.size() > 2 * width) return std::nullopt;
-  char bytes[16] = {};
-  size_t nibble = 2 * width - s.size();
-  for (char c : s) {
-    bytes[nibble / 2] = static_cast<char>(bytes[nibble / 2] | (hexVal(c) << (nibble % 2 == 0 ? 4 : 0)));
-    ++nibble;
+  uint8_t bytes[16] = {};
+  const size_t skip = 2 * width - s.size();  // leading zero nibbles
+  for (size_t i = 0; i < s.size(); ++i) {
+    const size_t nibble = skip + i;
+    const auto v = static_cast<uint8_t>(kHexDigit[static_cast<unsigned char>(s[i])] & 15);
+    bytes[nibble / 2] |= static_cast<uint8_t>(v << (4 * (1 - nibble % 2)));
   }
-  return std::string(bytes, width);
+  return IdBytes(bytes, width);
 }
 
 // Decimal text -> `width` (8 or 16) big-endian bytes; nullopt on overflow.
-std::optional<std::string> fromDecimal(std::string_view s, size_t width) {
-  unsigned __int128 v = 0;
-  const unsigned __int128 max = width == 8 ? UINT64_MAX : ~static_cast<unsigned __int128>(0);
+std::optional<IdBytes> fromDecimal(std::string_view s, size_t width) {
+  uint8_t bytes[16] = {};
+  if (s.size() <= 19) {  // fits uint64 without an overflow check
+    uint64_t v = 0;
+    for (char c : s) v = v * 10 + static_cast<unsigned>(c - '0');
+    for (size_t i = 0; i < 8; ++i) bytes[width - 1 - i] = static_cast<uint8_t>(v >> (8 * i));
+    return IdBytes(bytes, width);
+  }
+  using u128 = unsigned __int128;
+  const u128 max = width == 8 ? UINT64_MAX : ~static_cast<u128>(0);
+  const u128 max_div10 = max / 10;
+  const auto max_mod10 = static_cast<unsigned>(max % 10);
+  u128 v = 0;
   for (char c : s) {
-    unsigned d = static_cast<unsigned>(c - '0');
-    if (v > (max - d) / 10) return std::nullopt;
+    const auto d = static_cast<unsigned>(c - '0');
+    if (v > max_div10 || (v == max_div10 && d > max_mod10)) return std::nullopt;
     v = v * 10 + d;
   }
-  std::string out(width, '\0');
-  for (size_t i = 0; i < width; ++i) out[width - 1 - i] = static_cast<char>(static_cast<uint8_t>(v >> (8 * i)));
-  return out;
+  for (size_t i = 0; i < width; ++i) bytes[width - 1 - i] = static_cast<uint8_t>(v >> (8 * i));
+  return IdBytes(bytes, width);
 }
 
-bool isZero(const std::string& id) {
-  for (char c : id)
-    if (c != 0) return false;
-  return true;
-}
-
-std::optional<std::string> parseId(std::string_view s, size_t width) {
+std::optional<IdBytes> parseId(std::string_view s, size_t width) {
   if (s.size() > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) s.remove_prefix(2);
+  if (s.empty()) return std::nullopt;
   // One pass tells decimal, hex and neither apart (this runs for every distinct id label).
-  bool digits = !s.empty(), hex = !s.empty();
+  int seen = 0;
   for (char c : s) {
-    const bool d = isDigit(c);
-    digits &= d;
-    hex &= d || ((c | 0x20) >= 'a' && (c | 0x20) <= 'f');
-    if (!hex) return std::nullopt;
+    const int v = kHexDigit[static_cast<unsigned char>(c)];
+    if (v < 0) return std::nullopt;
+    seen |= v;
   }
+  const bool digits = (seen & 16) == 0;
   // Full-width hex is the OTel/W3C spelling; a run of digits of any other length is a decimal
   // number (Datadog); anything with a-f is hex.
-  std::optional<std::string> id = digits && s.size() != 2 * width ? fromDecimal(s, width) : fromHex(s, width);
-  if (!id || isZero(*id)) return std::nullopt;
+  std::optional<IdBytes> id = digits && s.size() != 2 * width ? fromDecimal(s, width) : fromHex(s, width);
+  if (!id || id->isZero()) return std::nullopt;
   return id;
 }
 
-std::optional<std::string> fromNumber(int64_t v, size_t width) {
+std::optional<IdBytes> fromNumber(int64_t v, size_t width) {
   if (v == 0) return std::nullopt;
-  std::string out(width, '\0');
+  uint8_t bytes[16] = {};
   auto u = static_cast<uint64_t>(v);
-  for (size_t i = 0; i < 8; ++i) out[width - 1 - i] = static_cast<char>(static_cast<uint8_t>(u >> (8 * i)));
-  return out;
+  for (size_t i = 0; i < 8; ++i) bytes[width - 1 - i] = static_cast<uint8_t>(u >> (8 * i));
+  return IdBytes(bytes, width);
 }
 
 }  // namespace
@@ -163,10 +173,20 @@ std::string_view buildIdAttribute(BuildIdKind kind) {
   return {};
 }
 
-std::optional<std::string> parseSpanId(std::string_view text) { return parseId(text, 8); }
-std::optional<std::string> parseTraceId(std::string_view text) { return parseId(text, 16); }
-std::optional<std::string> spanIdFromNumber(int64_t v) { return fromNumber(v, 8); }
-std::optional<std::string> traceIdFromNumber(int64_t v) { return fromNumber(v, 16); }
+IdBytes::IdBytes(const uint8_t* bytes, size_t size) : size_(static_cast<uint8_t>(size)) {
+  std::memcpy(bytes_, bytes, size);
+}
+
+bool IdBytes::isZero() const {
+  for (size_t i = 0; i < size_; ++i)
+    if (bytes_[i] != 0) return false;
+  return true;
+}
+
+std::optional<IdBytes> parseSpanId(std::string_view text) { return parseId(text, 8); }
+std::optional<IdBytes> parseTraceId(std::string_view text) { return parseId(text, 16); }
+std::optional<IdBytes> spanIdFromNumber(int64_t v) { return fromNumber(v, 8); }
+std::optional<IdBytes> traceIdFromNumber(int64_t v) { return fromNumber(v, 16); }
 
 int spanKeyPriority(std::string_view k) {
   if (k == "span_id") return 0;

@@ -2,6 +2,7 @@
 // ids. Also the attribute names the pprof <-> OTLP conversion uses.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -49,14 +50,30 @@ enum class BuildIdKind { kNone, kGnu, kGo, kOther };
 BuildIdKind classifyBuildId(std::string_view build_id);
 std::string_view buildIdAttribute(BuildIdKind kind);  // "" for kNone
 
+// A span (8 bytes) or trace (16 bytes) id, big-endian, held inline: ids are parsed for every
+// distinct id label, often one per sample, and a 16-byte std::string would allocate.
+class IdBytes {
+ public:
+  IdBytes(const uint8_t* bytes, size_t size);  // size <= 16
+  std::string_view view() const { return {bytes_, size_}; }
+  size_t size() const { return size_; }
+  char operator[](size_t i) const { return bytes_[i]; }
+  bool isZero() const;
+  friend bool operator==(const IdBytes& a, std::string_view b) { return a.view() == b; }
+
+ private:
+  char bytes_[16];
+  uint8_t size_;
+};
+
 // Parses an id written in hex (optionally 0x-prefixed; hex when it has a-f or is exactly the full
 // width, 16 digits for a span, 32 for a trace) or in decimal (Datadog writes uint64 decimals).
 // Returns the big-endian bytes (8 for a span id, 16 for a trace id), nullopt when unparseable or zero.
-std::optional<std::string> parseSpanId(std::string_view text);
-std::optional<std::string> parseTraceId(std::string_view text);
+std::optional<IdBytes> parseSpanId(std::string_view text);
+std::optional<IdBytes> parseTraceId(std::string_view text);
 // Numeric labels: the int64 bit pattern as an unsigned id.
-std::optional<std::string> spanIdFromNumber(int64_t v);
-std::optional<std::string> traceIdFromNumber(int64_t v);
+std::optional<IdBytes> spanIdFromNumber(int64_t v);
+std::optional<IdBytes> traceIdFromNumber(int64_t v);
 
 // Which trace-correlation role a label key has.
 enum class LinkRole { kNone, kSpan, kRootSpan, kTrace };

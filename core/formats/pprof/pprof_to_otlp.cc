@@ -32,13 +32,13 @@ struct LabelInfo {
   int32_t attribute = 0;
   LinkRole role = LinkRole::kNone;
   int span_priority = 99;
-  std::optional<std::string> id;  // parsed span/trace id (big-endian bytes)
+  std::optional<IdBytes> id;  // parsed span/trace id
   std::optional<int64_t> timestamp;
 };
 
 // What the labels of one sample say, pointing into the LabelInfo of its labels.
 struct SampleContext {
-  const std::string *span = nullptr, *root_span = nullptr, *trace = nullptr;
+  const IdBytes *span = nullptr, *root_span = nullptr, *trace = nullptr;
   int span_priority = 99;
   std::optional<int64_t> timestamp;
 
@@ -299,10 +299,11 @@ class Converter {
   }
 
   int32_t linkIndex(const SampleContext& ctx) {
-    const std::string* span = ctx.span ? ctx.span : ctx.root_span;
+    const IdBytes* span = ctx.span ? ctx.span : ctx.root_span;
     if (span == nullptr && ctx.trace == nullptr) return 0;
-    static const std::string kZeroTrace(16, '\0'), kZeroSpan(8, '\0');
-    return dict_.link(ctx.trace ? *ctx.trace : kZeroTrace, span ? *span : kZeroSpan);
+    static constexpr char kZeros[16] = {};
+    return dict_.link(ctx.trace ? ctx.trace->view() : std::string_view(kZeros, 16),
+                      span ? span->view() : std::string_view(kZeros, 8));
   }
 
   void convertSamples(const std::vector<otlp::Profile*>& profiles) {

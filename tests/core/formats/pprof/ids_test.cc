@@ -49,6 +49,10 @@ TEST(TraceId, Forms) {
   // 128-bit decimal: 2^64 = 1 followed by eight zero bytes.
   EXPECT_EQ(parseTraceId("18446744073709551616"), std::string(7, '\0') + bytes({1}) + std::string(8, '\0'));
   EXPECT_EQ(traceIdFromNumber(5), std::string(15, '\0') + bytes({5}));
+  // The largest 19-digit decimal (no overflow check needed) and the 128-bit edges.
+  EXPECT_EQ(parseSpanId("9999999999999999999"), bytes({0x8a, 0xc7, 0x23, 0x04, 0x89, 0xe7, 0xff, 0xff}));
+  EXPECT_EQ(parseTraceId("340282366920938463463374607431768211455"), std::string(16, '\xff'));
+  EXPECT_EQ(parseTraceId("340282366920938463463374607431768211456"), std::nullopt);
   EXPECT_EQ(parseTraceId("xyz"), std::nullopt);
 }
 
