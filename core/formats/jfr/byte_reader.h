@@ -9,6 +9,8 @@
 #include <string>
 #include <string_view>
 
+#include "core/formats/varint_bits.h"
+
 namespace proflow::jfr {
 
 // String encodings (first byte of every JFR string).
@@ -21,48 +23,20 @@ enum class StringEncoding : uint8_t {
   kLatin1 = 5,
 };
 
-// The value of a varint's first 8 bytes, loaded little-endian into `x` with the bytes after the varint
-// already zeroed: drops the continuation bits and squeezes the 7-bit groups together (pairs, then quads,
-// then the two halves).
-inline uint64_t squeezeVarintBytes(uint64_t x) {
-  x &= 0x7f7f7f7f7f7f7f7full;
-  x = (x & 0x007f007f007f007full) | ((x & 0x7f007f007f007f00ull) >> 1);
-  x = (x & 0x00003fff00003fffull) | ((x & 0x3fff00003fff0000ull) >> 2);
-  return (x & 0x000000000fffffffull) | ((x & 0x0fffffff00000000ull) >> 4);
-}
-
 // Decodes one varint at `p` and advances it. The caller guarantees 9 readable bytes at `p` (the longest
 // varint), so the decoder needs no bounds checks: it reads 8 bytes at once and finds the terminating byte
 // with one bit scan instead of a data-dependent branch per byte (lengths 1, 2 and 8 alternate in events).
 inline uint64_t decodeVarintUnchecked(const uint8_t*& p) {
   if (*p < 0x80) return *p++;
-  if constexpr (std::endian::native == std::endian::little) {
-    uint64_t x;
-    std::memcpy(&x, p, 8);
-    uint64_t stops = ~x & 0x8080808080808080ull;  // high bit clear = last byte of the varint
-    int stop_bit = stops ? std::countr_zero(stops) : 63;  // 8 * (length - 1) + 7; 63: all 8 continue
-    x = squeezeVarintBytes(x & ~0ull >> (63 - stop_bit));  // bytes after the varint dropped
-    if (stops == 0) {  // a 9th byte, contributing all 8 bits
-      x |= static_cast<uint64_t>(p[8]) << 56;
-      p += 9;
-      return x;
-    }
-    p += (stop_bit >> 3) + 1;
-    return x;
-  } else {
-    uint64_t v = 0;
-    for (int i = 0; i < 8; ++i) {
-      uint64_t b = p[i];
-      v |= (b & 0x7f) << (7 * i);
-      if (!(b & 0x80)) {
-        p += i + 1;
-        return v;
-      }
-    }
-    v |= static_cast<uint64_t>(p[8]) << 56;
-    p += 9;
+  uint64_t v;
+  if (size_t n = formats::decodeVarintInWord(formats::loadLittleEndian64(p), &v); n != 0) {
+    p += n;
     return v;
   }
+  // All 8 bytes continue: a 9th byte contributes all 8 bits.
+  v = formats::squeezeVarintBytes(formats::loadLittleEndian64(p)) | static_cast<uint64_t>(p[8]) << 56;
+  p += 9;
+  return v;
 }
 
 class ByteReader {

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "core/formats/pprof/profile_validator.h"
+#include "core/formats/varint_bits.h"
 
 namespace proflow::pprof {
 
@@ -133,8 +134,20 @@ class ViewParser {
       return true;
     }
     if (f.type != kBytes) return true;  // mismatched wire type: unknown field
-    for (const uint8_t* p = f.data; p < f.data_end;) {
+    // Packed runs carry most of a profile's varints (location ids of every sample): decode them
+    // from 8-byte loads while 8 bytes of the buffer remain, and only take the checked byte loop for
+    // the buffer's tail, varints longer than 8 bytes or one that would run past its field.
+    const uint8_t* p = f.data;
+    while (p < f.data_end) {
       uint64_t v;
+      if (end_ - p >= 8) {
+        const size_t n = formats::decodeVarintInWord(formats::loadLittleEndian64(p), &v);
+        if (n != 0 && n <= static_cast<size_t>(f.data_end - p)) {
+          p += n;
+          out.push_back(static_cast<T>(v));
+          continue;
+        }
+      }
       if (!varint(p, f.data_end, &v)) return false;
       out.push_back(static_cast<T>(v));
     }

@@ -172,6 +172,42 @@ TEST(PprofView, ErrorsNameWhatAndWhere) {
   EXPECT_NE(validateProfile(v).message().find("sample 1: location_id 99 not found"), std::string::npos);
 }
 
+// Packed runs are decoded from 8-byte loads: every varint length (1..10 bytes) must read as
+// protobuf reads it, near the end of the buffer too, and a varint whose continuation bits run past
+// its field (into bytes that would end it) must be refused as protobuf refuses it.
+TEST(PprofView, PackedVarintsOfEveryLengthAndAtEveryEdge) {
+  std::vector<uint64_t> values;
+  for (int bits = 0; bits <= 64; ++bits) values.push_back(bits == 64 ? ~0ull : (1ull << bits) - 1 + (bits > 0));
+  for (size_t tail = 0; tail < 10; ++tail) {  // values placed ever closer to the buffer's end
+    Wire packed;
+    for (uint64_t v : values) packed.varint(v);
+    for (size_t i = 0; i < tail; ++i) packed.varint(static_cast<uint64_t>(1) << (7 * i));
+    Wire sample;
+    sample.bytes(1, packed.str());
+    const std::string raw = Wire().bytes(2, sample.str()).str();
+    ProfileView v;
+    ASSERT_TRUE(parseProfileView(raw, &v).isOk());
+    Profile p;
+    ASSERT_TRUE(p.ParseFromString(raw));
+    const auto ids = v.sample(0).location_id();
+    ASSERT_EQ(ids.size(), static_cast<size_t>(p.sample(0).location_id_size()));
+    for (size_t i = 0; i < ids.size(); ++i)
+      EXPECT_EQ(ids[i], p.sample(0).location_id(static_cast<int>(i))) << "tail " << tail << " value " << i;
+  }
+  // Location ids whose last varint is cut by the field's length, followed by plenty of bytes that
+  // would terminate it (the word read sees them, the field does not own them).
+  Wire cut;
+  cut.varint(300).varint(70000);
+  std::string ids = cut.str() + "\x81";  // a continuation byte with nothing after it in this field
+  const std::string raw = Wire().bytes(2, Wire().bytes(1, ids).str()).bytes(6, "").bytes(6, "0123456789abcdef").str();
+  ProfileView v;
+  Profile p;
+  EXPECT_FALSE(p.ParseFromString(raw));
+  auto st = parseProfileView(raw, &v);
+  EXPECT_EQ(st.code(), StatusCode::kInvalidArgument);
+  EXPECT_NE(st.message().find("truncated varint"), std::string::npos) << st.message();
+}
+
 // 200 k empty sample types and 200 k empty samples fit in 800 kB: nothing may be sized from their
 // product (4e10 values). The profile is refused by validation, cleanly.
 TEST(PprofView, TableSizesComeFromBytesNotFromCounts) {
