@@ -2,8 +2,9 @@
 # proflow's pprof round trip (pprof_bench) against Go's github.com/google/pprof/profile Parse+Write
 # (gobench), interleaved ROUNDS times on the same files; prints the best and median CPU ms/op of each
 # side and the ratios Go / proflow. On a shared machine only the ratios of one run mean anything.
-# Usage: bench/pprof/side_by_side.sh BUILD_DIR [ROUNDS] [PROFILE.pb.gz ...]
+# Usage: [GZIP_LEVEL=6] bench/pprof/side_by_side.sh BUILD_DIR [ROUNDS] [PROFILE.pb.gz ...]
 #   (no files: the generated large profile and, when present, the Go corpus of ../shared/corpus/go)
+#   proflow writes gzip at its default level (1) unless GZIP_LEVEL=6, Go's profile.Write level.
 set -euo pipefail
 build=${1:?usage: side_by_side.sh BUILD_DIR [ROUNDS] [FILES...]}
 rounds=${2:-3}
@@ -22,11 +23,18 @@ if (($# == 0)); then
 fi
 rest=$(IFS=:; echo "${files[*]:1}")  # the large profile is generated in-process by pprof_bench
 
+case ${GZIP_LEVEL:-default} in
+  default) filter='^BM_Large_RoundTrip$|^BM_File_RoundTrip/[^/]*$' ;;
+  6) filter='^BM_Large_RoundTripGzip6$|^BM_File_RoundTrip/[^/]*/gzip6$' ;;
+  *) echo "GZIP_LEVEL: only 6 (Go's level) or unset (proflow's default)" >&2; exit 2 ;;
+esac
+
 for ((r = 1; r <= rounds; r++)); do
   PROFLOW_BENCH_PPROF_FILES=$rest "$build/bench/pprof_bench" --benchmark_min_time=1 \
-    --benchmark_filter='^BM_Large_RoundTrip$|^BM_File_RoundTrip/[^/]*$' --benchmark_format=csv 2>/dev/null |
+    --benchmark_filter="$filter" --benchmark_format=csv 2>/dev/null |
     awk -F, -v large="$(basename "${files[0]}")" '/^"BM_/ {
-      name = $1; gsub(/"/, "", name); sub(/^BM_File_RoundTrip\//, "", name); sub(/^BM_Large_RoundTrip$/, large, name)
+      name = $1; gsub(/"/, "", name); sub(/^BM_File_RoundTrip\//, "", name); sub(/\/gzip6$/, "", name)
+      sub(/^BM_Large_RoundTrip(Gzip6)?$/, large, name)
       cpu = $4; unit = $5; gsub(/"/, "", unit); if (unit == "us") cpu /= 1000; if (unit == "ns") cpu /= 1e6
       print "proflow", name, cpu }' >>"$work/results"
   "$work/gobench" -time 1s "${files[@]}" |

@@ -353,14 +353,13 @@ Status deflateAll(Codec codec, std::string_view in, std::string& out, int level)
   return Status::ok();
 }
 
-// Whole-buffer gzip through libdeflate (about 2.5x faster than zlib at the same level and a few
-// percent smaller); large buffers at the fast levels (1-3) through ISA-L. One libdeflate compressor
+// Whole-buffer gzip: the fast levels (1-3) through ISA-L, the others through libdeflate (about 2.5x
+// faster than zlib at the same level and a few percent smaller). One libdeflate compressor
 // per thread and level (they hold large match-finder tables).
 Status gzipCompress(std::string_view in, std::string& out, int level) {
   level = level == 0 ? 6 : level;
   if (level < 1 || level > 12) return Status::invalid("gzip: bad compression level " + std::to_string(level));
-  if (level <= internal::kIsalMaxLevel && in.size() >= internal::kIsalMinBytes)
-    return internal::isalGzipCompress(in, out, level);
+  if (level <= internal::kIsalMaxLevel) return internal::isalGzipCompress(in, out, level);
   struct Compressors {
     libdeflate_compressor* by_level[13] = {};
     ~Compressors() {
