@@ -180,12 +180,10 @@ Status inflateAll(Codec codec, std::string_view in, std::string& out, const Limi
   const char* name = codec == Codec::kGzip ? "gzip" : "deflate";
   if (codec == Codec::kGzip) {
     BoundedOutput bounds(out, in.size(), limits);  // only for its caps and messages
-    size_t allowed = bounds.allowed();
-    Status limit = bounds.limitError(name);
     bounds.release();
-    switch (gzipFast(in, out, allowed)) {
+    switch (gzipFast(in, out, bounds.allowed())) {
       case FastResult::kDone: return Status::ok();
-      case FastResult::kLimit: return limit;
+      case FastResult::kLimit: return bounds.limitError(name);
       case FastResult::kFallback: break;
     }
   }
