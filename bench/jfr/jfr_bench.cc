@@ -1,17 +1,22 @@
 // Parse + convert a JFR file to OTLP (and fold it like a pprof aggregation), N times, and report MB/s.
-//   jfr_bench FILE [--iterations N] [--fold SAMPLE_TYPE] [--period-type T] [--stream]
+//   jfr_bench FILE [--iterations N] [--fold SAMPLE_TYPE] [--period-type T] [--stream] [--arena MODE]
 // --fold prints the folded stacks of one sample type (event counts) instead of timing.
+// --arena: where the output request lives: `heap` (default), `default` (a protobuf arena with default
+// options, as Batch::withArena) or `huge` (an arena with jfr::hugePageArenaOptions()).
 #include <chrono>
 #include <ctime>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
 #include <iostream>
+#include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "core/formats/jfr/chunk_reader.h"
 #include "core/formats/jfr/folded.h"
+#include "core/formats/jfr/huge_page_arena.h"
 #include "core/formats/jfr/otlp_converter.h"
 
 namespace {
@@ -32,12 +37,13 @@ int main(int argc, char** argv) {
     return 2;
   }
   int iterations = 5;
-  std::string fold, period_type;
+  std::string fold, period_type, arena_mode = "heap";
   bool stream = false, parse_only = false;
   for (int i = 2; i < argc; ++i) {
     if (!std::strcmp(argv[i], "--iterations") && i + 1 < argc) iterations = std::atoi(argv[++i]);
     else if (!std::strcmp(argv[i], "--fold") && i + 1 < argc) fold = argv[++i];
     else if (!std::strcmp(argv[i], "--period-type") && i + 1 < argc) period_type = argv[++i];
+    else if (!std::strcmp(argv[i], "--arena") && i + 1 < argc) arena_mode = argv[++i];
     else if (!std::strcmp(argv[i], "--stream")) stream = true;
     else if (!std::strcmp(argv[i], "--parse-only")) parse_only = true;
   }
@@ -62,7 +68,13 @@ int main(int argc, char** argv) {
   for (int it = 0; it < iterations; ++it) {
     auto t0 = std::chrono::steady_clock::now();
     double c0 = cpuNow();
-    proflow::otlp::Request req;
+    std::optional<google::protobuf::Arena> arena;
+    if (arena_mode == "huge") arena.emplace(proflow::jfr::hugePageArenaOptions());
+    if (arena_mode == "default") arena.emplace();
+    std::unique_ptr<proflow::otlp::Request> heap_req;
+    if (!arena) heap_req = std::make_unique<proflow::otlp::Request>();
+    proflow::otlp::Request& req =
+        arena ? *google::protobuf::Arena::CreateMessage<proflow::otlp::Request>(&*arena) : *heap_req;
     proflow::jfr::ConvertResult r;
     if (parse_only) {  // chunk + pool index + decoding of the profiling events, no conversion
       static constexpr std::string_view kTypes[] = {"jdk.ExecutionSample", "jdk.ObjectAllocationSample",

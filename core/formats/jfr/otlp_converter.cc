@@ -6,6 +6,8 @@
 #include <unordered_map>
 #include <vector>
 
+#include <google/protobuf/arena.h>
+
 #include "core/dictionary_builder.h"
 #include "core/formats/jfr/chunk_reader.h"
 #include "core/formats/jfr/sample_index.h"
@@ -114,22 +116,29 @@ class OtlpConverter::Impl {
   uint64_t samples = 0;
 
  private:
-  // Per sample of a primary profile: the value all its events carried so far, while they carried one
-  // value (count profiles always add 1), so values are written once at finish, at their final size,
-  // instead of growing a second array per event.
-  struct ValueRun {
-    int64_t value = 0;
-    bool uniform = true;
+  // Profiles are created on the output request's arena when it has one: their per-event arrays then
+  // grow in the arena's blocks (which the caller may back with huge pages, see huge_page_arena.h)
+  // instead of malloc, and AddAllocated at finish() moves them without a copy.
+  struct ProfileDeleter {
+    void operator()(otlp::Profile* p) const {
+      if (p->GetArena() == nullptr) delete p;
+    }
   };
   struct Acc {
-    std::unique_ptr<otlp::Profile> profile;
+    std::unique_ptr<otlp::Profile, ProfileDeleter> profile;
     SampleIndex index;
-    std::vector<ValueRun> runs;  // per sample; primary profiles only
+    // Primary profiles: while every event of the profile carried the same value (count profiles always
+    // add 1), values are not appended per event but written once at finish, at their final size.
+    int64_t uniform_value = 0;
+    bool per_event_values = false;
     // A companion profile (bytes, delay) gets the same events as its primary (objects, count): its
     // timestamps are copied from the primary at finish instead of being appended per event.
     ProfileId primary = kProfileCount;
   };
-  void addValue(Acc& acc, otlp::Sample* s, int32_t index, int64_t value);
+  void startPerEventValues(Acc& acc, otlp::Sample* s, int64_t value);
+  void ensureProfile(Acc& acc) {
+    if (!acc.profile) acc.profile.reset(google::protobuf::Arena::CreateMessage<otlp::Profile>(out_->GetArena()));
+  }
   void materializeDeferred();
 
   void startChunk(Chunk& chunk);
@@ -271,35 +280,36 @@ SampleKey OtlpConverter::Impl::keyOf(const Event& e) {
 // their sample lists stay parallel and one index serves both.
 void OtlpConverter::Impl::add(const Event& e, int64_t ts, ProfileId a, int64_t va, ProfileId b, int64_t vb) {
   int32_t index = sampleIndex(e, a, b);
-  otlp::Sample* s = accs_[a].profile->mutable_samples(index);
-  addValue(accs_[a], s, index, va);
+  Acc& acc = accs_[a];
+  otlp::Sample* s = acc.profile->mutable_samples(index);
+  if (acc.per_event_values) s->add_values(va);
+  else if (va != acc.uniform_value) [[unlikely]] startPerEventValues(acc, s, va);
   s->add_timestamps_unix_nano(static_cast<uint64_t>(ts));
   if (b != kProfileCount) accs_[b].profile->mutable_samples(index)->add_values(vb);
   end_nanos_ = std::max(end_nanos_, ts + 1);
 }
 
-// Call before the event's timestamp is appended (the timestamp count is the number of earlier events).
-void OtlpConverter::Impl::addValue(Acc& acc, otlp::Sample* s, int32_t index, int64_t value) {
-  ValueRun& run = acc.runs[static_cast<size_t>(index)];
-  if (run.uniform) {
-    int earlier = s->timestamps_unix_nano_size();
-    if (earlier == 0) run.value = value;
-    if (earlier == 0 || value == run.value) return;
-    s->mutable_values()->Resize(earlier, run.value);  // the first different value: write the run out
-    run.uniform = false;
+// A value other than the profile's uniform one (call before the event's timestamp is appended): the
+// first event of the profile sets the uniform value; a later one writes out every sample's run and
+// switches the profile to one value per event.
+void OtlpConverter::Impl::startPerEventValues(Acc& acc, otlp::Sample* s, int64_t value) {
+  otlp::Profile& p = *acc.profile;
+  if (p.samples_size() == 1 && s->timestamps_unix_nano_size() == 0) {
+    acc.uniform_value = value;
+    return;
   }
+  for (otlp::Sample& x : *p.mutable_samples())
+    x.mutable_values()->Resize(x.timestamps_unix_nano_size(), acc.uniform_value);
+  acc.per_event_values = true;
   s->add_values(value);
 }
 
-// Writes out what add() deferred: the values of uniform runs and the timestamps of companion profiles.
+// Writes out what add() deferred: the values of uniform profiles and the timestamps of companion profiles.
 void OtlpConverter::Impl::materializeDeferred() {
   for (Acc& acc : accs_) {
-    if (!acc.profile || acc.primary != kProfileCount) continue;
-    for (int i = 0; i < acc.profile->samples_size(); ++i) {
-      const ValueRun& run = acc.runs[static_cast<size_t>(i)];
-      otlp::Sample* s = acc.profile->mutable_samples(i);
-      if (run.uniform) s->mutable_values()->Resize(s->timestamps_unix_nano_size(), run.value);
-    }
+    if (!acc.profile || acc.primary != kProfileCount || acc.per_event_values) continue;
+    for (otlp::Sample& s : *acc.profile->mutable_samples())
+      s.mutable_values()->Resize(s.timestamps_unix_nano_size(), acc.uniform_value);
   }
   for (Acc& acc : accs_) {
     if (!acc.profile || acc.primary == kProfileCount) continue;
@@ -334,16 +344,15 @@ int32_t OtlpConverter::Impl::sampleIndex(const Event& e, ProfileId a, ProfileId 
 int32_t OtlpConverter::Impl::newSampleIndex(const Event& e, ProfileId a, ProfileId b) {
   SampleKey key = keyOf(e);
   Acc& acc = accs_[a];
-  if (!acc.profile) acc.profile = std::make_unique<otlp::Profile>();
+  ensureProfile(acc);
   int32_t index = acc.index.findOrInsert(key, acc.profile->samples_size());
   if (index < 0) {
     index = acc.profile->samples_size();
-    acc.runs.emplace_back();
     if (b != kProfileCount) accs_[b].primary = a;
     for (ProfileId id : {a, b}) {
       if (id == kProfileCount) continue;
       Acc& x = accs_[id];
-      if (!x.profile) x.profile = std::make_unique<otlp::Profile>();
+      ensureProfile(x);
       otlp::Sample* s = x.profile->add_samples();
       s->set_stack_index(key.stack);
       s->set_link_index(key.link);

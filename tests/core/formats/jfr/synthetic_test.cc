@@ -26,8 +26,9 @@ std::string enc(JfrBytes b) { return b.str(); }
 
 std::vector<uint8_t> bytesOf(const std::string& s) { return {s.begin(), s.end()}; }
 
-// An async-profiler-like chunk (see the expectations in the tests below).
-std::string asyncProfilerChunk(uint16_t minor) {
+// An async-profiler-like chunk (see the expectations in the tests below); `wall` appends wall-clock
+// events of thread 2 as {stack trace, samples}.
+std::string asyncProfilerChunk(uint16_t minor, const std::vector<std::pair<uint64_t, uint64_t>>& wall = {}) {
   ChunkBuilder b(minor);
   b.addStandardClasses();
   b.addClass({kWeirdPart, "jdk.types.WeirdPart", "", false, {{"x", ids::kInt}, {"name", ids::kString}}});
@@ -95,6 +96,8 @@ std::string asyncProfilerChunk(uint16_t minor) {
   b.event(ids::kMonitorEnter, JfrBytes().varint(1800).varint(12345).varint(1).varint(2).varint(2).varint(0).varint(0));
   b.event(ids::kLiveObject, JfrBytes().varint(1900).varint(1).varint(2).varint(2).varint(64).varint(1000));
   b.event(ids::kMalloc, JfrBytes().varint(2000).varint(1).varint(2).varint(0x7f00).varint(4096));
+  for (size_t i = 0; i < wall.size(); ++i)
+    b.event(ids::kWallClock, JfrBytes().varint(2100 + i).varint(2).varint(wall[i].first).varint(0).varint(wall[i].second).varint(100));
   return b.build(kStartNanos, 1000);
 }
 
@@ -194,6 +197,28 @@ TEST_P(JfrSyntheticTest, AsyncProfilerStyleChunkConverts) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Versions, JfrSyntheticTest, ::testing::Values(uint16_t{0}, uint16_t{1}));
+
+// A profile's values are written once at finish while all its events carry the same value; a different
+// value after several events, in several samples, must keep every sample's values in event order.
+TEST(JfrSyntheticChunksTest, ValuesThatChangeMidwayStayInEventOrder) {
+  // The chunk's own wall event (stack 2, 3 samples) comes first.
+  std::string chunk = asyncProfilerChunk(1, {{2, 3}, {kStack1, 3}, {kStack1, 3}, {2, 5}, {kStack1, 7}, {2, 3}});
+  otlp::Request req;
+  ConvertResult r = convertToOtlp(bytesOf(chunk), {}, &req);
+  ASSERT_TRUE(r.ok) << r.error.toString();
+  const otlp::Profile* wall = profile(req, "wall");
+  ASSERT_NE(wall, nullptr);
+  ASSERT_EQ(wall->samples_size(), 2);
+  auto values = [&](int i) {
+    const auto& s = wall->samples(i);
+    EXPECT_EQ(s.values_size(), s.timestamps_unix_nano_size());
+    std::vector<int64_t> v;
+    for (int64_t x : s.values()) v.push_back(x / 20'000'000);  // wall interval 20 ms
+    return v;
+  };
+  EXPECT_EQ(values(0), (std::vector<int64_t>{3, 3, 5, 3}));  // stack 2
+  EXPECT_EQ(values(1), (std::vector<int64_t>{3, 3, 7}));     // stack 1
+}
 
 TEST(JfrSyntheticChunksTest, PoolKeysAreScopedToTheirChunk) {
   auto chunk = [](const char* method_name) {
