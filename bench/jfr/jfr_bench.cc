@@ -1,8 +1,10 @@
 // Parse + convert a JFR file to OTLP (and fold it like a pprof aggregation), N times, and report MB/s.
 //   jfr_bench FILE [--iterations N] [--fold SAMPLE_TYPE] [--period-type T] [--stream] [--arena MODE]
 // --fold prints the folded stacks of one sample type (event counts) instead of timing.
-// --arena: where the output request lives: `heap` (default), `default` (a protobuf arena with default
-// options, as Batch::withArena) or `huge` (an arena with jfr::hugePageArenaOptions()).
+// --arena: where the output request lives: `heap` (default, as `proflow convert`) or `default` (a protobuf
+// arena with default options, as the daemon's Batch::withArena). They differ mostly in page faults: with
+// the heap request glibc trims the freed output back to the kernel (brk) after every iteration, and the
+// next conversion faults ~25 MB in again.
 #include <chrono>
 #include <ctime>
 #include <cstdio>
@@ -16,7 +18,6 @@
 
 #include "core/formats/jfr/chunk_reader.h"
 #include "core/formats/jfr/folded.h"
-#include "core/formats/jfr/huge_page_arena.h"
 #include "core/formats/jfr/otlp_converter.h"
 
 namespace {
@@ -69,7 +70,6 @@ int main(int argc, char** argv) {
     auto t0 = std::chrono::steady_clock::now();
     double c0 = cpuNow();
     std::optional<google::protobuf::Arena> arena;
-    if (arena_mode == "huge") arena.emplace(proflow::jfr::hugePageArenaOptions());
     if (arena_mode == "default") arena.emplace();
     std::unique_ptr<proflow::otlp::Request> heap_req;
     if (!arena) heap_req = std::make_unique<proflow::otlp::Request>();

@@ -7,9 +7,8 @@
 # (default: the test's contention.jfc — CPU/native sampling, every TLAB allocation, monitor/park threshold 0,
 # nothing else, so almost every byte is a profiling event; `profile` gives a typical recording where most
 # events are GC/runtime events the converter skips), then its chunk repeated until the file is >= 24 MB (a
-# multi-chunk file, as a long-running JVM writes). proflow runs three ways: output request on the heap
-# (as `proflow convert`), on a protobuf arena with huge-page blocks (jfr::hugePageArenaOptions, for the
-# daemon's batches), and streaming.
+# multi-chunk file, as a long-running JVM writes). proflow runs three ways: output request on the heap (as
+# `proflow convert`), on a protobuf arena (as the daemon's Batch::withArena), and streaming.
 set -eu
 build=$(cd "$1" && pwd)
 work=${2:-$(mktemp -d)}
@@ -32,16 +31,16 @@ rss() {
   awk -F': ' '/Maximum resident/ {r=$2} /User time/ {u=$2} /System time/ {s=$2} END {printf "%s KB, process cpu %.2f s", r, u+s}' "$1"
 }
 /usr/bin/time -v "$build/bench/jfr/jfr_bench" "$work/big.jfr" --iterations 5 > "$work/proflow.out" 2> "$work/proflow.time"
-/usr/bin/time -v "$build/bench/jfr/jfr_bench" "$work/big.jfr" --iterations 5 --arena huge > "$work/arena.out" 2> "$work/arena.time"
+/usr/bin/time -v "$build/bench/jfr/jfr_bench" "$work/big.jfr" --iterations 5 --arena default > "$work/batch.out" 2> "$work/batch.time"
 /usr/bin/time -v "$build/bench/jfr/jfr_bench" "$work/big.jfr" --iterations 5 --stream > "$work/stream.out" 2> "$work/stream.time"
 /usr/bin/time -v java -cp "$work/classes" JdkFold "$work/big.jfr" 5 > "$work/jdk.out" 2> "$work/jdk.time"
 echo "$(cat "$work/proflow.out")  peak RSS $(rss "$work/proflow.time") (whole file in memory)"
-echo "$(cat "$work/arena.out")  peak RSS $(rss "$work/arena.time") (output on a huge-page arena)"
+echo "$(cat "$work/batch.out")  peak RSS $(rss "$work/batch.time") (output on an arena, as the daemon)"
 echo "$(cat "$work/stream.out")  peak RSS $(rss "$work/stream.time") (streaming, one chunk at a time)"
 echo "$(cat "$work/jdk.out")  peak RSS $(rss "$work/jdk.time")"
 mbs() { sed "s/.*best $2 [0-9.]* s = \([0-9.]*\) MB\/s.*/\1/" "$1"; }
 for kind in wall cpu; do
-  for run in proflow arena; do
+  for run in proflow batch; do
     echo "ratio $run/jdk ($kind): $(echo "$(mbs "$work/$run.out" $kind) $(mbs "$work/jdk.out" $kind)" | awk '{printf "%.1f", $1 / $2}')x"
   done
 done

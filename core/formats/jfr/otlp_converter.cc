@@ -6,8 +6,6 @@
 #include <unordered_map>
 #include <vector>
 
-#include <google/protobuf/arena.h>
-
 #include "core/dictionary_builder.h"
 #include "core/formats/jfr/chunk_reader.h"
 #include "core/formats/jfr/sample_index.h"
@@ -116,16 +114,8 @@ class OtlpConverter::Impl {
   uint64_t samples = 0;
 
  private:
-  // Profiles are created on the output request's arena when it has one: their per-event arrays then
-  // grow in the arena's blocks (which the caller may back with huge pages, see huge_page_arena.h)
-  // instead of malloc, and AddAllocated at finish() moves them without a copy.
-  struct ProfileDeleter {
-    void operator()(otlp::Profile* p) const {
-      if (p->GetArena() == nullptr) delete p;
-    }
-  };
   struct Acc {
-    std::unique_ptr<otlp::Profile, ProfileDeleter> profile;
+    std::unique_ptr<otlp::Profile> profile;
     SampleIndex index;
     // Primary profiles: while every event of the profile carried the same value (count profiles always
     // add 1), values are not appended per event but written once at finish, at their final size.
@@ -136,9 +126,6 @@ class OtlpConverter::Impl {
     ProfileId primary = kProfileCount;
   };
   void startPerEventValues(Acc& acc, otlp::Sample* s, int64_t value);
-  void ensureProfile(Acc& acc) {
-    if (!acc.profile) acc.profile.reset(google::protobuf::Arena::CreateMessage<otlp::Profile>(out_->GetArena()));
-  }
   void materializeDeferred();
 
   void startChunk(Chunk& chunk);
@@ -344,7 +331,7 @@ int32_t OtlpConverter::Impl::sampleIndex(const Event& e, ProfileId a, ProfileId 
 int32_t OtlpConverter::Impl::newSampleIndex(const Event& e, ProfileId a, ProfileId b) {
   SampleKey key = keyOf(e);
   Acc& acc = accs_[a];
-  ensureProfile(acc);
+  if (!acc.profile) acc.profile = std::make_unique<otlp::Profile>();
   int32_t index = acc.index.findOrInsert(key, acc.profile->samples_size());
   if (index < 0) {
     index = acc.profile->samples_size();
@@ -352,7 +339,7 @@ int32_t OtlpConverter::Impl::newSampleIndex(const Event& e, ProfileId a, Profile
     for (ProfileId id : {a, b}) {
       if (id == kProfileCount) continue;
       Acc& x = accs_[id];
-      ensureProfile(x);
+      if (!x.profile) x.profile = std::make_unique<otlp::Profile>();
       otlp::Sample* s = x.profile->add_samples();
       s->set_stack_index(key.stack);
       s->set_link_index(key.link);
