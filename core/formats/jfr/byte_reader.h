@@ -28,13 +28,14 @@ enum class StringEncoding : uint8_t {
 // with one bit scan instead of a data-dependent branch per byte (lengths 1, 2 and 8 alternate in events).
 inline uint64_t decodeVarintUnchecked(const uint8_t*& p) {
   if (*p < 0x80) return *p++;
+  const uint64_t word = formats::loadLittleEndian64(p);
   uint64_t v;
-  if (size_t n = formats::decodeVarintInWord(formats::loadLittleEndian64(p), &v); n != 0) {
+  if (size_t n = formats::decodeVarintInWord(word, &v); n != 0) {
     p += n;
     return v;
   }
   // All 8 bytes continue: a 9th byte contributes all 8 bits.
-  v = formats::squeezeVarintBytes(formats::loadLittleEndian64(p)) | static_cast<uint64_t>(p[8]) << 56;
+  v = formats::squeezeVarintBytes(word) | static_cast<uint64_t>(p[8]) << 56;
   p += 9;
   return v;
 }

@@ -7,8 +7,6 @@
 namespace proflow::pprof {
 namespace {
 
-bool isHex(char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'); }
-
 bool allOf(std::string_view s, bool (*pred)(char)) {
   for (char c : s)
     if (!pred(c)) return false;
@@ -23,6 +21,8 @@ constexpr std::array<int8_t, 256> kHexDigit = [] {
   for (int c = 'a'; c <= 'f'; ++c) t[c] = t[c - 'a' + 'A'] = static_cast<int8_t>(c - 'a' + 10 + 16);
   return t;
 }();
+
+bool isHex(char c) { return kHexDigit[static_cast<unsigned char>(c)] >= 0; }
 
 // Hex text (already checked to be hex) -> `width` big-endian bytes, left-padded with zeros.
 std::optional<IdBytes> fromHex(std::string_view s, size_t width) {
