@@ -7,6 +7,7 @@
 
 #include <cstdlib>
 #include <fstream>
+#include <functional>
 #include <random>
 #include <sstream>
 
@@ -135,59 +136,72 @@ void BM_Large_RoundTripHeapRequest(benchmark::State& state) {
 }
 BENCHMARK(BM_Large_RoundTripHeapRequest)->Unit(benchmark::kMillisecond);
 
-// The round trip's phases, one at a time, on the large profile.
-std::string largeRaw() {
+// The round trip's phases, one at a time, on one input (registered for the large profile and for
+// each file): what each step costs, and so how much of the round trip is the OTLP model (phases 3
+// and 4) rather than decoding and encoding pprof (1, 2, 5).
+std::string gunzipped(const std::string& gz) {
   std::string raw;
-  if (!decompressProfile(large(), &raw, {1u << 30}).isOk()) std::abort();
+  if (!decompressProfile(gz, &raw, {1u << 30}).isOk()) std::abort();
   return raw;
 }
 
-void BM_Large_Phase1_Gunzip(benchmark::State& state) {
-  for (auto _ : state) benchmark::DoNotOptimize(largeRaw());
+void phase1Gunzip(benchmark::State& state, const std::string& gz) {
+  for (auto _ : state) benchmark::DoNotOptimize(gunzipped(gz));
 }
-BENCHMARK(BM_Large_Phase1_Gunzip)->Unit(benchmark::kMillisecond);
 
-void BM_Large_Phase2_ParseAndValidate(benchmark::State& state) {
-  const std::string raw = largeRaw();
+void phase2ParseAndValidate(benchmark::State& state, const std::string& gz) {
+  const std::string raw = gunzipped(gz);
   for (auto _ : state) {
     ProfileView view;
     if (!parseProfileView(raw, &view).isOk() || !validateProfile(view).isOk()) std::abort();
   }
 }
-BENCHMARK(BM_Large_Phase2_ParseAndValidate)->Unit(benchmark::kMillisecond);
 
 // Parse + validate + convert to OTLP (on an arena) from uncompressed bytes: phase 3 = this - phase 2.
-void BM_Large_Phase3_ToOtlp(benchmark::State& state) {
-  const std::string raw = largeRaw();
+void phase3ToOtlp(benchmark::State& state, const std::string& gz) {
+  const std::string raw = gunzipped(gz);
   for (auto _ : state) {
     google::protobuf::Arena arena;
     auto* req = google::protobuf::Arena::CreateMessage<otlp::Request>(&arena);
     if (!pprofBytesToOtlp(raw, {}, req, {{1u << 30}}).isOk()) std::abort();
   }
 }
-BENCHMARK(BM_Large_Phase3_ToOtlp)->Unit(benchmark::kMillisecond);
 
-void BM_Large_Phase4_ToPprofBytes(benchmark::State& state) {
+void phase4ToPprofBytes(benchmark::State& state, const std::string& gz) {
   otlp::Request req;
-  if (!pprofBytesToOtlp(large(), {}, &req, {{1u << 30}}).isOk()) std::abort();
+  if (!pprofBytesToOtlp(gz, {}, &req, {{1u << 30}}).isOk()) std::abort();
   for (auto _ : state) {
     std::vector<EncodedPprof> back;
     if (!otlpToPprofBytes(req, &back, {}, Encoding::kRaw).isOk()) std::abort();
   }
 }
-BENCHMARK(BM_Large_Phase4_ToPprofBytes)->Unit(benchmark::kMillisecond);
 
-void BM_Large_Phase5_Gzip(benchmark::State& state) {
+void phase5Gzip(benchmark::State& state, const std::string& gz) {
   otlp::Request req;
-  if (!pprofBytesToOtlp(large(), {}, &req, {{1u << 30}}).isOk()) std::abort();
+  if (!pprofBytesToOtlp(gz, {}, &req, {{1u << 30}}).isOk()) std::abort();
   std::vector<EncodedPprof> back;
   if (!otlpToPprofBytes(req, &back, {}, Encoding::kRaw).isOk()) std::abort();
   for (auto _ : state) {
-    std::string gz;
-    if (!compressProfile(back[0].data, &gz).isOk()) std::abort();
+    std::string out;
+    if (!compressProfile(back[0].data, &out).isOk()) std::abort();
   }
 }
-BENCHMARK(BM_Large_Phase5_Gzip)->Unit(benchmark::kMillisecond);
+
+// BM_<kind>_Phase1_Gunzip<suffix> ...; `input` is called when a phase runs (the large profile is
+// generated only if one of its benchmarks is selected).
+void registerPhases(const std::string& kind, const std::string& suffix, std::function<const std::string&()> input,
+                    benchmark::TimeUnit unit) {
+  using Phase = void (*)(benchmark::State&, const std::string&);
+  const std::pair<const char*, Phase> phases[] = {
+      {"Phase1_Gunzip", phase1Gunzip},           {"Phase2_ParseAndValidate", phase2ParseAndValidate},
+      {"Phase3_ToOtlp", phase3ToOtlp},           {"Phase4_ToPprofBytes", phase4ToPprofBytes},
+      {"Phase5_Gzip", phase5Gzip}};
+  for (const auto& [phase, fn] : phases) {
+    benchmark::RegisterBenchmark(("BM_" + kind + "_" + phase + suffix).c_str(), [input, fn = fn](benchmark::State& s) {
+      fn(s, input());
+    })->Unit(unit);
+  }
+}
 
 std::string readAll(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
@@ -203,11 +217,12 @@ void registerFiles() {
   for (std::string path; std::getline(list, path, ':');) {
     if (path.empty()) continue;
     auto data = std::make_shared<std::string>(readAll(path));
-    std::string name = "BM_File_RoundTrip/" + path.substr(path.find_last_of('/') + 1);
+    const std::string base = path.substr(path.find_last_of('/') + 1), name = "BM_File_RoundTrip/" + base;
     benchmark::RegisterBenchmark(name.c_str(), [data](benchmark::State& s) { runFull(s, *data); })
         ->Unit(benchmark::kMicrosecond);
     benchmark::RegisterBenchmark((name + "/gzip6").c_str(), [data](benchmark::State& s) { runFull(s, *data, 6); })
         ->Unit(benchmark::kMicrosecond);
+    registerPhases("File", "/" + base, [data]() -> const std::string& { return *data; }, benchmark::kMicrosecond);
   }
 }
 
@@ -223,6 +238,7 @@ int main(int argc, char** argv) {
       return 0;
     }
   }
+  proflow::pprof::registerPhases("Large", "", proflow::pprof::large, benchmark::kMillisecond);
   proflow::pprof::registerFiles();
   benchmark::Initialize(&argc, argv);
   benchmark::RunSpecifiedBenchmarks();
