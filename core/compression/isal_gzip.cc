@@ -43,14 +43,21 @@ void clearUpperVectorState() {
 Status isalGzipCompress(std::string_view in, std::string& out, int level) {
   if (level < 1 || level > kIsalMaxLevel) return Status::invalid("gzip: ISA-L level out of range");
   thread_local LevelBuffers buffers;
-  auto& level_buf = buffers.get(level);
   // isal_zstream holds ~300 KB of internal state: keep it off the stack.
   thread_local auto stream = std::make_unique<isal_zstream>();
   isal_zstream& s = *stream;
   isal_deflate_init(&s);
-  s.level = static_cast<uint32_t>(level);
-  s.level_buf = level_buf.data();
-  s.level_buf_size = static_cast<uint32_t>(level_buf.size());
+  if (level == 1 && in.size() < kIsalFixedCodesBelow) {
+    // ISA-L's level 0 with the format's fixed codes: its matcher, no per-input code building.
+    s.level = 0;
+    if (isal_deflate_set_hufftables(&s, nullptr, IGZIP_HUFFTABLE_STATIC) != COMP_OK)
+      return Status::internal("gzip: ISA-L rejected the fixed Huffman tables");
+  } else {
+    auto& level_buf = buffers.get(level);
+    s.level = static_cast<uint32_t>(level);
+    s.level_buf = level_buf.data();
+    s.level_buf_size = static_cast<uint32_t>(level_buf.size());
+  }
   s.gzip_flag = IGZIP_GZIP;
   s.flush = NO_FLUSH;
 

@@ -1,4 +1,5 @@
 #include "core/compression/compression.h"
+#include "core/compression/isal_gzip.h"
 
 #include <gtest/gtest.h>
 #include <lz4frame.h>
@@ -61,11 +62,12 @@ TEST(Compression, LevelsAreHonoured) {
   EXPECT_FALSE(compress(Codec::kGzip, in, fast, 42).isOk());
 }
 
-// Small and large buffers take different gzip encoders at the fast levels (libdeflate, ISA-L above
-// 1 MiB); both must be plain gzip that zlib itself reads back.
+// Levels 1-3 go through ISA-L (level 1 with fixed Huffman codes below kIsalFixedCodesBelow), the
+// others through libdeflate: every path must be plain gzip that zlib itself reads back. Empty and tiny
+// inputs, and both sides of the fixed-codes threshold, included.
 TEST(Compression, GzipAtEveryLevelIsReadByZlib) {
-  // Levels 1-3 go through ISA-L, the others through libdeflate; empty and tiny inputs included.
-  for (size_t n : {size_t{0}, size_t{1}, size_t{100}, size_t{5000}, size_t{3} << 20}) {
+  constexpr size_t kFixed = internal::kIsalFixedCodesBelow;
+  for (size_t n : {size_t{0}, size_t{1}, size_t{100}, size_t{5000}, kFixed - 1, kFixed, size_t{3} << 20}) {
     const std::string in = sampleData(n);
     for (int level : {1, 2, 3, 6, 12}) {
       std::string gz;
