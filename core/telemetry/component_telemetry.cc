@@ -38,6 +38,12 @@ void ComponentTelemetry::record(Event event, const BatchCounts& counts) {
   row[2]->add(counts.samples);
 }
 
+void ComponentTelemetry::recordItems(Event event, uint64_t profiles, uint64_t samples) {
+  auto& row = items_[static_cast<int>(event)];
+  row[1]->add(profiles);
+  row[2]->add(samples);
+}
+
 Counter& ComponentTelemetry::counter(const std::string& suffix, const std::string& help) {
   return registry_.counter(prefix_ + suffix, help, labels_);
 }

@@ -22,6 +22,9 @@ class ComponentTelemetry {
   ComponentTelemetry(MetricsRegistry& registry, ComponentKind kind, const std::string& id, const Labels& extra = {});
 
   void record(Event event, const BatchCounts& counts);
+  // Profiles and samples without a batch: part of a batch whose batch count went elsewhere (a partial
+  // success: the batch was sent, some of its profiles failed).
+  void recordItems(Event event, uint64_t profiles, uint64_t samples);
   void bytesIn(uint64_t n) { bytes_in_->add(n); }
   void bytesOut(uint64_t n) { bytes_out_->add(n); }
   Gauge& queueSize() { return *queue_size_; }

@@ -46,7 +46,7 @@ Status GrpcSender::push(const Batch& batch, Deadline deadline) {
   if (response.has_partial_success() && response.partial_success().rejected_profiles() > 0) {
     // The peer took the rest; OTLP forbids retrying a partial success.
     const auto& p = response.partial_success();
-    settings_.telemetry->record(telemetry::Event::kFailed, BatchCounts{0, static_cast<uint64_t>(p.rejected_profiles()), 0});
+    settings_.telemetry->recordItems(telemetry::Event::kFailed, static_cast<uint64_t>(p.rejected_profiles()), 0);
     settings_.logger->warn("peer rejected {} profiles: {}", p.rejected_profiles(), p.error_message());
   }
   return Status::ok();

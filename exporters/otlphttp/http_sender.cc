@@ -50,7 +50,7 @@ Status HttpSender::push(const Batch& batch, Deadline deadline) {
                                           : response.ParseFromString(r.body);
   if (parsed && response.partial_success().rejected_profiles() > 0) {
     const auto& p = response.partial_success();
-    settings_.telemetry->record(telemetry::Event::kFailed, BatchCounts{0, static_cast<uint64_t>(p.rejected_profiles()), 0});
+    settings_.telemetry->recordItems(telemetry::Event::kFailed, static_cast<uint64_t>(p.rejected_profiles()), 0);
     settings_.logger->warn("peer rejected {} profiles: {}", p.rejected_profiles(), p.error_message());
   }
   return Status::ok();

@@ -243,6 +243,7 @@ TEST_F(OtlpExporterTest, PartialSuccessIsNotRetriedAndItsRejectedProfilesCountAs
   EXPECT_EQ(gateway_.calls().size(), 1u);
   EXPECT_EQ(counter(*service, "failed_profiles"), 1);
   EXPECT_EQ(counter(*service, "sent_batches"), 1);
+  EXPECT_EQ(counter(*service, "failed_batches"), 0);  // the batch was delivered: only its rejected profiles failed
 }
 
 TEST_F(OtlpExporterTest, BatchOverMaxRequestSizeIsNeverSentAndCountedFailed) {
