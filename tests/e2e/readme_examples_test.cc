@@ -63,17 +63,26 @@ std::vector<Example> allExamples() {
   return all;
 }
 
-// The least a component of this type needs to validate, for ids an example uses but does not define.
+// The least a component needs to validate, for ids an example uses but does not define; any type not
+// listed validates with no settings. An example that names another type needing settings fails with
+// validate's message: add the type here.
+struct MinimalDefinition {
+  const char* section;
+  const char* type;
+  const char* yaml;
+};
+constexpr MinimalDefinition kMinimalDefinitions[] = {
+    {"receivers", "otlp", "{protocols: {grpc: {endpoint: 127.0.0.1:4317}}}"},
+    {"processors", "memory_limiter", "{limit_mib: 512}"},
+    {"exporters", "otlp", "{endpoint: 127.0.0.1:4317}"},
+    {"exporters", "file", "{path: profiles.jsonl}"},
+};
+
 YAML::Node minimalDefinition(const std::string& section, const std::string& id) {
   const std::string type = id.substr(0, id.find('/'));
-  YAML::Node n(YAML::NodeType::Map);
-  if (section == "receivers" && type == "otlp") n["protocols"]["grpc"]["endpoint"] = "127.0.0.1:4317";
-  if (section == "processors" && type == "memory_limiter") n["limit_mib"] = 512;
-  if (section == "exporters" && (type == "otlp" || type == "parca")) n["endpoint"] = "127.0.0.1:4317";
-  if (section == "exporters" && type == "file") n["path"] = "profiles.jsonl";
-  if (section == "exporters" && type != "otlp" && type != "parca" && type != "file" && type != "debug")
-    n["endpoint"] = "http://127.0.0.1:4318";
-  return n;
+  for (const auto& m : kMinimalDefinitions)
+    if (section == m.section && type == m.type) return YAML::Load(m.yaml);
+  return YAML::Node(YAML::NodeType::Map);
 }
 
 // The example as a whole configuration (see the file comment).
