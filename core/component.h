@@ -28,6 +28,8 @@ struct ComponentId {
 
 using Deadline = std::chrono::steady_clock::time_point;
 
+class Component;
+
 // Services the running daemon offers to components after start.
 class Host {
  public:
@@ -35,6 +37,12 @@ class Host {
   // A component that fails after start (a listener died, say) reports it here; the service logs it
   // and marks itself unhealthy.
   virtual void reportFatalError(const ComponentId& id, const Status& status) = 0;
+  // The started extension with this id (listed in service.extensions), or nullptr. Extensions start
+  // before every other component, so start() may look them up; the pointer lives until shutdown.
+  virtual Component* extension(const ComponentId& id) {
+    (void)id;
+    return nullptr;
+  }
 };
 
 class Component {

@@ -67,6 +67,8 @@ class ExporterFactory : public Factory {
 class ExtensionFactory : public Factory {
  public:
   ComponentKind kind() const final { return ComponentKind::kExtension; }
+  // True for extensions that authenticate requests (may be named by `auth: { authenticator: }`).
+  virtual bool isAuthenticator() const { return false; }
   virtual std::unique_ptr<Extension> create(const CreateSettings& settings,
                                             const config::ComponentConfig& config) const = 0;
 };

@@ -52,4 +52,18 @@ class ExporterFactoryFor : public ExporterFactory {
   virtual std::unique_ptr<Exporter> createExporter(const CreateSettings& s, const ConfigT& c) const = 0;
 };
 
+template <class ConfigT>
+class ExtensionFactoryFor : public ExtensionFactory {
+ public:
+  std::unique_ptr<config::ComponentConfig> createDefaultConfig() const override {
+    return std::make_unique<config::TypedConfig<ConfigT>>();
+  }
+  std::unique_ptr<Extension> create(const CreateSettings& s, const config::ComponentConfig& c) const final {
+    return createExtension(s, c.as<ConfigT>());
+  }
+
+ protected:
+  virtual std::unique_ptr<Extension> createExtension(const CreateSettings& s, const ConfigT& c) const = 0;
+};
+
 }  // namespace proflow

@@ -5,6 +5,7 @@
 #include <chrono>
 #include <fstream>
 
+#include "core/auth/auth_config.h"
 #include "core/telemetry/telemetry_server.h"
 
 namespace proflow {
@@ -36,16 +37,20 @@ void Service::registerProcessMetrics() {
 Status Service::start() {
   registerProcessMetrics();
   runtime_ = std::make_unique<Runtime>(1, 2);
-  const auto& addr = config_.telemetry.metrics.address;
-  if (!addr.empty() && addr != "none") {
-    telemetry_server_ = std::make_unique<TelemetryServer>(runtime_->io(), addr, metrics_, [this] { return healthy(); });
-    Status s = telemetry_server_->start();
-    if (!s.isOk()) return Status(s.code(), "telemetry endpoint: " + s.message());
-  }
   Status s = graph::PipelineGraph::build(config_, *runtime_, metrics_, &graph_);
   if (!s.isOk()) return s;
   s = graph_->start(*this);
   if (!s.isOk()) return s;
+  const auto& metrics_cfg = config_.telemetry.metrics;
+  if (!metrics_cfg.address.empty() && metrics_cfg.address != "none") {
+    const auth::ServerAuthenticator* authenticator = nullptr;
+    s = auth::findServerAuthenticator(*this, metrics_cfg.auth, &authenticator);
+    if (!s.isOk()) return Status(s.code(), "telemetry endpoint: " + s.message());
+    telemetry_server_ = std::make_unique<TelemetryServer>(runtime_->io(), metrics_cfg.address, metrics_,
+                                                          [this] { return healthy(); }, authenticator);
+    s = telemetry_server_->start();
+    if (!s.isOk()) return Status(s.code(), "telemetry endpoint: " + s.message());
+  }
   healthy_ = true;
   spdlog::info("proflow {} started: {} pipeline(s), {} component(s)", PROFLOW_VERSION, graph_->pipelineCount(),
                graph_->nodes().size());
@@ -70,6 +75,8 @@ void Service::shutdown() {
 }
 
 uint16_t Service::telemetryPort() const { return telemetry_server_ ? telemetry_server_->port() : 0; }
+
+Component* Service::extension(const ComponentId& id) { return graph_ ? graph_->extension(id) : nullptr; }
 
 void Service::reportFatalError(const ComponentId& id, const Status& status) {
   healthy_ = false;

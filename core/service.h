@@ -23,7 +23,8 @@ class Service final : public Host {
   explicit Service(config::ServiceConfig config);
   ~Service() override;
 
-  // Starts the telemetry endpoint, builds the graph and starts it (exporters first, receivers last).
+  // Builds the graph and starts it (extensions, exporters, ..., receivers last), then the telemetry
+  // endpoint (after the extensions, which may authenticate its requests).
   Status start();
   // Receivers stop first; queues drain until service.shutdown_timeout. Idempotent.
   void shutdown();
@@ -37,6 +38,7 @@ class Service final : public Host {
   uint16_t telemetryPort() const;
 
   void reportFatalError(const ComponentId& id, const Status& status) override;
+  Component* extension(const ComponentId& id) override;
 
  private:
   void registerProcessMetrics();

@@ -8,6 +8,8 @@
 #include "exporters/otlphttp/factory.h"
 #include "exporters/parca/factory.h"
 #include "exporters/pyroscope/factory.h"
+#include "extensions/basicauth/factory.h"
+#include "extensions/bearertokenauth/factory.h"
 #include "processors/attributes/factory.h"
 #include "processors/batch/factory.h"
 #include "processors/compress/factory.h"
@@ -52,6 +54,9 @@ Status registerBuiltins(Registry& registry) {
       exporters::otlphttp::makeOtlpHttpExporterFactory(),
       exporters::parca::makeParcaExporterFactory(),
       exporters::pyroscope::makePyroscopeExporterFactory(),
+      // extensions
+      extensions::basicauth::makeBasicAuthExtensionFactory(),
+      extensions::bearertokenauth::makeBearerTokenAuthExtensionFactory(),
   };
   for (auto& f : factories)
     if (Status s = registry.add(std::move(f)); !s.isOk()) return s;

@@ -1,5 +1,6 @@
 #include "core/config/service_config.h"
 
+#include <algorithm>
 #include <set>
 
 #include "core/config/config_loader.h"
@@ -138,6 +139,51 @@ void decodePipelines(const ConfigNode& pipelines, ServiceConfig& cfg, ConfigErro
   }
 }
 
+// Every `auth: { authenticator: <id> }` below `node` must name an auth extension that runs, i.e. one
+// listed in service.extensions. Checked on the YAML tree so every component's auth block is covered
+// without the component declaring it anywhere else.
+void checkAuthReferences(const ConfigNode& node, const std::string& path, const ServiceConfig& cfg,
+                         ConfigErrors& errors) {
+  if (node.isSequence()) {
+    for (size_t i = 0; i < node.items.size(); ++i)
+      checkAuthReferences(node.items[i], path + "[" + std::to_string(i) + "]", cfg, errors);
+    return;
+  }
+  if (!node.isMap()) return;
+  for (const auto& [key, child] : node.entries) {
+    const std::string child_path = path + "." + key;
+    const ConfigNode* ref = key == "auth" && child.isMap() ? child.find("authenticator") : nullptr;
+    if (!ref || !ref->isScalar()) {
+      checkAuthReferences(child, child_path, cfg, errors);
+      continue;
+    }
+    const std::string ref_path = child_path + ".authenticator";
+    auto id = ComponentId::parse(ref->scalar);
+    auto entry = id ? cfg.extensions.find(*id) : cfg.extensions.end();
+    std::vector<std::string> auth_ids;
+    for (const auto& [k, e] : cfg.extensions)
+      if (static_cast<const ExtensionFactory*>(e.factory)->isAuthenticator()) auth_ids.push_back(k.str());
+    if (entry == cfg.extensions.end())
+      errors.add(ref_path, ref->location,
+                 "extension '" + ref->scalar + "' is not defined in the extensions section; auth extensions defined: " +
+                     joinNames(auth_ids));
+    else if (!static_cast<const ExtensionFactory*>(entry->second.factory)->isAuthenticator())
+      errors.add(ref_path, ref->location,
+                 "extension '" + ref->scalar + "' is not an authenticator; auth extensions defined: " +
+                     joinNames(auth_ids));
+    else if (std::find(cfg.enabled_extensions.begin(), cfg.enabled_extensions.end(), *id) ==
+             cfg.enabled_extensions.end())
+      errors.add(ref_path, ref->location, "extension '" + ref->scalar + "' is not listed in service.extensions");
+  }
+}
+
+void checkAllAuthReferences(const ConfigNode& root, const ServiceConfig& cfg, ConfigErrors& errors) {
+  for (const char* section : {"receivers", "exporters", "processors"})
+    if (const ConfigNode* n = root.find(section)) checkAuthReferences(*n, section, cfg, errors);
+  if (const ConfigNode* service = root.find("service"))
+    if (const ConfigNode* t = service->find("telemetry")) checkAuthReferences(*t, "service.telemetry", cfg, errors);
+}
+
 }  // namespace
 
 const std::map<ComponentId, ComponentEntry>& ServiceConfig::section(ComponentKind kind) const {
@@ -198,6 +244,8 @@ ServiceConfig buildServiceConfig(const ConfigNode& root, const Registry& registr
   }
   cfg.enabled_extensions =
       decodeIdList(service->find("extensions"), "service.extensions", ComponentKind::kExtension, cfg.extensions, errors);
+
+  checkAllAuthReferences(root, cfg, errors);
 
   const ConfigNode* pipelines = service->find("pipelines");
   if (!pipelines || pipelines->isNull() || (pipelines->isMap() && pipelines->entries.empty())) {

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "core/auth/auth_config.h"
 #include "core/component.h"
 #include "core/config/component_config.h"
 #include "core/config/config_errors.h"
@@ -27,9 +28,11 @@ struct LogsConfig {
 
 struct MetricsConfig {
   std::string address = "127.0.0.1:8888";  // "" or "none" turns the endpoint off
+  std::optional<auth::AuthConfig> auth;     // requests must authenticate through this extension
   template <class V>
   void visit(V& v) {
     v.field("address", address, "host:port serving /metrics and /healthz");
+    v.field("auth", auth, "authenticate scrapes: { authenticator: <extension id> }");
   }
 };
 

@@ -47,6 +47,21 @@ Status PipelineGraph::build(const config::ServiceConfig& cfg, Runtime& runtime, 
     return Status::internal(std::string("creating ") + componentKindName(n.kind) + " '" + n.id.str() + "': " + why);
   };
 
+  // 0. Extensions listed in service.extensions: started first, stopped last, so every component can
+  // look them up at start().
+  for (const auto& id : cfg.enabled_extensions) {
+    const auto& entry = cfg.extensions.at(id);
+    Node& n = makeNode(ComponentKind::kExtension, id, "");
+    std::unique_ptr<Extension> ext;
+    try {
+      ext = static_cast<const ExtensionFactory*>(entry.factory)->create(settingsFor(n), *entry.config);
+    } catch (const std::exception& e) {
+      return failed(n, e.what());
+    }
+    if (!ext) return failed(n, "factory returned nothing");
+    n.component = std::move(ext);
+  }
+
   // 1. Exporters: one instance per id, fronted by an inbound counter.
   std::map<ComponentId, ConsumerPtr> exporter_inputs;
   for (const auto& p : cfg.pipelines)
@@ -126,6 +141,12 @@ Status PipelineGraph::start(Host& host) {
     ++started_;
   }
   return Status::ok();
+}
+
+Component* PipelineGraph::extension(const ComponentId& id) const {
+  for (const auto& n : nodes_)
+    if (n.kind == ComponentKind::kExtension && n.id == id) return n.component.get();
+  return nullptr;
 }
 
 void PipelineGraph::shutdown(Deadline deadline) {

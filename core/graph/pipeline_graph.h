@@ -44,6 +44,8 @@ class PipelineGraph {
   // In start order (tests inspect it).
   const std::vector<Node>& nodes() const { return nodes_; }
   size_t pipelineCount() const { return pipeline_count_; }
+  // A created extension by id (started once start() got past it), or nullptr.
+  Component* extension(const ComponentId& id) const;
 
  private:
   PipelineGraph() = default;

@@ -175,6 +175,14 @@ bool Connection<Stream>::checkHead() {
            no_body, &any.formatter, allow);
     return false;
   }
+  if (opts.authenticate) {
+    // Before the size and encoding checks: an unauthenticated client learns nothing about limits.
+    if (Status s = opts.authenticate(req_); !s.isOk()) {
+      std::string challenge = opts.www_authenticate;
+      reject(RejectReason::kUnauthenticated, 401, s, no_body, &route_->formatter, {}, std::move(challenge));
+      return false;
+    }
+  }
   auto cl = parser_->content_length();
   if (cl && *cl > opts.max_wire_body_bytes) {
     reject(RejectReason::kTooLarge, 413,
@@ -299,12 +307,13 @@ void Connection<Stream>::onResponse(HttpResponse r) {
 
 template <class Stream>
 void Connection<Stream>::reject(RejectReason reason, int http_status, const Status& status, bool keep_alive,
-                        const ErrorFormatter* fmt, std::string allow) {
+                        const ErrorFormatter* fmt, std::string allow, std::string www_authenticate) {
   shared_->reject(reason);
   const ErrorFormatter& f = fmt && *fmt ? *fmt : shared_->default_formatter;
   HttpResponse r = f ? f(status, req_) : defaultErrorFormatter(status, req_);
   r.status = http_status;
   if (!allow.empty()) r.headers.emplace_back("Allow", std::move(allow));
+  if (!www_authenticate.empty()) r.headers.emplace_back("WWW-Authenticate", std::move(www_authenticate));
   write(std::move(r), keep_alive);
 }
 

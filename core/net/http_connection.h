@@ -99,7 +99,7 @@ class Connection : public ConnectionBase, public std::enable_shared_from_this<Co
   void dispatch();
   void onResponse(HttpResponse r);
   void reject(RejectReason reason, int http_status, const Status& status, bool keep_alive,
-              const ErrorFormatter* fmt = nullptr, std::string allow = {});
+              const ErrorFormatter* fmt = nullptr, std::string allow = {}, std::string www_authenticate = {});
   void write(HttpResponse r, bool keep_alive);
   void onWrite(beast::error_code ec, bool keep_alive);
   void onHandshake(beast::error_code ec);

@@ -23,6 +23,7 @@ const char* rejectReasonName(RejectReason r) {
     case RejectReason::kBadEncoding: return "bad_encoding";
     case RejectReason::kTooManyConnections: return "too_many_connections";
     case RejectReason::kTlsHandshake: return "tls_handshake";
+    case RejectReason::kUnauthenticated: return "unauthenticated";
   }
   return "unknown";
 }

@@ -77,6 +77,11 @@ struct HttpServerOptions {
   std::optional<boost::asio::any_io_executor> decode_executor;
   // TLS (makeServerTlsContext in tls_server.h); null = plain text.
   std::shared_ptr<boost::asio::ssl::context> tls;
+  // Called once a request's headers are read and its route is known, before the body is read (the
+  // request has no body yet). A non-OK status answers 401 with `WWW-Authenticate: www_authenticate`
+  // through the route's error formatter, counted as reason "unauthenticated". Unset: no check.
+  std::function<Status(const HttpRequest& head)> authenticate;
+  std::string www_authenticate;
 };
 
 // Why the server refused a request itself (label "reason" of http_rejected_requests_total).
@@ -90,8 +95,9 @@ enum class RejectReason {
   kBadEncoding,        // 400: corrupt or truncated compressed body
   kTooManyConnections,  // connection closed on accept
   kTlsHandshake,        // TLS handshake failed (plain text to a TLS port, untrusted client certificate)
+  kUnauthenticated,     // 401: HttpServerOptions::authenticate refused the request
 };
-inline constexpr int kRejectReasonCount = 9;
+inline constexpr int kRejectReasonCount = 10;
 const char* rejectReasonName(RejectReason r);  // "bad_request", "not_found", ...
 
 class HttpServer {

@@ -9,6 +9,8 @@
 #include <chrono>
 #include <ctime>
 
+#include "core/telemetry/log_throttle.h"
+
 namespace proflow::telemetry {
 namespace {
 
@@ -71,6 +73,7 @@ void setupLogging(const std::string& level, const std::string& encoding) {
   logger->set_level(spdlog::level::from_str(level));
   logger->flush_on(spdlog::level::warn);
   spdlog::set_default_logger(logger);
+  installProtobufLogHandler();
 }
 
 }  // namespace proflow::telemetry

@@ -2,18 +2,20 @@
 
 #include <spdlog/spdlog.h>
 
+#include "core/auth/server_auth.h"
 #include "core/net/http_server.h"
 
 namespace proflow {
 
 TelemetryServer::TelemetryServer(boost::asio::io_context& io, std::string address, telemetry::MetricsRegistry& metrics,
-                                 std::function<bool()> healthy)
+                                 std::function<bool()> healthy, const auth::ServerAuthenticator* authenticator)
     : address_(std::move(address)), metrics_(metrics), healthy_(std::move(healthy)) {
   net::HttpServerOptions opts;
   opts.endpoint = address_;
   opts.max_request_body_bytes = 4096;  // GET only
   opts.max_wire_body_bytes = 4096;
   opts.max_connections = 64;
+  auth::protectHttpServer(authenticator, &opts);
   server_ = std::make_unique<net::HttpServer>(io, opts, spdlog::default_logger());
   server_->route("GET", "/metrics", [this](net::HttpRequest&&, net::Responder respond) {
     net::HttpResponse r;

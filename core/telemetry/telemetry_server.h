@@ -1,5 +1,6 @@
 // The self-telemetry endpoint (service.telemetry.metrics.address): GET /metrics (Prometheus text),
-// GET /healthz (200 when every pipeline runs, else 503) and GET / (a short index).
+// GET /healthz (200 when every pipeline runs, else 503) and GET / (a short index). With an
+// authenticator (service.telemetry.metrics.auth) every path needs credentials.
 #pragma once
 
 #include <functional>
@@ -16,11 +17,14 @@ namespace proflow {
 namespace net {
 class HttpServer;
 }
+namespace auth {
+class ServerAuthenticator;
+}
 
 class TelemetryServer {
  public:
   TelemetryServer(boost::asio::io_context& io, std::string address, telemetry::MetricsRegistry& metrics,
-                  std::function<bool()> healthy);
+                  std::function<bool()> healthy, const auth::ServerAuthenticator* authenticator = nullptr);
   ~TelemetryServer();
 
   Status start();

@@ -11,6 +11,7 @@
 #include <map>
 #include <string>
 
+#include "core/auth/auth_config.h"
 #include "core/config/config_reader.h"
 #include "core/exporterhelper/exporter_helper_config.h"
 #include "core/net/tls_config.h"
@@ -23,6 +24,7 @@ struct DatadogExporterConfig {
   std::string api_key;   // DD-API-KEY; required agentless, never logged
   std::map<std::string, std::string> tags;  // added to tags_profiler of every upload
   net::TlsClientConfig tls;
+  std::optional<auth::AuthConfig> auth;  // client credentials from an auth extension
   exporterhelper::ExporterHelperConfig helper;
 
   template <class V>
@@ -32,6 +34,7 @@ struct DatadogExporterConfig {
     v.field("api_key", api_key, "DD-API-KEY (agentless; never logged)");
     v.field("tags", tags, "tags added to every profile upload");
     v.field("tls", tls);
+    v.field("auth", auth, "send credentials from an auth extension: { authenticator: <id> }");
     helper.visit(v);
   }
   void validate(config::ValidationContext& ctx) const;

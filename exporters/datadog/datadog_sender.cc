@@ -2,6 +2,7 @@
 
 #include <spdlog/logger.h>
 
+#include "core/auth/client_auth.h"
 #include "exporters/datadog/upload.h"
 
 namespace proflow::exporters::datadog {
@@ -11,7 +12,8 @@ DatadogSender::DatadogSender(const CreateSettings& settings, DatadogExporterConf
 
 DatadogSender::~DatadogSender() = default;
 
-Status DatadogSender::start(Host&) {
+Status DatadogSender::start(Host& host) {
+  if (Status s = auth::findClientAuthenticator(host, config_.auth, &client_auth_); !s.isOk()) return s;
   net::HttpClientOptions opts;
   opts.tls = config_.tls.clientOptions();
   opts.max_response_bytes = 64u << 10;  // error bodies are quoted, not stored
@@ -32,6 +34,7 @@ Status DatadogSender::push(const Batch& batch, Deadline deadline) {
     net::HttpHeaders headers{{"Content-Type", content_type}, {"DD-EVP-ORIGIN", "proflow"},
                              {"DD-EVP-ORIGIN-VERSION", PROFLOW_VERSION}};
     if (!config_.api_key.empty()) headers.emplace("DD-API-KEY", config_.api_key);
+    auth::addClientHeaders(client_auth_, &headers);
     const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
     if (left.count() <= 0) return Status(StatusCode::kDeadlineExceeded, "datadog: no time left for the upload");
     net::HttpResult r = client_->request("POST", config_.intakeUrl(), headers, body, left);

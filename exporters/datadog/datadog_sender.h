@@ -6,6 +6,7 @@
 
 #include <memory>
 
+#include "core/auth/authenticator.h"
 #include "core/exporterhelper/sender.h"
 #include "core/factory.h"
 #include "core/net/http_client.h"
@@ -24,6 +25,7 @@ class DatadogSender final : public exporterhelper::Sender {
  private:
   CreateSettings settings_;
   DatadogExporterConfig config_;
+  const auth::ClientAuthenticator* client_auth_ = nullptr;  // from config `auth`; owned by the service
   std::unique_ptr<net::HttpClient> client_;
 };
 

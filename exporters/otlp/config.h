@@ -12,8 +12,10 @@
 #pragma once
 
 #include <map>
+#include <optional>
 #include <string>
 
+#include "core/auth/auth_config.h"
 #include "core/config/config_reader.h"
 #include "core/exporterhelper/exporter_helper_config.h"
 #include "core/net/tls_config.h"
@@ -25,6 +27,8 @@ struct OtlpExporterConfig {
   std::string compression = "gzip";   // gzip | none
   std::map<std::string, std::string> headers;
   net::TlsClientConfig tls;
+  std::optional<auth::AuthConfig> auth;  // client credentials from an auth extension
+  bool send_version_header = false;  // OTLP-Profiles-Development-Version: 1 (off until upstream settles it)
   config::ByteSize max_request_size = config::ByteSize(64ull << 20);  // larger batches are dropped and counted
   exporterhelper::ExporterHelperConfig helper;
 
@@ -34,6 +38,8 @@ struct OtlpExporterConfig {
     v.field("compression", compression, "gzip or none");
     v.field("headers", headers, "metadata sent with every request");
     v.field("tls", tls);
+    v.field("auth", auth, "send credentials from an auth extension: { authenticator: <id> }");
+    v.field("send_version_header", send_version_header, "send the OTLP profiles development version header");
     v.field("max_request_size", max_request_size, "requests larger than this (uncompressed) are not sent");
     helper.visit(v);
   }

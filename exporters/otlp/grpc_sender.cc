@@ -2,7 +2,9 @@
 
 #include <grpcpp/grpcpp.h>
 
+#include "core/auth/client_auth.h"
 #include "core/grpc_status.h"
+#include "core/otlp_profiles_version.h"
 #include "core/net/grpc_channel.h"
 #include "opentelemetry/proto/collector/profiles/v1development/profiles_service.grpc.pb.h"
 
@@ -19,7 +21,8 @@ GrpcSender::GrpcSender(const CreateSettings& settings, OtlpExporterConfig config
 
 GrpcSender::~GrpcSender() = default;
 
-Status GrpcSender::start(Host&) {
+Status GrpcSender::start(Host& host) {
+  if (Status s = auth::findClientAuthenticator(host, config_.auth, &client_auth_); !s.isOk()) return s;
   net::GrpcChannelOptions options;
   options.max_send_bytes = config_.max_request_size.bytes;
   options.gzip = config_.compression == "gzip";
@@ -39,6 +42,9 @@ Status GrpcSender::push(const Batch& batch, Deadline deadline) {
                             config_.max_request_size.str());
   grpc::ClientContext ctx;
   net::prepareCall(ctx, deadline, config_.headers);
+  auth::addClientMetadata(client_auth_, &ctx);
+  if (config_.send_version_header)
+    ctx.AddMetadata(std::string(kProfilesVersionMetadata), std::string(kProfilesVersionText));
   ::proflow::otlp::Response response;
   grpc::Status gs = stub_->stub->Export(&ctx, batch.request(), &response);
   if (!gs.ok()) return fromGrpcStatus(gs);

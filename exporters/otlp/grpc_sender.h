@@ -5,6 +5,7 @@
 
 #include <grpcpp/channel.h>
 
+#include "core/auth/authenticator.h"
 #include "core/exporterhelper/sender.h"
 #include "core/factory.h"
 #include "exporters/otlp/config.h"
@@ -23,6 +24,7 @@ class GrpcSender final : public exporterhelper::Sender {
   struct Stub;
   CreateSettings settings_;
   OtlpExporterConfig config_;
+  const auth::ClientAuthenticator* client_auth_ = nullptr;  // from config `auth`; owned by the service
   std::shared_ptr<grpc::Channel> channel_;
   std::unique_ptr<Stub> stub_;
 };

@@ -10,6 +10,7 @@
 #include <map>
 #include <string>
 
+#include "core/auth/auth_config.h"
 #include "core/config/config_reader.h"
 #include "core/exporterhelper/exporter_helper_config.h"
 #include "core/net/tls_config.h"
@@ -23,6 +24,8 @@ struct OtlpHttpExporterConfig {
   std::string compression = "gzip";  // gzip | zstd | none
   std::map<std::string, std::string> headers;
   net::TlsClientConfig tls;
+  std::optional<auth::AuthConfig> auth;  // client credentials from an auth extension
+  bool send_version_header = false;  // OTLP-Profiles-Development-Version: 1 (off until upstream settles it)
   config::ByteSize max_request_size = config::ByteSize(64ull << 20);
   exporterhelper::ExporterHelperConfig helper;
 
@@ -34,6 +37,8 @@ struct OtlpHttpExporterConfig {
     v.field("compression", compression, "gzip, zstd or none");
     v.field("headers", headers, "HTTP headers sent with every request");
     v.field("tls", tls);
+    v.field("auth", auth, "send credentials from an auth extension: { authenticator: <id> }");
+    v.field("send_version_header", send_version_header, "send the OTLP profiles development version header");
     v.field("max_request_size", max_request_size, "requests larger than this (uncompressed) are not sent");
     helper.visit(v);
   }

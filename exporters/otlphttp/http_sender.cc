@@ -1,7 +1,9 @@
 #include "exporters/otlphttp/http_sender.h"
 
+#include "core/auth/client_auth.h"
 #include "core/compression/compression.h"
 #include "core/formats/otlp_json/otlp_json.h"
+#include "core/otlp_profiles_version.h"
 
 namespace proflow::exporters::otlphttp {
 
@@ -13,6 +15,7 @@ Status encodeRequest(const OtlpHttpExporterConfig& config, const otlp::Request& 
                             config.max_request_size.str());
   for (const auto& [k, v] : config.headers) out->headers.emplace(k, v);
   out->headers.emplace("Content-Type", config.encoding == "json" ? "application/json" : "application/x-protobuf");
+  if (config.send_version_header) out->headers.emplace(kProfilesVersionHeader, kProfilesVersionText);
   if (config.compression == "none") {
     out->body = std::move(raw);
     return Status::ok();
@@ -26,7 +29,8 @@ Status encodeRequest(const OtlpHttpExporterConfig& config, const otlp::Request& 
 HttpSender::HttpSender(const CreateSettings& settings, OtlpHttpExporterConfig config)
     : settings_(settings), config_(std::move(config)), url_(config_.url()) {}
 
-Status HttpSender::start(Host&) {
+Status HttpSender::start(Host& host) {
+  if (Status s = auth::findClientAuthenticator(host, config_.auth, &client_auth_); !s.isOk()) return s;
   net::HttpClientOptions opts;
   opts.tls = config_.tls.clientOptions();
   client_ = std::make_unique<net::HttpClient>(opts);
@@ -40,6 +44,7 @@ Status HttpSender::push(const Batch& batch, Deadline deadline) {
   if (Status s = encodeRequest(config_, batch.request(), &enc); !s.isOk()) return s;
   auto timeout = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
   if (timeout.count() <= 0) return Status(StatusCode::kDeadlineExceeded, "no time left for the attempt");
+  auth::addClientHeaders(client_auth_, &enc.headers);
   net::HttpResult r = client_->request("POST", url_, enc.headers, enc.body, timeout);
   Status s = r.toStatus();
   if (!s.isOk()) return s;

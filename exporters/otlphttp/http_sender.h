@@ -3,6 +3,7 @@
 
 #include <memory>
 
+#include "core/auth/authenticator.h"
 #include "core/exporterhelper/sender.h"
 #include "core/factory.h"
 #include "core/net/http_client.h"
@@ -29,6 +30,7 @@ class HttpSender final : public exporterhelper::Sender {
  private:
   CreateSettings settings_;
   OtlpHttpExporterConfig config_;
+  const auth::ClientAuthenticator* client_auth_ = nullptr;  // from config `auth`; owned by the service
   std::string url_;
   std::unique_ptr<net::HttpClient> client_;
 };

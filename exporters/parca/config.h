@@ -12,6 +12,7 @@
 #include <map>
 #include <string>
 
+#include "core/auth/auth_config.h"
 #include "core/config/config_reader.h"
 #include "core/exporterhelper/exporter_helper_config.h"
 #include "core/net/tls_config.h"
@@ -21,6 +22,7 @@ namespace proflow::exporters::parca {
 struct ParcaExporterConfig {
   std::string endpoint;                  // host:port of Parca's gRPC server (default port 7070)
   net::TlsClientConfig tls;
+  std::optional<auth::AuthConfig> auth;  // client credentials from an auth extension
   std::string bearer_token;              // sent as `authorization: Bearer <token>`; never logged
   std::string bearer_token_file;         // or read from this file at start
   std::map<std::string, std::string> headers;
@@ -33,6 +35,7 @@ struct ParcaExporterConfig {
   void visit(V& v) {
     v.field("endpoint", endpoint, "host:port of the Parca gRPC server");
     v.field("tls", tls);
+    v.field("auth", auth, "send credentials from an auth extension: { authenticator: <id> }");
     v.field("bearer_token", bearer_token, "bearer token for Parca (authorization metadata)");
     v.field("bearer_token_file", bearer_token_file, "file holding the bearer token");
     v.field("headers", headers, "gRPC metadata sent with every request");

@@ -3,6 +3,7 @@
 #include <grpcpp/grpcpp.h>
 #include <spdlog/spdlog.h>
 
+#include "core/auth/client_auth.h"
 #include "core/grpc_status.h"
 #include "core/net/grpc_channel.h"
 #include "exporters/parca/write_raw.h"
@@ -19,7 +20,8 @@ ParcaSender::ParcaSender(const CreateSettings& settings, ParcaExporterConfig con
 
 ParcaSender::~ParcaSender() = default;
 
-Status ParcaSender::start(Host&) {
+Status ParcaSender::start(Host& host) {
+  if (Status s = auth::findClientAuthenticator(host, config_.auth, &client_auth_); !s.isOk()) return s;
   std::string token = config_.bearer_token;
   if (!config_.bearer_token_file.empty()) {
     token = net::readFileOrEmpty(config_.bearer_token_file);
@@ -52,6 +54,7 @@ Status ParcaSender::push(const Batch& batch, Deadline deadline) {
   grpc::ClientContext ctx;
   if (!authorization_.empty()) ctx.AddMetadata("authorization", authorization_);
   net::prepareCall(ctx, deadline, config_.headers);
+  auth::addClientMetadata(client_auth_, &ctx);
   store::WriteRawResponse response;
   grpc::Status gs = stub_->stub->WriteRaw(&ctx, request, &response);
   if (!gs.ok()) return fromGrpcStatus(gs);

@@ -7,6 +7,7 @@
 
 #include <grpcpp/channel.h>
 
+#include "core/auth/authenticator.h"
 #include "core/exporterhelper/sender.h"
 #include "core/factory.h"
 #include "exporters/parca/config.h"
@@ -25,6 +26,7 @@ class ParcaSender final : public exporterhelper::Sender {
   struct Stub;
   CreateSettings settings_;
   ParcaExporterConfig config_;
+  const auth::ClientAuthenticator* client_auth_ = nullptr;  // from config `auth`; owned by the service
   std::string authorization_;  // "Bearer ..." or empty; never logged
   std::shared_ptr<grpc::Channel> channel_;
   std::unique_ptr<Stub> stub_;

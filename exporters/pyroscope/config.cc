@@ -10,7 +10,8 @@ void PyroscopeExporterConfig::validate(config::ValidationContext& ctx) const {
   if (endpoint.empty()) ctx.error("endpoint", "endpoint is required: base URL of the Pyroscope server, e.g. http://pyroscope:4040");
   else if (Status s = net::parseUrl(endpoint, &url); !s.isOk()) ctx.error("endpoint", s.message());
   if (api != "push" && api != "ingest") ctx.error("api", "unknown api '" + api + "'; valid: push, ingest");
-  if (auth.basic && !auth.bearer_token.empty()) ctx.error("auth", "set either basic or bearer_token, not both");
+  if (int(auth.basic.has_value()) + int(!auth.bearer_token.empty()) + int(!auth.authenticator.empty()) > 1)
+    ctx.error("auth", "set one of basic, bearer_token or authenticator");
   if (auth.basic && auth.basic->username.empty()) ctx.error("auth.basic.username", "required with basic auth");
   for (const auto& [k, v] : external_labels) {
     if (!isValidLabelName(k))

@@ -8,7 +8,7 @@
 //       tenant_id: team-a         # X-Scope-OrgID
 //       auth:
 //         basic: { username: user, password: secret }
-//         # or bearer_token: ...
+//         # or bearer_token: ..., or authenticator: basicauth/pyroscope (an auth extension)
 //       external_labels: { cluster: prod-eu }
 //       tls: { ca_file: ca.pem }
 //       timeout: 10s
@@ -39,10 +39,12 @@ struct BasicAuthConfig {
 struct AuthConfig {
   std::optional<BasicAuthConfig> basic;
   std::string bearer_token;
+  std::string authenticator;  // id of an auth extension (instead of basic / bearer_token)
   template <class V>
   void visit(V& v) {
     v.field("basic", basic, "Authorization: Basic");
     v.field("bearer_token", bearer_token, "Authorization: Bearer (never logged)");
+    v.field("authenticator", authenticator, "credentials from an auth extension (listed in service.extensions)");
   }
 };
 

@@ -2,6 +2,9 @@
 
 #include <spdlog/logger.h>
 
+#include "core/auth/auth_config.h"
+#include "core/auth/client_auth.h"
+
 namespace proflow::exporters::pyroscope {
 namespace {
 
@@ -46,7 +49,10 @@ PyroscopeSender::PyroscopeSender(const CreateSettings& settings, PyroscopeExport
 
 PyroscopeSender::~PyroscopeSender() = default;
 
-Status PyroscopeSender::start(Host&) {
+Status PyroscopeSender::start(Host& host) {
+  std::optional<auth::AuthConfig> named;
+  if (!config_.auth.authenticator.empty()) named = auth::AuthConfig{config_.auth.authenticator};
+  if (Status s = auth::findClientAuthenticator(host, named, &client_auth_); !s.isOk()) return s;
   net::HttpClientOptions opts;
   opts.tls.ca_file = config_.tls.ca_file;
   opts.tls.cert_file = config_.tls.cert_file;
@@ -66,6 +72,7 @@ Status PyroscopeSender::post(const std::string& target, const std::string& conte
   net::HttpHeaders headers = headers_;
   headers.emplace("Content-Type", content_type);
   if (target == kPushPath) headers.emplace("Connect-Protocol-Version", "1");
+  auth::addClientHeaders(client_auth_, &headers);
   net::HttpResult r = client_->request("POST", base_url_ + target, headers, body, left);
   if (r.status.isOk()) settings_.telemetry->bytesOut(body.size());
   Status s = r.toStatus();

@@ -6,6 +6,7 @@
 
 #include <memory>
 
+#include "core/auth/authenticator.h"
 #include "core/exporterhelper/sender.h"
 #include "core/factory.h"
 #include "core/net/http_client.h"
@@ -27,6 +28,7 @@ class PyroscopeSender final : public exporterhelper::Sender {
 
   CreateSettings settings_;
   PyroscopeExporterConfig config_;
+  const auth::ClientAuthenticator* client_auth_ = nullptr;  // from config `auth`; owned by the service
   std::string base_url_;  // endpoint without a trailing '/'
   net::HttpHeaders headers_;  // auth, tenant, user headers (values never logged)
   std::unique_ptr<net::HttpClient> client_;

@@ -15,6 +15,7 @@
 #include <string>
 
 #include "core/config/config_reader.h"
+#include "core/auth/auth_config.h"
 #include "core/net/tls_config.h"
 
 namespace proflow::receivers::folded {
@@ -29,11 +30,13 @@ struct FoldedReceiverConfig {
   std::string sample_unit = "count";
   int64_t period = 0;  // > 0: counts are samples of this many sample_unit each, values = count * period
   std::optional<net::TlsServerConfig> tls;
+  std::optional<auth::AuthConfig> auth;  // authenticates the listener's requests
 
   template <class V>
   void visit(V& v) {
     v.field("endpoint", endpoint, "host:port for POST /v1/folded");
     v.field("tls", tls, "serve TLS with this certificate (absent = plain text)");
+    v.field("auth", auth, "authenticate requests: { authenticator: <extension id> }");
     v.field("max_request_body_size", max_request_body_size, "largest body accepted, after decompression");
     v.field("max_inflate_ratio", max_inflate_ratio, "largest decompressed/compressed ratio accepted");
     v.field("attributes", attributes, "resource attributes added to every profile");

@@ -5,6 +5,7 @@
 #include <charconv>
 #include <chrono>
 
+#include "core/auth/server_auth.h"
 #include "core/compression/compression.h"
 #include "core/formats/folded/folded.h"
 #include "core/formats/pprof/pprof_to_otlp.h"
@@ -30,13 +31,14 @@ FoldedReceiver::FoldedReceiver(const CreateSettings& settings, FoldedReceiverCon
 
 FoldedReceiver::~FoldedReceiver() { shutdown(std::chrono::steady_clock::now()); }
 
-Status FoldedReceiver::start(Host&) {
+Status FoldedReceiver::start(Host& host) {
   net::HttpServerOptions opts;
   if (Status s = net::receiverServerOptions(config_.endpoint, config_.max_request_body_size.bytes,
                                             config_.max_inflate_ratio, config_.tls,
                                             settings_.runtime->workers().get_executor(), &opts);
       !s.isOk())
     return s;
+  if (Status s = auth::applyServerAuth(host, config_.auth, &opts); !s.isOk()) return s;
   server_ = std::make_unique<net::HttpServer>(settings_.runtime->io(), opts, settings_.logger, settings_.telemetry);
   auto& workers = settings_.runtime->workers();
   server_->route("POST", kFoldedPath, [this, &workers](net::HttpRequest&& req, net::Responder respond) {

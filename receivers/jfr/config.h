@@ -15,6 +15,7 @@
 #include <string>
 
 #include "core/config/config_reader.h"
+#include "core/auth/auth_config.h"
 #include "core/net/tls_config.h"
 
 namespace proflow::receivers::jfr {
@@ -46,11 +47,13 @@ struct JfrReceiverConfig {
   bool keep_original_payload = false;
   std::optional<DirectoryConfig> directory;
   std::optional<net::TlsServerConfig> tls;
+  std::optional<auth::AuthConfig> auth;  // authenticates the listener's requests
 
   template <class V>
   void visit(V& v) {
     v.field("endpoint", endpoint, "host:port for POST /v1/jfr; empty disables HTTP");
     v.field("tls", tls, "serve TLS with this certificate (absent = plain text)");
+    v.field("auth", auth, "authenticate requests: { authenticator: <extension id> }");
     v.field("max_request_body_size", max_request_body_size, "largest recording accepted (decompressed)");
     v.field("max_inflate_ratio", max_inflate_ratio, "largest decompressed/compressed ratio accepted");
     v.field("attributes", attributes, "resource attributes added to every recording");

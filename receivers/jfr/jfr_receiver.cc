@@ -2,6 +2,7 @@
 
 #include <boost/asio/post.hpp>
 
+#include "core/auth/server_auth.h"
 #include "core/net/http_util.h"
 #include "core/net/receiver_server.h"
 
@@ -12,7 +13,7 @@ JfrReceiver::JfrReceiver(const CreateSettings& settings, JfrReceiverConfig confi
 
 JfrReceiver::~JfrReceiver() { shutdown(std::chrono::steady_clock::now()); }
 
-Status JfrReceiver::start(Host&) {
+Status JfrReceiver::start(Host& host) {
   if (!config_.endpoint.empty()) {
     net::HttpServerOptions opts;
     if (Status s = net::receiverServerOptions(config_.endpoint, config_.max_request_body_size.bytes,
@@ -20,6 +21,7 @@ Status JfrReceiver::start(Host&) {
                                               settings_.runtime->workers().get_executor(), &opts);
         !s.isOk())
       return s;
+    if (Status s = auth::applyServerAuth(host, config_.auth, &opts); !s.isOk()) return s;
     server_ = std::make_unique<net::HttpServer>(settings_.runtime->io(), opts, settings_.logger, settings_.telemetry);
     server_->route("POST", "/v1/jfr", [this](net::HttpRequest&& req, net::Responder respond) {
       handlePost(std::move(req), std::move(respond));

@@ -11,6 +11,7 @@
 #include <optional>
 #include <string>
 
+#include "core/auth/auth_config.h"
 #include "core/config/config_reader.h"
 #include "core/net/tls_config.h"
 
@@ -21,10 +22,12 @@ struct GrpcProtocolConfig {
   config::ByteSize max_recv_msg_size = config::ByteSize(64ull << 20);  // after decompression
   int max_concurrent_requests = 64;  // requests decoded/processed at once; more are refused (retryable)
   std::optional<net::TlsServerConfig> tls;
+  std::optional<auth::AuthConfig> auth;
   template <class V>
   void visit(V& v) {
     v.field("endpoint", endpoint, "host:port to listen on");
     v.field("tls", tls, "serve TLS with this certificate (absent = plain text)");
+    v.field("auth", auth, "authenticate requests: { authenticator: <extension id> }");
     v.field("max_recv_msg_size", max_recv_msg_size, "largest request accepted, after decompression");
     v.field("max_concurrent_requests", max_concurrent_requests, "requests processed at once");
   }
@@ -35,10 +38,12 @@ struct HttpProtocolConfig {
   config::ByteSize max_request_body_size = config::ByteSize(64ull << 20);  // after decompression
   double max_inflate_ratio = 100;
   std::optional<net::TlsServerConfig> tls;
+  std::optional<auth::AuthConfig> auth;
   template <class V>
   void visit(V& v) {
     v.field("endpoint", endpoint, "host:port to listen on");
     v.field("tls", tls, "serve TLS with this certificate (absent = plain text)");
+    v.field("auth", auth, "authenticate requests: { authenticator: <extension id> }");
     v.field("max_request_body_size", max_request_body_size, "largest body accepted, after decompression");
     v.field("max_inflate_ratio", max_inflate_ratio, "largest decompressed/compressed ratio accepted");
   }

@@ -4,8 +4,10 @@
 #include <grpcpp/grpcpp.h>
 #include <grpcpp/support/proto_buffer_reader.h>
 
+#include "core/auth/auth_config.h"
 #include "core/grpc_status.h"
 #include "core/net/tls_server.h"
+#include "core/otlp_profiles_version.h"
 #include "core/otlp_types.h"
 #include "opentelemetry/proto/collector/profiles/v1development/profiles_service.grpc.pb.h"
 #include "receivers/otlp/otlp_ingest.h"
@@ -17,12 +19,20 @@ namespace collector = ::opentelemetry::proto::collector::profiles::v1development
 class GrpcTransport::Service final
     : public collector::ProfilesService::WithRawCallbackMethod_Export<collector::ProfilesService::Service> {
  public:
-  Service(const CreateSettings& settings, const GrpcProtocolConfig& config, ConsumerPtr next)
-      : settings_(settings), config_(config), next_(std::move(next)) {}
+  Service(const CreateSettings& settings, const GrpcProtocolConfig& config, ConsumerPtr next,
+          const auth::ServerAuthenticator* authenticator)
+      : settings_(settings), config_(config), next_(std::move(next)), authenticator_(authenticator) {}
 
   grpc::ServerUnaryReactor* Export(grpc::CallbackServerContext* ctx, const grpc::ByteBuffer* request,
                                    grpc::ByteBuffer* response) override {
     auto* reactor = ctx->DefaultReactor();
+    // Metadata only: credentials and the schema version are checked before the request is parsed.
+    if (Status s = checkMetadata(*ctx); !s.isOk()) {
+      settings_.telemetry->record(telemetry::Event::kReceived, {});
+      settings_.telemetry->record(telemetry::Event::kRefused, {});
+      reactor->Finish(toGrpcStatus(s));
+      return reactor;
+    }
     if (in_flight_.fetch_add(1) >= config_.max_concurrent_requests) {
       in_flight_.fetch_sub(1);
       settings_.telemetry->record(telemetry::Event::kReceived, {});
@@ -40,6 +50,34 @@ class GrpcTransport::Service final
   }
 
  private:
+  Status checkMetadata(const grpc::CallbackServerContext& ctx) {
+    const auto& md = ctx.client_metadata();
+    if (authenticator_) {
+      Status s = authenticator_->authenticate([&md](std::string_view key) -> std::optional<std::string_view> {
+        auto it = md.find(grpc::string_ref(key.data(), key.size()));
+        if (it == md.end()) return std::nullopt;
+        return std::string_view(it->second.data(), it->second.size());
+      });
+      if (!s.isOk()) {
+        rejected(s.code() == StatusCode::kUnauthenticated ? "unauthenticated" : "auth_error").add();
+        return s;
+      }
+    }
+    std::vector<std::string_view> versions;
+    const grpc::string_ref key(kProfilesVersionMetadata.data(), kProfilesVersionMetadata.size());
+    for (auto [it, end] = md.equal_range(key); it != end; ++it) versions.emplace_back(it->second.data(), it->second.size());
+    Status s = checkProfilesVersion(versions);
+    if (!s.isOk()) rejected("unsupported_version").add();
+    return s;
+  }
+
+  telemetry::Counter& rejected(const char* reason) {
+    auto labels = settings_.telemetry->labels();
+    labels.emplace_back("reason", reason);
+    return settings_.telemetry->registry().counter(settings_.telemetry->prefix() + "grpc_rejected_requests_total",
+                                                   "gRPC requests refused before decoding, by reason", labels);
+  }
+
   grpc::Status handle(const grpc::ByteBuffer& raw, grpc::ByteBuffer* out) {
     settings_.telemetry->bytesIn(raw.Length());
     // Parsed onto an arena: many small messages, allocated and freed in blocks.
@@ -67,6 +105,7 @@ class GrpcTransport::Service final
   const CreateSettings& settings_;
   const GrpcProtocolConfig& config_;
   ConsumerPtr next_;
+  const auth::ServerAuthenticator* authenticator_;
   std::atomic<int> in_flight_{0};
 };
 
@@ -75,8 +114,11 @@ GrpcTransport::GrpcTransport(const CreateSettings& settings, GrpcProtocolConfig 
 
 GrpcTransport::~GrpcTransport() { shutdown(std::chrono::steady_clock::now()); }
 
-Status GrpcTransport::start() {
-  service_ = std::make_unique<Service>(settings_, config_, next_);
+Status GrpcTransport::start(Host& host) {
+  const auth::ServerAuthenticator* authenticator = nullptr;
+  if (Status s = auth::findServerAuthenticator(host, config_.auth, &authenticator); !s.isOk())
+    return Status(s.code(), "OTLP/gRPC: " + s.message());
+  service_ = std::make_unique<Service>(settings_, config_, next_, authenticator);
   std::shared_ptr<grpc::ServerCredentials> credentials = grpc::InsecureServerCredentials();
   if (config_.tls) {
     if (Status s = net::makeGrpcServerCredentials(*config_.tls, &credentials); !s.isOk())

@@ -19,7 +19,7 @@ class GrpcTransport {
   GrpcTransport(const CreateSettings& settings, GrpcProtocolConfig config, ConsumerPtr next);
   ~GrpcTransport();
 
-  Status start();
+  Status start(Host& host);
   void shutdown(Deadline deadline);
   int port() const { return port_; }
 

@@ -2,10 +2,12 @@
 
 #include <boost/asio/post.hpp>
 
+#include "core/auth/server_auth.h"
 #include "core/formats/otlp_json/otlp_json.h"
 #include "core/grpc_status.h"
 #include "core/net/http_util.h"
 #include "core/net/receiver_server.h"
+#include "core/otlp_profiles_version.h"
 #include "google/rpc/status.pb.h"
 #include "receivers/otlp/otlp_ingest.h"
 
@@ -52,12 +54,14 @@ HttpTransport::HttpTransport(const CreateSettings& settings, HttpProtocolConfig 
 
 HttpTransport::~HttpTransport() { shutdown(std::chrono::steady_clock::now()); }
 
-Status HttpTransport::start() {
+Status HttpTransport::start(Host& host) {
   net::HttpServerOptions opts;
   if (Status s = net::receiverServerOptions(config_.endpoint, config_.max_request_body_size.bytes,
                                             config_.max_inflate_ratio, config_.tls,
                                             settings_.runtime->workers().get_executor(), &opts);
       !s.isOk())
+    return Status(s.code(), "OTLP/HTTP: " + s.message());
+  if (Status s = auth::applyServerAuth(host, config_.auth, &opts); !s.isOk())
     return Status(s.code(), "OTLP/HTTP: " + s.message());
   server_ = std::make_unique<net::HttpServer>(settings_.runtime->io(), opts, settings_.logger, settings_.telemetry);
   server_->route("POST", kPath, [this](net::HttpRequest&& req, net::Responder respond) {
@@ -78,6 +82,14 @@ void HttpTransport::handle(net::HttpRequest&& req, net::Responder respond) {
                                req);
     r.status = 415;
     respond(std::move(r));
+    return;
+  }
+  std::vector<std::string_view> versions;
+  for (auto [it, end] = req.headers.equal_range(kProfilesVersionHeader); it != end; ++it) versions.push_back(it->second);
+  if (Status s = checkProfilesVersion(versions); !s.isOk()) {
+    settings_.telemetry->record(telemetry::Event::kReceived, {});
+    settings_.telemetry->record(telemetry::Event::kRefused, {});
+    respond(otlpErrorResponse(s, req));
     return;
   }
   // Decoding can take a while for big bodies: keep it off the I/O thread.

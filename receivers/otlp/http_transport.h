@@ -17,7 +17,7 @@ class HttpTransport {
   HttpTransport(const CreateSettings& settings, HttpProtocolConfig config, ConsumerPtr next);
   ~HttpTransport();
 
-  Status start();
+  Status start(Host& host);
   void shutdown(Deadline deadline);
   int port() const { return server_ ? server_->port() : 0; }
 

@@ -11,14 +11,14 @@ OtlpReceiver::OtlpReceiver(const CreateSettings& settings, OtlpReceiverConfig co
 
 OtlpReceiver::~OtlpReceiver() { shutdown(std::chrono::steady_clock::now()); }
 
-Status OtlpReceiver::start(Host&) {
+Status OtlpReceiver::start(Host& host) {
   if (config_.protocols.grpc) {
     grpc_ = std::make_unique<GrpcTransport>(settings_, *config_.protocols.grpc, next_);
-    if (Status s = grpc_->start(); !s.isOk()) return s;
+    if (Status s = grpc_->start(host); !s.isOk()) return s;
   }
   if (config_.protocols.http) {
     http_ = std::make_unique<HttpTransport>(settings_, *config_.protocols.http, next_);
-    if (Status s = http_->start(); !s.isOk()) {
+    if (Status s = http_->start(host); !s.isOk()) {
       shutdown(std::chrono::steady_clock::now());
       return s;
     }

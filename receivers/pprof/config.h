@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "core/config/config_reader.h"
+#include "core/auth/auth_config.h"
 #include "core/net/tls_config.h"
 
 namespace proflow::receivers::pprof {
@@ -78,10 +79,12 @@ struct PprofReceiverConfig {
   std::map<std::string, std::string> attributes;  // resource attributes of every profile
   std::optional<ScrapeConfig> scrape;
   std::optional<net::TlsServerConfig> tls;  // for the push listener
+  std::optional<auth::AuthConfig> auth;  // authenticates the listener's requests
   template <class V>
   void visit(V& v) {
     v.field("endpoint", endpoint, "host:port for POST /v1/pprof; empty = no listener");
     v.field("tls", tls, "serve TLS with this certificate (absent = plain text)");
+    v.field("auth", auth, "authenticate requests: { authenticator: <extension id> }");
     v.field("max_request_body_size", max_request_body_size, "largest body accepted, after decompression");
     v.field("max_inflate_ratio", max_inflate_ratio, "largest decompressed/compressed ratio accepted");
     v.field("attributes", attributes, "resource attributes added to every profile");

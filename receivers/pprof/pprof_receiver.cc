@@ -10,10 +10,10 @@ PprofReceiver::PprofReceiver(const CreateSettings& settings, PprofReceiverConfig
 
 PprofReceiver::~PprofReceiver() { shutdown(std::chrono::steady_clock::now()); }
 
-Status PprofReceiver::start(Host&) {
+Status PprofReceiver::start(Host& host) {
   if (!config_.endpoint.empty()) {
     push_ = std::make_unique<PushServer>(settings_, config_, next_);
-    if (Status s = push_->start(); !s.isOk()) return s;
+    if (Status s = push_->start(host); !s.isOk()) return s;
   }
   if (config_.scrape) {
     scraper_ = std::make_unique<Scraper>(settings_, config_, next_);

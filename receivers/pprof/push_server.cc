@@ -2,6 +2,7 @@
 
 #include <boost/asio/post.hpp>
 
+#include "core/auth/server_auth.h"
 #include "core/net/receiver_server.h"
 #include "receivers/pprof/ingest.h"
 
@@ -31,13 +32,14 @@ PushServer::PushServer(const CreateSettings& settings, const PprofReceiverConfig
 
 PushServer::~PushServer() { stop(); }
 
-Status PushServer::start() {
+Status PushServer::start(Host& host) {
   net::HttpServerOptions opts;
   if (Status s = net::receiverServerOptions(ctx_->config.endpoint, ctx_->config.max_request_body_size.bytes,
                                             ctx_->config.max_inflate_ratio, ctx_->config.tls,
                                             settings_.runtime->workers().get_executor(), &opts);
       !s.isOk())
     return s;
+  if (Status s = auth::applyServerAuth(host, ctx_->config.auth, &opts); !s.isOk()) return s;
   server_ = std::make_unique<net::HttpServer>(settings_.runtime->io(), opts, settings_.logger, settings_.telemetry);
   auto& workers = settings_.runtime->workers();
   server_->route("POST", kPushPath, [ctx = ctx_, &workers](net::HttpRequest&& req, net::Responder respond) {

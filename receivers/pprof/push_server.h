@@ -19,7 +19,7 @@ class PushServer {
   PushServer(const CreateSettings& settings, const PprofReceiverConfig& config, ConsumerPtr next);
   ~PushServer();
 
-  Status start();
+  Status start(Host& host);
   void stop();
   int port() const { return server_ ? server_->port() : 0; }
 

@@ -14,6 +14,7 @@
 #include <string>
 
 #include "core/config/config_reader.h"
+#include "core/auth/auth_config.h"
 #include "core/net/tls_config.h"
 
 namespace proflow::receivers::pyroscope {
@@ -27,11 +28,13 @@ struct PyroscopeReceiverConfig {
   double max_inflate_ratio = 100;  // decompressed/compressed, above 1 MiB of output
   int max_concurrent_requests = 64;  // decoded at once; more are answered 429 + Retry-After
   std::optional<net::TlsServerConfig> tls;
+  std::optional<auth::AuthConfig> auth;  // authenticates the listener's requests
 
   template <class V>
   void visit(V& v) {
     v.field("endpoint", endpoint, "host:port to listen on");
     v.field("tls", tls, "serve TLS with this certificate (absent = plain text)");
+    v.field("auth", auth, "authenticate requests: { authenticator: <extension id> }");
     v.field("max_request_body_size", max_request_body_size, "largest body accepted, as sent and after Content-Encoding");
     v.field("max_profile_size", max_profile_size, "largest profile accepted after decompressing gzip pprof");
     v.field("max_inflate_ratio", max_inflate_ratio, "largest decompressed/compressed ratio accepted");

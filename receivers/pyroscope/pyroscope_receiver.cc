@@ -6,6 +6,7 @@
 #include <boost/asio/post.hpp>
 #include <spdlog/logger.h>
 
+#include "core/auth/server_auth.h"
 #include "core/net/http_util.h"
 #include "core/net/receiver_server.h"
 #include "receivers/pyroscope/ingest_converter.h"
@@ -130,13 +131,14 @@ PyroscopeReceiver::PyroscopeReceiver(const CreateSettings& settings, PyroscopeRe
 
 PyroscopeReceiver::~PyroscopeReceiver() { shutdown(std::chrono::steady_clock::now()); }
 
-Status PyroscopeReceiver::start(Host&) {
+Status PyroscopeReceiver::start(Host& host) {
   const auto& cfg = state_->config;
   net::HttpServerOptions opts;
   if (Status s = net::receiverServerOptions(cfg.endpoint, cfg.max_request_body_size.bytes, cfg.max_inflate_ratio,
                                             cfg.tls, state_->settings.runtime->workers().get_executor(), &opts);
       !s.isOk())
     return s;
+  if (Status s = auth::applyServerAuth(host, cfg.auth, &opts); !s.isOk()) return s;
   server_ = std::make_unique<net::HttpServer>(state_->settings.runtime->io(), opts, state_->settings.logger,
                                               state_->settings.telemetry);
   for (const char* path : {"/ingest", "/pyroscope/ingest"}) {

@@ -1,0 +1,45 @@
+// The interfaces auth extensions implement (bearertokenauth, basicauth) and the components that
+// authenticate through them: a server checks each request's headers (HTTP headers or gRPC metadata)
+// before reading its body; a client adds headers to every request it sends.
+#pragma once
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "core/status.h"
+
+namespace proflow::auth {
+
+// Looks up the first value of a request header or gRPC metadata key (names compare
+// case-insensitively for HTTP; gRPC keys are lower case). nullopt when absent.
+using HeaderLookup = std::function<std::optional<std::string_view>(std::string_view name)>;
+
+using HeaderList = std::vector<std::pair<std::string, std::string>>;
+
+class ServerAuthenticator {
+ public:
+  virtual ~ServerAuthenticator() = default;
+  // OK, or UNAUTHENTICATED with a message that names what was wrong (missing header, wrong scheme,
+  // invalid credentials) but never echoes the credentials. Called from I/O threads: thread-safe.
+  virtual Status authenticate(const HeaderLookup& header) const = 0;
+  // The WWW-Authenticate value of a 401, e.g. `Bearer realm="proflow"`.
+  virtual std::string challenge() const = 0;
+};
+
+class ClientAuthenticator {
+ public:
+  virtual ~ClientAuthenticator() = default;
+  // Headers to add to the next request (lower-case names, valid as gRPC metadata too). Called per
+  // request so rotated credentials (a re-read token file) are picked up. Thread-safe.
+  virtual HeaderList requestHeaders() const = 0;
+};
+
+// Compares in time that depends only on the lengths, so a wrong secret does not leak how many of
+// its leading bytes matched.
+bool constantTimeEquals(std::string_view a, std::string_view b);
+
+}  // namespace proflow::auth

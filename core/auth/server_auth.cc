@@ -1,0 +1,24 @@
+#include "core/auth/server_auth.h"
+
+namespace proflow::auth {
+
+void protectHttpServer(const ServerAuthenticator* authenticator, net::HttpServerOptions* opts) {
+  if (!authenticator) return;
+  opts->www_authenticate = authenticator->challenge();
+  opts->authenticate = [authenticator](const net::HttpRequest& head) {
+    return authenticator->authenticate([&head](std::string_view name) -> std::optional<std::string_view> {
+      auto it = head.headers.find(name);
+      if (it == head.headers.end()) return std::nullopt;
+      return std::string_view(it->second);
+    });
+  };
+}
+
+Status applyServerAuth(Host& host, const std::optional<AuthConfig>& config, net::HttpServerOptions* opts) {
+  const ServerAuthenticator* authenticator = nullptr;
+  if (Status s = findServerAuthenticator(host, config, &authenticator); !s.isOk()) return s;
+  protectHttpServer(authenticator, opts);
+  return Status::ok();
+}
+
+}  // namespace proflow::auth

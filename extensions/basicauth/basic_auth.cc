@@ -1,0 +1,88 @@
+#include "extensions/basicauth/basic_auth.h"
+
+#include <openssl/evp.h>
+
+#include <fstream>
+#include <sstream>
+
+#include "extensions/basicauth/base64.h"
+#include "extensions/basicauth/htpasswd.h"
+
+namespace proflow::extensions::basicauth {
+namespace {
+
+constexpr std::string_view kBasic = "Basic ";
+
+Status unauthenticated(std::string why) { return Status(StatusCode::kUnauthenticated, std::move(why)); }
+
+bool startsWithIgnoreCase(std::string_view s, std::string_view prefix) {
+  if (s.size() < prefix.size()) return false;
+  for (size_t i = 0; i < prefix.size(); ++i)
+    if (std::tolower(static_cast<unsigned char>(s[i])) != std::tolower(static_cast<unsigned char>(prefix[i])))
+      return false;
+  return true;
+}
+
+}  // namespace
+
+BasicAuthServer::BasicAuthServer(const CreateSettings& settings, HtpasswdConfig config)
+    : settings_(settings), config_(std::move(config)) {}
+
+Status BasicAuthServer::start(Host&) {
+  users_.clear();
+  if (!config_.file.empty()) {
+    std::ifstream in(config_.file, std::ios::binary);
+    if (!in) return Status::invalid("cannot read htpasswd file '" + config_.file + "'");
+    std::ostringstream text;
+    text << in.rdbuf();
+    if (Status s = parseHtpasswd(text.str(), config_.file, &users_); !s.isOk()) return s;
+  }
+  if (Status s = parseHtpasswd(config_.inline_entries, "htpasswd.inline", &users_); !s.isOk()) return s;
+  if (users_.empty()) return Status::invalid("htpasswd has no users");
+  settings_.logger->info("basic auth: {} user(s)", users_.size());
+  return Status::ok();
+}
+
+BasicAuthServer::Digest BasicAuthServer::fingerprint(std::string_view user, std::string_view password) {
+  Digest d{};
+  unsigned int n = 0;
+  std::string input = std::string(user) + ":" + std::string(password);
+  EVP_Digest(input.data(), input.size(), d.data(), &n, EVP_sha256(), nullptr);
+  return d;
+}
+
+bool BasicAuthServer::verify(const std::string& user, std::string_view password) const {
+  auto entry = users_.find(user);
+  if (entry == users_.end()) return false;
+  const Digest print = fingerprint(user, password);
+  {
+    std::lock_guard lock(mu_);
+    auto it = verified_.find(user);
+    if (it != verified_.end() &&
+        auth::constantTimeEquals(std::string_view(reinterpret_cast<const char*>(it->second.data()), it->second.size()),
+                                 std::string_view(reinterpret_cast<const char*>(print.data()), print.size())))
+      return true;
+  }
+  if (!verifyPassword(password, entry->second)) return false;
+  std::lock_guard lock(mu_);
+  verified_[user] = print;
+  return true;
+}
+
+Status BasicAuthServer::authenticate(const auth::HeaderLookup& header) const {
+  auto value = header("authorization");
+  if (!value) return unauthenticated("missing Authorization header");
+  if (!startsWithIgnoreCase(*value, kBasic)) return unauthenticated("Authorization is not Basic credentials");
+  auto decoded = base64Decode(value->substr(kBasic.size()));
+  if (!decoded) return unauthenticated("Basic credentials are not valid base64");
+  const size_t colon = decoded->find(':');
+  if (colon == std::string::npos) return unauthenticated("Basic credentials are not user:password");
+  if (!verify(decoded->substr(0, colon), std::string_view(*decoded).substr(colon + 1)))
+    return unauthenticated("invalid user or password");
+  return Status::ok();
+}
+
+BasicAuthClient::BasicAuthClient(const ClientAuthConfig& config)
+    : header_value_(std::string(kBasic) + base64Encode(config.username + ":" + config.password)) {}
+
+}  // namespace proflow::extensions::basicauth

@@ -1,0 +1,54 @@
+// The `basicauth` extension in its two shapes: a server authenticator that checks
+// `Authorization: Basic <base64(user:password)>` against htpasswd entries, and a client
+// authenticator that sends it. The factory builds the one its config asks for, so naming a client
+// instance on a receiver (or the reverse) fails at start with a clear message.
+#pragma once
+
+#include <array>
+#include <map>
+#include <mutex>
+#include <string>
+
+#include "core/auth/authenticator.h"
+#include "core/factory.h"
+#include "extensions/basicauth/config.h"
+
+namespace proflow::extensions::basicauth {
+
+class BasicAuthServer final : public Extension, public auth::ServerAuthenticator {
+ public:
+  BasicAuthServer(const CreateSettings& settings, HtpasswdConfig config);
+
+  // Reads the htpasswd file and inline entries; fails naming the file and line of a bad entry.
+  Status start(Host& host) override;
+  void shutdown(Deadline) override {}
+
+  Status authenticate(const auth::HeaderLookup& header) const override;
+  std::string challenge() const override { return "Basic realm=\"proflow\", charset=\"UTF-8\""; }
+
+ private:
+  using Digest = std::array<unsigned char, 32>;
+  static Digest fingerprint(std::string_view user, std::string_view password);
+  bool verify(const std::string& user, std::string_view password) const;
+
+  CreateSettings settings_;
+  HtpasswdConfig config_;
+  std::map<std::string, std::string> users_;  // user -> hash, fixed after start()
+  // Last verified password per user (SHA-256 of user:password), so a slow hash such as bcrypt is
+  // computed once per credential rather than on every request. Bounded by the number of users.
+  mutable std::mutex mu_;
+  mutable std::map<std::string, Digest> verified_;
+};
+
+class BasicAuthClient final : public Extension, public auth::ClientAuthenticator {
+ public:
+  explicit BasicAuthClient(const ClientAuthConfig& config);
+  Status start(Host&) override { return Status::ok(); }
+  void shutdown(Deadline) override {}
+  auth::HeaderList requestHeaders() const override { return {{"authorization", header_value_}}; }
+
+ private:
+  std::string header_value_;  // "Basic <base64>", never logged
+};
+
+}  // namespace proflow::extensions::basicauth

@@ -1,0 +1,12 @@
+// Factory of the `basicauth` extension (registered in cmd/proflow/builtins.cc).
+#pragma once
+
+#include <memory>
+
+#include "core/factory.h"
+
+namespace proflow::extensions::basicauth {
+
+std::unique_ptr<Factory> makeBasicAuthExtensionFactory();
+
+}  // namespace proflow::extensions::basicauth

@@ -1,0 +1,27 @@
+#include "extensions/bearertokenauth/factory.h"
+
+#include "core/factory_helpers.h"
+#include "extensions/bearertokenauth/bearer_token_auth.h"
+
+namespace proflow::extensions::bearertokenauth {
+namespace {
+
+class BearerTokenAuthFactory final : public ExtensionFactoryFor<BearerTokenAuthConfig> {
+ public:
+  std::string_view type() const override { return "bearertokenauth"; }
+  std::string_view description() const override {
+    return "bearer token authentication for receivers (required header) and exporters (sent header)";
+  }
+  bool isAuthenticator() const override { return true; }
+
+ protected:
+  std::unique_ptr<Extension> createExtension(const CreateSettings& s, const BearerTokenAuthConfig& c) const override {
+    return std::make_unique<BearerTokenAuth>(s, c);
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Factory> makeBearerTokenAuthExtensionFactory() { return std::make_unique<BearerTokenAuthFactory>(); }
+
+}  // namespace proflow::extensions::bearertokenauth

@@ -1,0 +1,12 @@
+// Factory of the `bearertokenauth` extension (registered in cmd/proflow/builtins.cc).
+#pragma once
+
+#include <memory>
+
+#include "core/factory.h"
+
+namespace proflow::extensions::bearertokenauth {
+
+std::unique_ptr<Factory> makeBearerTokenAuthExtensionFactory();
+
+}  // namespace proflow::extensions::bearertokenauth

@@ -1,0 +1,152 @@
+// bearertokenauth on its own: header checks, several tokens, a token file that is re-read when it
+// changes, the client header, and config errors that never quote a token.
+#include <gtest/gtest.h>
+#include <spdlog/spdlog.h>
+
+#include <filesystem>
+#include <thread>
+
+#include "extensions/bearertokenauth/bearer_token_auth.h"
+#include "tests/receivers/otlp/service_harness.h"
+#include "tests/support/temp_dir.h"
+
+namespace proflow::extensions::bearertokenauth {
+namespace {
+
+class NoHost : public Host {
+ public:
+  void reportFatalError(const ComponentId&, const Status&) override {}
+};
+
+auth::HeaderLookup headers(std::map<std::string, std::string> h) {
+  return [h = std::move(h)](std::string_view name) -> std::optional<std::string_view> {
+    auto it = h.find(std::string(name));
+    if (it == h.end()) return std::nullopt;
+    return std::string_view(it->second);
+  };
+}
+
+CreateSettings settings() {
+  return {{"bearertokenauth", ""}, ComponentKind::kExtension, spdlog::default_logger(), nullptr, nullptr};
+}
+
+TEST(BearerTokenAuth, RequiresSchemeAndOneOfTheTokens) {
+  BearerTokenAuthConfig cfg;
+  cfg.tokens = {"first", "second"};
+  BearerTokenAuth a(settings(), cfg);
+  NoHost host;
+  ASSERT_TRUE(a.start(host).isOk());
+  EXPECT_TRUE(a.authenticate(headers({{"Authorization", "Bearer first"}})).isOk());
+  EXPECT_TRUE(a.authenticate(headers({{"Authorization", "Bearer second"}})).isOk());
+  for (const char* bad : {"Bearer third", "first", "Bearer  first", "Basic first", "Bearer firs", "Bearer first2"}) {
+    Status s = a.authenticate(headers({{"Authorization", bad}}));
+    EXPECT_EQ(s.code(), StatusCode::kUnauthenticated) << bad;
+    EXPECT_EQ(s.message().find("first"), std::string::npos) << "token echoed: " << s.message();
+  }
+  Status missing = a.authenticate(headers({}));
+  EXPECT_EQ(missing.code(), StatusCode::kUnauthenticated);
+  EXPECT_NE(missing.message().find("missing Authorization"), std::string::npos);
+  EXPECT_EQ(a.requestHeaders(), (auth::HeaderList{{"authorization", "Bearer first"}}));
+  EXPECT_EQ(a.challenge(), "Bearer realm=\"proflow\"");
+}
+
+TEST(BearerTokenAuth, CustomHeaderAndEmptyScheme) {
+  BearerTokenAuthConfig cfg;
+  cfg.header = "X-Api-Key";
+  cfg.scheme = "";
+  cfg.token = "k1";
+  BearerTokenAuth a(settings(), cfg);
+  NoHost host;
+  ASSERT_TRUE(a.start(host).isOk());
+  EXPECT_TRUE(a.authenticate(headers({{"X-Api-Key", "k1"}})).isOk());
+  EXPECT_FALSE(a.authenticate(headers({{"Authorization", "k1"}})).isOk());
+  EXPECT_EQ(a.requestHeaders(), (auth::HeaderList{{"x-api-key", "k1"}}));
+}
+
+TEST(BearerTokenAuth, TokenFileIsReadAgainWhenItChanges) {
+  testing::TempDir dir;
+  const std::string path = dir.write("token", "old-token  # comment\n");
+  BearerTokenAuthConfig cfg;
+  cfg.filename = path;
+  BearerTokenAuth a(settings(), cfg);
+  NoHost host;
+  ASSERT_TRUE(a.start(host).isOk());
+  EXPECT_TRUE(a.authenticate(headers({{"Authorization", "Bearer old-token"}})).isOk());
+  // Rotation as a secret mount does it: a new file renamed over the old one.
+  dir.write("token.new", "new-token\n");
+  std::filesystem::rename(dir.file("token.new"), path);
+  // The file is looked at again at most once a second.
+  bool rotated = false;
+  for (int i = 0; i < 50 && !rotated; ++i) {
+    rotated = a.authenticate(headers({{"Authorization", "Bearer new-token"}})).isOk();
+    if (!rotated) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  EXPECT_TRUE(rotated);
+  EXPECT_FALSE(a.authenticate(headers({{"Authorization", "Bearer old-token"}})).isOk());
+  EXPECT_EQ(a.requestHeaders(), (auth::HeaderList{{"authorization", "Bearer new-token"}}));
+}
+
+TEST(BearerTokenAuth, MissingTokenFileFailsStart) {
+  BearerTokenAuthConfig cfg;
+  cfg.filename = "/nonexistent/token";
+  BearerTokenAuth a(settings(), cfg);
+  NoHost host;
+  Status s = a.start(host);
+  EXPECT_FALSE(s.isOk());
+  EXPECT_NE(s.message().find("/nonexistent/token"), std::string::npos);
+}
+
+TEST(TokenFile, FirstWordOfEachLine) {
+  EXPECT_EQ(parseTokenFile("a b c\n\n  d\t# x\n"), (Tokens{"a", "d"}));
+}
+
+const char* kPipeline = R"(
+receivers: { otlp: { protocols: { http: { endpoint: "127.0.0.1:0" } } } }
+exporters: { debug: {} }
+)";
+
+TEST(BearerTokenAuthConfig, ErrorsNeverQuoteTheToken) {
+  const std::string errors = testing::configErrors(std::string(R"(extensions:
+  bearertokenauth/both: { token: "sekrit value", tokens: [x] }
+  bearertokenauth/none: {}
+)") + kPipeline + R"(
+service:
+  extensions: [bearertokenauth/both, bearertokenauth/none]
+  pipelines: { profiles: { receivers: [otlp], exporters: [debug] } }
+)");
+  EXPECT_NE(errors.find("set either token or tokens"), std::string::npos) << errors;
+  EXPECT_NE(errors.find("token: contains whitespace"), std::string::npos) << errors;
+  EXPECT_NE(errors.find("one of token, tokens or filename is required"), std::string::npos) << errors;
+  EXPECT_EQ(errors.find("sekrit"), std::string::npos) << errors;
+}
+
+TEST(AuthReference, UnknownNonAuthOrUnlistedExtensionsFailWithFileLine) {
+  const std::string errors = testing::configErrors(R"(extensions:
+  bearertokenauth: { token: abc }
+  bearertokenauth/unlisted: { token: abc }
+receivers:
+  otlp:
+    protocols:
+      http: { endpoint: "127.0.0.1:0", auth: { authenticator: nosuch } }
+      grpc: { endpoint: "127.0.0.1:0", auth: { authenticator: bearertokenauth/unlisted } }
+exporters:
+  otlp: { endpoint: "127.0.0.1:1", auth: { authenticator: bearertokenauth } }
+  otlphttp: { endpoint: "http://127.0.0.1:1", auth: { authenticator: debug } }
+service:
+  extensions: [bearertokenauth]
+  telemetry: { metrics: { address: "127.0.0.1:0", auth: { authenticator: basicauth } } }
+  pipelines: { profiles: { receivers: [otlp], exporters: [otlp, otlphttp] } }
+)");
+  EXPECT_NE(errors.find("test.yaml:7:"), std::string::npos) << errors;
+  EXPECT_NE(errors.find("receivers.otlp.protocols.http.auth.authenticator: extension 'nosuch' is not defined"),
+            std::string::npos)
+      << errors;
+  EXPECT_NE(errors.find("test.yaml:8:"), std::string::npos) << errors;
+  EXPECT_NE(errors.find("'bearertokenauth/unlisted' is not listed in service.extensions"), std::string::npos) << errors;
+  EXPECT_NE(errors.find("test.yaml:11:"), std::string::npos) << errors;
+  EXPECT_NE(errors.find("service.telemetry.metrics.auth.authenticator"), std::string::npos) << errors;
+  EXPECT_EQ(errors.find("exporters.otlp.auth"), std::string::npos) << "a valid reference was refused:\n" << errors;
+}
+
+}  // namespace
+}  // namespace proflow::extensions::bearertokenauth
