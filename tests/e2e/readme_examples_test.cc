@@ -53,7 +53,7 @@ std::vector<Example> examplesOf(const fs::path& root, const fs::path& readme) {
 std::vector<Example> allExamples() {
   const fs::path root = PROFLOW_SOURCE_DIR;
   std::vector<fs::path> readmes = {root / "README.md"};
-  for (const char* kind : {"receivers", "processors", "exporters"})
+  for (const char* kind : {"receivers", "processors", "exporters", "extensions"})
     for (const auto& dir : fs::directory_iterator(root / kind))
       if (fs::exists(dir.path() / "README.md")) readmes.push_back(dir.path() / "README.md");
   std::sort(readmes.begin(), readmes.end());
