@@ -9,6 +9,7 @@
 #include "core/net/tls_server.h"
 #include "core/otlp_profiles_version.h"
 #include "core/otlp_types.h"
+#include "core/telemetry/log_throttle.h"
 #include "opentelemetry/proto/collector/profiles/v1development/profiles_service.grpc.pb.h"
 #include "receivers/otlp/otlp_ingest.h"
 
@@ -93,7 +94,8 @@ class GrpcTransport::Service final
     }
     IngestResult r = ingest(std::move(batch), *next_, *settings_.telemetry);
     if (!r.status.isOk()) {
-      if (!r.status.retryable()) settings_.logger->debug("refused request: {}", r.status.toString());
+      if (!r.status.retryable())
+        log_throttle_.log(*settings_.logger, spdlog::level::debug, "refused", "refused request: " + r.status.toString());
       return toGrpcStatus(r.status);
     }
     bool own_buffer = false;
@@ -106,6 +108,7 @@ class GrpcTransport::Service final
   const GrpcProtocolConfig& config_;
   ConsumerPtr next_;
   const auth::ServerAuthenticator* authenticator_;
+  telemetry::LogThrottle log_throttle_;  // a sender can trigger the refusal line on every request
   std::atomic<int> in_flight_{0};
 };
 
