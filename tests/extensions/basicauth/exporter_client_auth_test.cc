@@ -114,5 +114,22 @@ service:
       << s.message();
 }
 
+TEST(BasicAuthConfig, ServerOrClientNotBoth) {
+  const std::string errors = testing::configErrors(R"(extensions:
+  basicauth:
+    htpasswd: { inline: "a:{SHA}87u9ZqY9S/F0eUBXjsPQEDUw4h0=" }
+    client_auth: { username: a, password: b }
+  basicauth/empty: {}
+receivers: { otlp: { protocols: { http: { endpoint: "127.0.0.1:0" } } } }
+exporters: { debug: {} }
+service:
+  extensions: [basicauth, basicauth/empty]
+  pipelines: { profiles: { receivers: [otlp], exporters: [debug] } }
+)");
+  EXPECT_NE(errors.find("test.yaml:4:"), std::string::npos) << errors;
+  EXPECT_NE(errors.find("either a server (htpasswd) or a client"), std::string::npos) << errors;
+  EXPECT_NE(errors.find("extensions.basicauth/empty: set htpasswd"), std::string::npos) << errors;
+}
+
 }  // namespace
 }  // namespace proflow

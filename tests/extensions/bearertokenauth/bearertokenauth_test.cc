@@ -1,5 +1,5 @@
 // bearertokenauth on its own: header checks, several tokens, a token file that is re-read when it
-// changes, the client header, and config errors that never quote a token.
+// changes, and the client header.
 #include <gtest/gtest.h>
 #include <spdlog/spdlog.h>
 
@@ -7,7 +7,6 @@
 #include <thread>
 
 #include "extensions/bearertokenauth/bearer_token_auth.h"
-#include "tests/receivers/otlp/service_harness.h"
 #include "tests/support/temp_dir.h"
 
 namespace proflow::extensions::bearertokenauth {
@@ -98,54 +97,6 @@ TEST(BearerTokenAuth, MissingTokenFileFailsStart) {
 
 TEST(TokenFile, FirstWordOfEachLine) {
   EXPECT_EQ(parseTokenFile("a b c\n\n  d\t# x\n"), (Tokens{"a", "d"}));
-}
-
-const char* kPipeline = R"(
-receivers: { otlp: { protocols: { http: { endpoint: "127.0.0.1:0" } } } }
-exporters: { debug: {} }
-)";
-
-TEST(BearerTokenAuthConfig, ErrorsNeverQuoteTheToken) {
-  const std::string errors = testing::configErrors(std::string(R"(extensions:
-  bearertokenauth/both: { token: "sekrit value", tokens: [x] }
-  bearertokenauth/none: {}
-)") + kPipeline + R"(
-service:
-  extensions: [bearertokenauth/both, bearertokenauth/none]
-  pipelines: { profiles: { receivers: [otlp], exporters: [debug] } }
-)");
-  EXPECT_NE(errors.find("set either token or tokens"), std::string::npos) << errors;
-  EXPECT_NE(errors.find("token: contains whitespace"), std::string::npos) << errors;
-  EXPECT_NE(errors.find("one of token, tokens or filename is required"), std::string::npos) << errors;
-  EXPECT_EQ(errors.find("sekrit"), std::string::npos) << errors;
-}
-
-TEST(AuthReference, UnknownNonAuthOrUnlistedExtensionsFailWithFileLine) {
-  const std::string errors = testing::configErrors(R"(extensions:
-  bearertokenauth: { token: abc }
-  bearertokenauth/unlisted: { token: abc }
-receivers:
-  otlp:
-    protocols:
-      http: { endpoint: "127.0.0.1:0", auth: { authenticator: nosuch } }
-      grpc: { endpoint: "127.0.0.1:0", auth: { authenticator: bearertokenauth/unlisted } }
-exporters:
-  otlp: { endpoint: "127.0.0.1:1", auth: { authenticator: bearertokenauth } }
-  otlphttp: { endpoint: "http://127.0.0.1:1", auth: { authenticator: debug } }
-service:
-  extensions: [bearertokenauth]
-  telemetry: { metrics: { address: "127.0.0.1:0", auth: { authenticator: basicauth } } }
-  pipelines: { profiles: { receivers: [otlp], exporters: [otlp, otlphttp] } }
-)");
-  EXPECT_NE(errors.find("test.yaml:7:"), std::string::npos) << errors;
-  EXPECT_NE(errors.find("receivers.otlp.protocols.http.auth.authenticator: extension 'nosuch' is not defined"),
-            std::string::npos)
-      << errors;
-  EXPECT_NE(errors.find("test.yaml:8:"), std::string::npos) << errors;
-  EXPECT_NE(errors.find("'bearertokenauth/unlisted' is not listed in service.extensions"), std::string::npos) << errors;
-  EXPECT_NE(errors.find("test.yaml:11:"), std::string::npos) << errors;
-  EXPECT_NE(errors.find("service.telemetry.metrics.auth.authenticator"), std::string::npos) << errors;
-  EXPECT_EQ(errors.find("exporters.otlp.auth"), std::string::npos) << "a valid reference was refused:\n" << errors;
 }
 
 }  // namespace

@@ -1,5 +1,6 @@
 // Server authentication on every receiver kind, over real sockets: OTLP/HTTP, OTLP/gRPC, pprof,
-// pyroscope, jfr, folded and the telemetry endpoint, all behind one bearertokenauth extension.
+// pyroscope, jfr, folded and the telemetry endpoint, all behind one bearertokenauth extension; and
+// the config errors of bearertokenauth and of `auth` references (file:line, never a token).
 #include <gtest/gtest.h>
 #include <grpcpp/grpcpp.h>
 
@@ -149,6 +150,54 @@ TEST_F(ReceiversAuthTest, TelemetryEndpointNeedsTheTokenToo) {
   auto authed = client_.request("GET", url, {{"Authorization", "Bearer the-token"}}, "", std::chrono::seconds(10));
   EXPECT_EQ(authed.http_status, 200);
   EXPECT_NE(authed.body.find("proflow_receiver_http_rejected_requests_total"), std::string::npos);
+}
+
+const char* kPipeline = R"(
+receivers: { otlp: { protocols: { http: { endpoint: "127.0.0.1:0" } } } }
+exporters: { debug: {} }
+)";
+
+TEST(BearerTokenAuthConfig, ErrorsNeverQuoteTheToken) {
+  const std::string errors = testing::configErrors(std::string(R"(extensions:
+  bearertokenauth/both: { token: "sekrit value", tokens: [x] }
+  bearertokenauth/none: {}
+)") + kPipeline + R"(
+service:
+  extensions: [bearertokenauth/both, bearertokenauth/none]
+  pipelines: { profiles: { receivers: [otlp], exporters: [debug] } }
+)");
+  EXPECT_NE(errors.find("set either token or tokens"), std::string::npos) << errors;
+  EXPECT_NE(errors.find("token: contains whitespace"), std::string::npos) << errors;
+  EXPECT_NE(errors.find("one of token, tokens or filename is required"), std::string::npos) << errors;
+  EXPECT_EQ(errors.find("sekrit"), std::string::npos) << errors;
+}
+
+TEST(AuthReference, UnknownNonAuthOrUnlistedExtensionsFailWithFileLine) {
+  const std::string errors = testing::configErrors(R"(extensions:
+  bearertokenauth: { token: abc }
+  bearertokenauth/unlisted: { token: abc }
+receivers:
+  otlp:
+    protocols:
+      http: { endpoint: "127.0.0.1:0", auth: { authenticator: nosuch } }
+      grpc: { endpoint: "127.0.0.1:0", auth: { authenticator: bearertokenauth/unlisted } }
+exporters:
+  otlp: { endpoint: "127.0.0.1:1", auth: { authenticator: bearertokenauth } }
+  otlphttp: { endpoint: "http://127.0.0.1:1", auth: { authenticator: debug } }
+service:
+  extensions: [bearertokenauth]
+  telemetry: { metrics: { address: "127.0.0.1:0", auth: { authenticator: basicauth } } }
+  pipelines: { profiles: { receivers: [otlp], exporters: [otlp, otlphttp] } }
+)");
+  EXPECT_NE(errors.find("test.yaml:7:"), std::string::npos) << errors;
+  EXPECT_NE(errors.find("receivers.otlp.protocols.http.auth.authenticator: extension 'nosuch' is not defined"),
+            std::string::npos)
+      << errors;
+  EXPECT_NE(errors.find("test.yaml:8:"), std::string::npos) << errors;
+  EXPECT_NE(errors.find("'bearertokenauth/unlisted' is not listed in service.extensions"), std::string::npos) << errors;
+  EXPECT_NE(errors.find("test.yaml:11:"), std::string::npos) << errors;
+  EXPECT_NE(errors.find("service.telemetry.metrics.auth.authenticator"), std::string::npos) << errors;
+  EXPECT_EQ(errors.find("exporters.otlp.auth"), std::string::npos) << "a valid reference was refused:\n" << errors;
 }
 
 }  // namespace
