@@ -1,6 +1,8 @@
 #include "receivers/otlp/grpc_transport.h"
 
+#include <algorithm>
 #include <boost/asio/post.hpp>
+#include <cctype>
 #include <grpcpp/grpcpp.h>
 #include <grpcpp/support/proto_buffer_reader.h>
 
@@ -54,8 +56,11 @@ class GrpcTransport::Service final
   Status checkMetadata(const grpc::CallbackServerContext& ctx) {
     const auto& md = ctx.client_metadata();
     if (authenticator_) {
-      Status s = authenticator_->authenticate([&md](std::string_view key) -> std::optional<std::string_view> {
-        auto it = md.find(grpc::string_ref(key.data(), key.size()));
+      Status s = authenticator_->authenticate([&md](std::string_view name) -> std::optional<std::string_view> {
+        // gRPC metadata keys are lower case; authenticators name headers as HTTP spells them.
+        std::string key(name);
+        std::transform(key.begin(), key.end(), key.begin(), [](unsigned char c) { return std::tolower(c); });
+        auto it = md.find(grpc::string_ref(key));
         if (it == md.end()) return std::nullopt;
         return std::string_view(it->second.data(), it->second.size());
       });

@@ -48,6 +48,8 @@ TEST(Htpasswd, VerifiesEveryHashFormat) {
   EXPECT_FALSE(verifyPassword("hunter3", sha));
   EXPECT_TRUE(verifyPassword("s3cret pass", "$apr1$0rxVTKzz$5CBrHkpc4Bn2xhD2R43Dl0"));
   EXPECT_FALSE(verifyPassword("s3cret pasS", "$apr1$0rxVTKzz$5CBrHkpc4Bn2xhD2R43Dl0"));
+  EXPECT_TRUE(verifyPassword("pw", "abzlUXK5ed5rs"));  // DES crypt (htpasswd -d), salt "ab"
+  EXPECT_FALSE(verifyPassword("px", "abzlUXK5ed5rs"));
   for (const char* prefix : {"$2b$", "$2y$", "$2a$", "$6$", "$5$", "$1$"}) {
     SCOPED_TRACE(prefix);
     const std::string hash = hashWith(prefix, "pw-" + std::string(prefix));

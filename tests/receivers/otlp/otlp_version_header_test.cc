@@ -75,7 +75,7 @@ TEST_F(VersionHeaderTest, HttpAcceptsNoneOrOneAndRefusesOthersBeforeDecoding) {
   ASSERT_TRUE(status.ParseFromString(v2.body));
   EXPECT_NE(status.message().find("version 2 is not supported"), std::string::npos) << status.message();
   EXPECT_NE(status.message().find("supported: 1"), std::string::npos) << status.message();
-  EXPECT_EQ(postHttp({"1", "1"}, body).http_status, 400);
+  EXPECT_EQ(postHttp({"1, 1"}, body).http_status, 400);  // repeats folded into one line by a proxy
   EXPECT_EQ(postHttp({"x"}, body).http_status, 400);
 }
 
@@ -86,9 +86,10 @@ TEST_F(VersionHeaderTest, GrpcAcceptsNoneOrOneAndRefusesOthers) {
   EXPECT_EQ(v2.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
   EXPECT_NE(v2.error_message().find("supported: 1"), std::string::npos) << v2.error_message();
   EXPECT_EQ(exportGrpc({"0"}).error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_EQ(exportGrpc({"1", "1"}).error_code(), grpc::StatusCode::INVALID_ARGUMENT);
   EXPECT_EQ(service_->metrics().value("proflow_receiver_grpc_rejected_requests_total",
                                       {{"receiver", "otlp"}, {"reason", "unsupported_version"}}),
-            2);
+            3);
 }
 
 TEST(OtlpHttpExporterVersionHeader, SentOnlyWhenAsked) {
