@@ -155,7 +155,7 @@ class Decoder {
       if (f == 1) {
         if (!expect("Resource", f, t, wire::kLen)) return false;
         KeyValue kv;
-        if (!keyValue(r.bytes(), &kv, 0)) return false;
+        if (!keyValue(r.bytes(), &kv, 3)) return false;
         prepareAppend(b_.key_values, res.attributes);
         b_.key_values.push_back(kv);
         ++res.attributes.size;
@@ -199,7 +199,7 @@ class Decoder {
       if (f == 1) {
         if (!expect("KeyValue", f, t, wire::kLen) || !text(r.bytes(), "KeyValue.key", &kv->key)) return false;
       } else if (f == 2) {
-        if (!expect("KeyValue", f, t, wire::kLen) || !anyValue(r.bytes(), &kv->value, depth)) return false;
+        if (!expect("KeyValue", f, t, wire::kLen) || !anyValue(r.bytes(), &kv->value, depth + 1)) return false;
       } else if (f == 3) {
         if (!expect("KeyValue", f, t, wire::kVarint)) return false;
         kv->key_strindex = static_cast<int32_t>(r.varint());
@@ -210,8 +210,15 @@ class Decoder {
     return finish(r, "KeyValue");
   }
 
+  // `depth`: nesting level of the message, the request being 0 (protobuf's recursion limit counts
+  // the same way).
+  bool tooDeep(int depth) {
+    if (depth <= options_.max_depth) return false;
+    return fail("AnyValue nests deeper than " + std::to_string(options_.max_depth) + " messages");
+  }
+
   bool anyValue(std::string_view in, Value* v, int depth) {
-    if (depth > options_.max_depth) return fail("AnyValue nests deeper than " + std::to_string(options_.max_depth));
+    if (tooDeep(depth)) return false;
     *v = Value{};
     v->kind = ValueKind::kEmpty;
     Reader r(in);
@@ -263,7 +270,7 @@ class Decoder {
   // Checks an encoded ArrayValue (`kv` false) or KeyValueList: structure, UTF-8, depth; tells
   // whether reference-based strings occur inside.
   bool nestedList(std::string_view in, bool kv, int depth, bool* refs) {
-    if (depth > options_.max_depth) return fail("AnyValue nests deeper than " + std::to_string(options_.max_depth));
+    if (tooDeep(depth)) return false;
     Reader r(in);
     uint32_t f, t;
     while (r.next(&f, &t)) {
@@ -272,11 +279,12 @@ class Decoder {
         continue;
       }
       if (!expect(kv ? "KeyValueList" : "ArrayValue", f, t, wire::kLen)) return false;
-      if (!(kv ? nestedKeyValue(r.bytes(), depth, refs) : nestedValue(r.bytes(), depth, refs))) return false;
+      if (!(kv ? nestedKeyValue(r.bytes(), depth + 1, refs) : nestedValue(r.bytes(), depth + 1, refs))) return false;
     }
     return finish(r, kv ? "KeyValueList" : "ArrayValue");
   }
   bool nestedKeyValue(std::string_view in, int depth, bool* refs) {
+    if (tooDeep(depth)) return false;
     Reader r(in);
     uint32_t f, t;
     while (r.next(&f, &t)) {
@@ -284,7 +292,7 @@ class Decoder {
         if (!expect("KeyValue", f, t, wire::kLen)) return false;
         if (!validUtf8(r.bytes())) return fail("KeyValue.key is not valid UTF-8");
       } else if (f == 2) {
-        if (!expect("KeyValue", f, t, wire::kLen) || !nestedValue(r.bytes(), depth, refs)) return false;
+        if (!expect("KeyValue", f, t, wire::kLen) || !nestedValue(r.bytes(), depth + 1, refs)) return false;
       } else if (f == 3) {
         if (!expect("KeyValue", f, t, wire::kVarint)) return false;
         *refs |= r.varint() != 0;
@@ -295,7 +303,7 @@ class Decoder {
     return finish(r, "KeyValue");
   }
   bool nestedValue(std::string_view in, int depth, bool* refs) {
-    if (depth > options_.max_depth) return fail("AnyValue nests deeper than " + std::to_string(options_.max_depth));
+    if (tooDeep(depth)) return false;
     Reader r(in);
     uint32_t f, t;
     static constexpr WireType kTypes[] = {wire::kVarint, wire::kLen,    wire::kVarint, wire::kVarint, wire::kFixed64,
@@ -357,7 +365,7 @@ class Decoder {
       } else if (f == 3) {
         if (!expect("InstrumentationScope", f, t, wire::kLen)) return false;
         KeyValue kv;
-        if (!keyValue(r.bytes(), &kv, 0) || !count(1)) return false;
+        if (!keyValue(r.bytes(), &kv, 4) || !count(1)) return false;
         prepareAppend(b_.key_values, scope->attributes);
         b_.key_values.push_back(kv);
         ++scope->attributes.size;
@@ -609,7 +617,7 @@ class Decoder {
         if (!expect("KeyValueAndUnit", f, t, wire::kVarint)) return false;
         (f == 1 ? a.key_strindex : a.unit_strindex) = static_cast<int32_t>(r.varint());
       } else if (f == 2) {
-        if (!expect("KeyValueAndUnit", f, t, wire::kLen) || !anyValue(r.bytes(), &a.value, 0)) return false;
+        if (!expect("KeyValueAndUnit", f, t, wire::kLen) || !anyValue(r.bytes(), &a.value, 3)) return false;
       } else {
         r.skip(t);
       }

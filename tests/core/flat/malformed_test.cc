@@ -3,6 +3,9 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <google/protobuf/unknown_field_set.h>
+
+#include "core/batch.h"
 #include "core/flat/flat_decode.h"
 #include "core/otlp_validate.h"
 #include "tests/core/flat/test_requests.h"
@@ -76,6 +79,27 @@ TEST(FlatDecode, BoundsEntriesAndNesting) {
   EXPECT_THAT(nested.request.message(), HasSubstr("nests deeper than 100"));
 }
 
+TEST(FlatDecode, RefusesDeepNestingExactlyWhereProtobufDoes) {
+  // Arrays in a resource attribute, a dictionary attribute and a scope attribute, around the limit.
+  for (int where = 0; where < 3; ++where) {
+    for (int levels = 40; levels < 56; ++levels) {
+      otlp::Request r = testing::everyFieldRequest();
+      otlp::AnyValue* v = where == 0   ? r.mutable_resource_profiles(0)->mutable_resource()->add_attributes()->mutable_value()
+                          : where == 1 ? r.mutable_dictionary()->add_attribute_table()->mutable_value()
+                                       : r.mutable_resource_profiles(0)->mutable_scope_profiles(0)->mutable_scope()->add_attributes()->mutable_value();
+      for (int i = 0; i < levels; ++i) v = v->mutable_array_value()->add_values();
+      v->set_int_value(1);
+      const std::string wire = r.SerializeAsString();
+      otlp::Request check;
+      Batch batch;
+      DecodeOptions structural;
+      structural.validate = false;
+      EXPECT_EQ(decode(wire, &batch, structural).request.isOk(), check.ParseFromString(wire))
+          << "place " << where << ", " << levels << " levels";
+    }
+  }
+}
+
 // Requests the validator must refuse or prune, checked against validateAndPrune on protobuf.
 std::vector<std::pair<std::string, otlp::Request>> invalidRequests() {
   std::vector<std::pair<std::string, otlp::Request>> out;
@@ -95,7 +119,7 @@ std::vector<std::pair<std::string, otlp::Request>> invalidRequests() {
   add("pre-v1.10 sample", [&](otlp::Request& r) {
     auto* s = profile(r)->mutable_samples(1);
     s->clear_timestamps_unix_nano();
-    s->mutable_unknown_fields()->append("\x1a\x01\x05", 3);  // v1.9 attribute_indices at field 3
+    s->GetReflection()->MutableUnknownFields(s)->AddLengthDelimited(3, "\x05");  // v1.9 attribute_indices
   });
   add("profile id", [&](otlp::Request& r) { profile(r)->set_profile_id("short"); });
   add("sample type", [&](otlp::Request& r) { profile(r)->mutable_period_type()->set_unit_strindex(1000); });
@@ -130,7 +154,9 @@ TEST(FlatValidate, SameVerdictsAndMessagesAsTheProtobufValidator) {
     EXPECT_EQ(got.rejected_profiles, want.rejected_profiles);
     EXPECT_EQ(got.profile_errors, want.profile_errors);
     EXPECT_TRUE(!want.request.isOk() || want.rejected_profiles > 0) << "the case must be invalid";
-    if (got.request.isOk()) EXPECT_EQ(batch.counts().profiles, static_cast<uint64_t>(countRequest(pruned).profiles));
+    if (got.request.isOk()) {
+      EXPECT_EQ(batch.counts().profiles, countRequest(pruned).profiles);
+    }
   }
 }
 

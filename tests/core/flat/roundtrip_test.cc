@@ -88,6 +88,7 @@ TEST(FlatRoundTrip, ReadsUnpackedRepeatedFieldsAndSplitListsLikeProtobuf) {
   d->add_stack_table();
   d->add_attribute_table();
   d->add_attribute_table()->set_key_strindex(1);
+  d->add_link_table();
   std::string kv1 = "\x0a\x01" "a";
   std::string kv2 = "\x0a\x01" "b";
   std::string rp;
