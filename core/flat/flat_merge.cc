@@ -457,14 +457,25 @@ class Merger::Remap {
 
     const SampleColumns& s = src_.samples;
     SampleColumns& d = dst_.samples;
-    out.samples.begin = static_cast<uint32_t>(d.size());
-    for (uint32_t row = p.samples.begin; row < p.samples.end(); ++row) {
-      d.stack_index.push_back(stack(s.stack_index[row]));
-      d.link_index.push_back(link(s.link_index[row]));
-      attributes(src_.indexList(s.attributes[row]), attr_scratch_);
-      d.attributes.push_back(appendIndices(attr_scratch_));
-      d.values.push_back(appendColumn(dst_.values, src_.values, s.values[row]));
-      d.timestamps.push_back(appendColumn(dst_.timestamps, src_.timestamps, s.timestamps[row]));
+    const size_t base = d.size(), rows = p.samples.size;
+    out.samples.begin = static_cast<uint32_t>(base);
+    d.stack_index.resize(base + rows);
+    d.link_index.resize(base + rows);
+    d.attributes.resize(base + rows);
+    d.values.resize(base + rows);
+    d.timestamps.resize(base + rows);
+    copyBlock(s.values, p.samples, src_.values, dst_.values, d.values, base);
+    copyBlock(s.timestamps, p.samples, src_.timestamps, dst_.timestamps, d.timestamps, base);
+    for (size_t i = 0; i < rows; ++i) {
+      const size_t row = p.samples.begin + i;
+      d.stack_index[base + i] = stack(s.stack_index[row]);
+      d.link_index[base + i] = link(s.link_index[row]);
+      // After stack(): remapping a stack may append mapping/location lists to `indices` too.
+      const Range src_attributes = s.attributes[row];
+      Range& attributes = d.attributes[base + i];
+      attributes = Range{static_cast<uint32_t>(dst_.indices.size()), src_attributes.size};
+      for (uint32_t k = src_attributes.begin; k < src_attributes.end(); ++k)
+        dst_.indices.push_back(attribute(src_.indices[k]));
     }
     return out;
   }
@@ -475,11 +486,30 @@ class Merger::Remap {
     dst_.indices.insert(dst_.indices.end(), list.begin(), list.end());
     return r;
   }
+  // Copies the values (or timestamps) of the sample `rows` into `dst` and points the destination
+  // rows at them. A decoded profile keeps them as one block, copied at once; otherwise row by row.
   template <class T>
-  static Range appendColumn(std::vector<T>& dst, const std::vector<T>& src, Range r) {
-    Range out{static_cast<uint32_t>(dst.size()), r.size};
-    dst.insert(dst.end(), src.begin() + r.begin, src.begin() + r.end());
-    return out;
+  static void copyBlock(const std::vector<Range>& src_ranges, Range rows, const std::vector<T>& src,
+                        std::vector<T>& dst, std::vector<Range>& dst_ranges, size_t base) {
+    if (rows.size == 0) return;
+    const uint32_t first = src_ranges[rows.begin].begin;
+    uint32_t next = first;
+    for (uint32_t row = rows.begin; row < rows.end() && next != kNone; ++row)
+      next = src_ranges[row].begin == next ? src_ranges[row].end() : kNone;
+    const auto at = static_cast<uint32_t>(dst.size());
+    if (next != kNone) {
+      dst.insert(dst.end(), src.begin() + first, src.begin() + next);
+      for (uint32_t i = 0; i < rows.size; ++i) {
+        const Range r = src_ranges[rows.begin + i];
+        dst_ranges[base + i] = Range{r.begin - first + at, r.size};
+      }
+      return;
+    }
+    for (uint32_t i = 0; i < rows.size; ++i) {
+      const Range r = src_ranges[rows.begin + i];
+      dst_ranges[base + i] = Range{static_cast<uint32_t>(dst.size()), r.size};
+      dst.insert(dst.end(), src.begin() + r.begin, src.begin() + r.end());
+    }
   }
 
   // Re-encodes a nested list with its reference-based strings re-pointed (a rare path: protobuf).
@@ -538,7 +568,31 @@ std::string Merger::resourceKey(const Resource& r) const {
   return out;
 }
 
+void Merger::expect(const Batch& src) {
+  expected_.samples += src.samples.size();
+  expected_.values += src.values.size();
+  expected_.timestamps += src.timestamps.size();
+  expected_.indices += src.indices.size();
+  expected_.profiles += src.profiles.size();
+}
+
+void Merger::reserveExpected() {
+  Batch& d = *dst_;
+  auto grow = [](auto& column, size_t more) { column.reserve(column.size() + more); };
+  grow(d.samples.stack_index, expected_.samples);
+  grow(d.samples.link_index, expected_.samples);
+  grow(d.samples.attributes, expected_.samples);
+  grow(d.samples.values, expected_.samples);
+  grow(d.samples.timestamps, expected_.samples);
+  grow(d.values, expected_.values);
+  grow(d.timestamps, expected_.timestamps);
+  grow(d.indices, expected_.indices);
+  grow(d.profiles, expected_.profiles);
+  expected_ = Expected{};
+}
+
 void Merger::append(const Batch& src) {
+  if (expected_.samples + expected_.profiles != 0) reserveExpected();
   if (&src == dst_) {
     const Batch copy = src;
     append(copy);

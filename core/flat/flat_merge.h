@@ -54,11 +54,19 @@ class Merger {
  public:
   explicit Merger(Batch* dst);
 
+  // Announces a batch that will be appended: the first append() then sizes the destination's
+  // sample columns once for all announced batches instead of regrowing them on the way.
+  void expect(const Batch& src);
   // Copies `src` into the destination. `src` is only read (it may be the destination itself).
   void append(const Batch& src);
 
  private:
   class Remap;
+  struct Expected {
+    size_t samples = 0, values = 0, timestamps = 0, indices = 0, profiles = 0;
+  };
+  void reserveExpected();
+  Expected expected_;
   std::string resourceKey(const Resource& r) const;
 
   Batch* dst_;
