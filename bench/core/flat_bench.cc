@@ -10,6 +10,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "core/allocator_tuning.h"
 #include "core/flat/flat_decode.h"
 #include "core/flat/flat_encode.h"
 #include "core/flat/flat_merge.h"
@@ -145,6 +146,9 @@ void BM_FlatCopy(benchmark::State& state) {
     benchmark::DoNotOptimize(copy.samples.size());
   }
 }
+
+// malloc settings of the daemon (cmd/proflow), for both models alike.
+const bool kTuned = (tuneAllocatorForThroughput(), true);
 
 // Arg 0: Go CPU profile, 1: Go heap profile.
 BENCHMARK(BM_ProtobufParseSerialize)->Arg(0)->Arg(1);
