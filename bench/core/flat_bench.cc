@@ -7,25 +7,16 @@
 //   build/bench/bench_flat --benchmark_counters_tabular=true
 #include <benchmark/benchmark.h>
 
-#include <fstream>
-#include <sstream>
-
 #include "core/allocator_tuning.h"
 #include "core/flat/flat_decode.h"
 #include "core/flat/flat_encode.h"
 #include "core/flat/flat_merge.h"
 #include "core/formats/pprof/pprof_to_otlp.h"
+#include "core/net/grpc_channel.h"
 #include "core/request_merger.h"
 
 namespace proflow::flat {
 namespace {
-
-std::string readFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
 
 // The OTLP body of a committed pprof fixture, with `service` as its service.name.
 std::string otlpBody(const std::string& fixture, const std::string& service) {
@@ -33,7 +24,7 @@ std::string otlpBody(const std::string& fixture, const std::string& service) {
   pprof::PprofToOtlpOptions options;
   options.resource_attributes = {{"service.name", service}};
   const std::string path = std::string(PROFLOW_SOURCE_DIR) + "/tests/core/flat/testdata/" + fixture;
-  if (!pprof::pprofBytesToOtlp(readFile(path), options, &r).isOk()) {
+  if (!pprof::pprofBytesToOtlp(net::readFileOrEmpty(path), options, &r).isOk()) {
     std::fprintf(stderr, "cannot read %s\n", path.c_str());
     std::abort();
   }

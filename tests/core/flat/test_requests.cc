@@ -1,11 +1,10 @@
 #include "tests/core/flat/test_requests.h"
 
-#include <fstream>
 #include <random>
-#include <sstream>
 
 #include "core/dictionary_builder.h"
 #include "core/formats/pprof/pprof_to_otlp.h"
+#include "tests/support/temp_dir.h"
 
 namespace proflow::flat::testing {
 namespace {
@@ -224,13 +223,6 @@ otlp::Request agentRequest(int profiles, int samples, uint32_t seed) {
   return r;
 }
 
-std::string readFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
 std::vector<std::pair<std::string, otlp::Request>> pprofRequests() {
   std::vector<std::pair<std::string, otlp::Request>> out;
   const std::string dir = std::string(PROFLOW_SOURCE_DIR) + "/tests/";
@@ -240,7 +232,7 @@ std::vector<std::pair<std::string, otlp::Request>> pprofRequests() {
     pprof::PprofToOtlpOptions options;
     options.resource_attributes = {{"service.name", file}};
     options.keep_original_payload = true;
-    if (!pprof::pprofBytesToOtlp(readFile(dir + file), options, &r).isOk()) std::abort();
+    if (!pprof::pprofBytesToOtlp(::proflow::testing::readFile(dir + file), options, &r).isOk()) std::abort();
     out.emplace_back(file, std::move(r));
   }
   return out;

@@ -21,6 +21,4 @@ std::vector<std::pair<std::string, otlp::Request>> pprofRequests();
 // All of the above, named.
 std::vector<std::pair<std::string, otlp::Request>> corpus();
 
-std::string readFile(const std::string& path);
-
 }  // namespace proflow::flat::testing
