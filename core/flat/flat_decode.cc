@@ -65,14 +65,19 @@ class Decoder {
     return false;
   }
   bool truncated(const char* message) { return fail(std::string(message) + " is truncated or malformed"); }
+  // The checks below run per field and per entry: the test inline, the message out of line.
   bool expect(const char* message, uint32_t field, uint32_t t, WireType want) {
-    if (t == want) return true;
+    return t == want || wrongWireType(message, field, t, want);
+  }
+  [[gnu::cold, gnu::noinline]] bool wrongWireType(const char* message, uint32_t field, uint32_t t, WireType want) {
     return fail(std::string(message) + " field " + std::to_string(field) + " has wire type " + wireTypeName(t) +
                 ", expected " + wireTypeName(want));
   }
   bool count(size_t n) {
     entries_ += n;
-    if (entries_ <= options_.max_entries) return true;
+    return entries_ <= options_.max_entries || tooMany();
+  }
+  [[gnu::cold, gnu::noinline]] bool tooMany() {
     return fail("more than " + std::to_string(options_.max_entries) + " entries");
   }
   bool finish(Reader& r, const char* message) {

@@ -24,7 +24,7 @@ class Reader {
   const uint8_t* position() const { return p_; }
 
   // Next field key; false at the end of the message or on error.
-  bool next(uint32_t* field, uint32_t* wire_type) {
+  [[gnu::always_inline]] bool next(uint32_t* field, uint32_t* wire_type) {
     if (done()) return false;
     const uint64_t key = varint();
     if (failed_) return false;
@@ -34,7 +34,7 @@ class Reader {
     return true;
   }
 
-  uint64_t varint() {
+  [[gnu::always_inline]] uint64_t varint() {
     if (end_ - p_ >= 8) {
       uint64_t v;
       const size_t n = formats::decodeVarintInWord(formats::loadLittleEndian64(p_), &v);
@@ -90,7 +90,7 @@ class Reader {
   }
 
  private:
-  uint64_t slowVarint() {
+  [[gnu::noinline]] uint64_t slowVarint() {
     uint64_t v = 0;
     for (int shift = 0; shift < 70; shift += 7) {
       if (p_ >= end_) return fail(), 0;
