@@ -691,8 +691,12 @@ bool validUtf8(std::string_view s) {
 
 DecodeResult decode(std::string_view wire, Batch* out, const DecodeOptions& options) {
   out->clear();
-  Decoder decoder(*out, options);
   DecodeResult result;
+  if (wire.size() > UINT32_MAX) {  // arena offsets and column ranges are 32-bit
+    result.request = Status::invalid("OTLP profiles request larger than 4 GiB");
+    return result;
+  }
+  Decoder decoder(*out, options);
   result.request = decoder.run(wire);
   if (!result.request.isOk()) {
     out->clear();

@@ -3,10 +3,13 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <random>
+
 #include <google/protobuf/unknown_field_set.h>
 
 #include "core/batch.h"
 #include "core/flat/flat_decode.h"
+#include "core/flat/flat_encode.h"
 #include "core/otlp_validate.h"
 #include "tests/core/flat/test_requests.h"
 
@@ -34,6 +37,32 @@ TEST(FlatDecode, EveryTruncationIsRefusedExactlyWhenProtobufRefusesIt) {
     }
   }
   EXPECT_GT(refused, static_cast<int>(wire.size() / 2));
+}
+
+TEST(FlatDecode, SurvivesRandomCorruptionAndReencodesOnlyValidProtobuf) {
+  const std::string wire = testing::everyFieldRequest().SerializeAsString() +
+                           testing::agentRequest(1, 5, 2).SerializeAsString();
+  std::mt19937 rng(42);
+  int accepted = 0;
+  for (int round = 0; round < 3000; ++round) {
+    std::string bad = wire;
+    for (int flips = 1 + static_cast<int>(rng() % 3); flips > 0; --flips)
+      bad[rng() % bad.size()] = static_cast<char>(rng());
+    Batch batch;
+    const DecodeResult result = decode(bad, &batch);
+    if (!result.request.isOk()) {
+      EXPECT_FALSE(result.request.message().empty());
+      continue;
+    }
+    ++accepted;
+    const std::string out = encode(batch);
+    ASSERT_EQ(out.size(), encodedSize(batch));
+    otlp::Request check;
+    ASSERT_TRUE(check.ParseFromString(out)) << "round " << round;
+    otlp::Request pruned = check;
+    EXPECT_TRUE(proflow::validateAndPrune(&pruned).request.isOk()) << "round " << round;
+  }
+  EXPECT_GT(accepted, 0);
 }
 
 TEST(FlatDecode, RefusesAWrongWireTypeNamingTheField) {
