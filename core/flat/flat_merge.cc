@@ -457,25 +457,19 @@ class Merger::Remap {
 
     const SampleColumns& s = src_.samples;
     SampleColumns& d = dst_.samples;
-    const size_t base = d.size(), rows = p.samples.size;
-    out.samples.begin = static_cast<uint32_t>(base);
-    d.stack_index.resize(base + rows);
-    d.link_index.resize(base + rows);
-    d.attributes.resize(base + rows);
-    d.values.resize(base + rows);
-    d.timestamps.resize(base + rows);
-    copyBlock(s.values, p.samples, src_.values, dst_.values, d.values, base);
-    copyBlock(s.timestamps, p.samples, src_.timestamps, dst_.timestamps, d.timestamps, base);
-    for (size_t i = 0; i < rows; ++i) {
-      const size_t row = p.samples.begin + i;
-      d.stack_index[base + i] = stack(s.stack_index[row]);
-      d.link_index[base + i] = link(s.link_index[row]);
+    out.samples.begin = static_cast<uint32_t>(d.size());
+    const Shift values = copyBlock(s.values, p.samples, src_.values, dst_.values);
+    const Shift timestamps = copyBlock(s.timestamps, p.samples, src_.timestamps, dst_.timestamps);
+    for (uint32_t row = p.samples.begin; row < p.samples.end(); ++row) {
+      d.stack_index.push_back(stack(s.stack_index[row]));
+      d.link_index.push_back(link(s.link_index[row]));
       // After stack(): remapping a stack may append mapping/location lists to `indices` too.
       const Range src_attributes = s.attributes[row];
-      Range& attributes = d.attributes[base + i];
-      attributes = Range{static_cast<uint32_t>(dst_.indices.size()), src_attributes.size};
+      d.attributes.push_back(Range{static_cast<uint32_t>(dst_.indices.size()), src_attributes.size});
       for (uint32_t k = src_attributes.begin; k < src_attributes.end(); ++k)
         dst_.indices.push_back(attribute(src_.indices[k]));
+      d.values.push_back(values.apply(s.values[row], src_.values, dst_.values));
+      d.timestamps.push_back(timestamps.apply(s.timestamps[row], src_.timestamps, dst_.timestamps));
     }
     return out;
   }
@@ -486,30 +480,31 @@ class Merger::Remap {
     dst_.indices.insert(dst_.indices.end(), list.begin(), list.end());
     return r;
   }
-  // Copies the values (or timestamps) of the sample `rows` into `dst` and points the destination
-  // rows at them. A decoded profile keeps them as one block, copied at once; otherwise row by row.
-  template <class T>
-  static void copyBlock(const std::vector<Range>& src_ranges, Range rows, const std::vector<T>& src,
-                        std::vector<T>& dst, std::vector<Range>& dst_ranges, size_t base) {
-    if (rows.size == 0) return;
-    const uint32_t first = src_ranges[rows.begin].begin;
-    uint32_t next = first;
-    for (uint32_t row = rows.begin; row < rows.end() && next != kNone; ++row)
-      next = src_ranges[row].begin == next ? src_ranges[row].end() : kNone;
-    const auto at = static_cast<uint32_t>(dst.size());
-    if (next != kNone) {
-      dst.insert(dst.end(), src.begin() + first, src.begin() + next);
-      for (uint32_t i = 0; i < rows.size; ++i) {
-        const Range r = src_ranges[rows.begin + i];
-        dst_ranges[base + i] = Range{r.begin - first + at, r.size};
-      }
-      return;
-    }
-    for (uint32_t i = 0; i < rows.size; ++i) {
-      const Range r = src_ranges[rows.begin + i];
-      dst_ranges[base + i] = Range{static_cast<uint32_t>(dst.size()), r.size};
+  // Where the values (or timestamps) of a profile's samples went in the destination: a decoded
+  // profile keeps them as one block, copied at once and then shifted; otherwise row by row.
+  struct Shift {
+    bool block = false;
+    int64_t delta = 0;
+    template <class T>
+    Range apply(Range r, const std::vector<T>& src, std::vector<T>& dst) const {
+      if (block) return Range{static_cast<uint32_t>(r.begin + delta), r.size};
+      Range out{static_cast<uint32_t>(dst.size()), r.size};
       dst.insert(dst.end(), src.begin() + r.begin, src.begin() + r.end());
+      return out;
     }
+  };
+  template <class T>
+  static Shift copyBlock(const std::vector<Range>& ranges, Range rows, const std::vector<T>& src, std::vector<T>& dst) {
+    if (rows.size == 0) return {};
+    const uint32_t first = ranges[rows.begin].begin;
+    uint32_t next = first;
+    for (uint32_t row = rows.begin; row < rows.end(); ++row) {
+      if (ranges[row].begin != next) return {};
+      next = ranges[row].end();
+    }
+    const auto at = static_cast<int64_t>(dst.size());
+    dst.insert(dst.end(), src.begin() + first, src.begin() + next);
+    return Shift{true, at - first};
   }
 
   // Re-encodes a nested list with its reference-based strings re-pointed (a rare path: protobuf).
