@@ -291,6 +291,18 @@ int32_t DictionaryIndex::attribute(const std::string& identity, const std::funct
       make);
 }
 
+int32_t DictionaryIndex::attribute(const Attribute& candidate) {
+  Batch& b = *b_;
+  std::string identity;
+  putString(identity, b.string(candidate.key_strindex));
+  putString(identity, b.string(candidate.unit_strindex));
+  appendValueIdentity(identity, candidate.value, b, [&](int32_t s) { return b.string(s); });
+  return attribute(identity, [&] {
+    b.attributes.push_back(candidate);
+    return static_cast<int32_t>(b.attributes.size() - 1);
+  });
+}
+
 // ---------------------------------------------------------------------------------------------
 // Merger
 

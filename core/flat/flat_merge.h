@@ -33,6 +33,9 @@ class DictionaryIndex {
   int32_t link(std::string_view trace_id, std::string_view span_id);
   // `identity` is attributeIdentity() of the candidate; `make` appends it and returns its index.
   int32_t attribute(const std::string& identity, const std::function<int32_t()>& make);
+  // Interns `candidate` (its strings already in the batch: keys and units as dictionary indexes,
+  // string values in the arena); appends it when new.
+  int32_t attribute(const Attribute& candidate);
 
   // Identity of attribute `i` of the batch (strings resolved), into `out`.
   void attributeIdentity(int32_t i, std::string& out) const;
