@@ -10,10 +10,13 @@
 
 #include "core/flat/flat_convert.h"
 #include "core/flat/flat_encode.h"
+#include "core/formats/pprof/flat_to_pprof.h"
+#include "core/formats/pprof/otlp_to_pprof.h"
 #include "core/formats/pprof/pprof_to_flat.h"
 #include "core/formats/pprof/pprof_to_otlp.h"
 #include "tests/core/formats/pprof/conversion_helpers.h"
 #include "tests/core/formats/pprof/test_profiles.h"
+#include "tests/core/flat/test_requests.h"
 #include "tests/support/temp_dir.h"
 
 namespace proflow::pprof {
@@ -114,6 +117,83 @@ TEST(PprofToFlat, RefusesWhatPprofToOtlpRefusesAndLeavesTheBatchUnchanged) {
   EXPECT_NE(got.toString().find("resource_index 5"), std::string::npos) << got.toString();
 
   EXPECT_EQ(flat::encode(batch), before);
+}
+
+// flat -> pprof: the decoded Profile messages of flatToPprof equal otlpToPprof's, and the encoded
+// bytes (gzip included) are identical.
+void expectSamePprofs(const otlp::Request& req, const flat::Batch& batch, const OtlpToPprofOptions& options) {
+  std::vector<PprofFromOtlp> want, got;
+  auto want_status = otlpToPprof(req, &want, options);
+  auto got_status = flatToPprof(batch, &got, options);
+  ASSERT_EQ(got_status.toString(), want_status.toString());
+  ASSERT_EQ(got.size(), want.size());
+  for (size_t i = 0; i < want.size(); ++i) {
+    SCOPED_TRACE("pprof " + std::to_string(i));
+    std::string diff;
+    MessageDifferencer d;
+    d.ReportDifferencesToString(&diff);
+    EXPECT_TRUE(d.Compare(want[i].profile, got[i].profile)) << diff;
+    EXPECT_EQ(got[i].resource_index, want[i].resource_index);
+    EXPECT_EQ(got[i].scope_index, want[i].scope_index);
+    EXPECT_EQ(got[i].profile_indices, want[i].profile_indices);
+  }
+  std::vector<EncodedPprof> want_bytes, got_bytes;
+  ASSERT_EQ(flatToPprofBytes(batch, &got_bytes, options).toString(),
+            otlpToPprofBytes(req, &want_bytes, options).toString());
+  ASSERT_EQ(got_bytes.size(), want_bytes.size());
+  for (size_t i = 0; i < want_bytes.size(); ++i) EXPECT_TRUE(got_bytes[i].data == want_bytes[i].data) << i;
+}
+
+std::vector<std::pair<std::string, OtlpToPprofOptions>> backOptions() {
+  OtlpToPprofOptions drop;
+  drop.timestamps = OtlpToPprofOptions::Timestamps::kDrop;
+  return {{"label timestamps", {}}, {"drop timestamps", drop}};
+}
+
+TEST(FlatToPprof, EqualsOtlpToPprofOnEveryFixture) {
+  for (const auto& [name, data] : fixtures()) {
+    for (const auto& [option_name, options] : optionSets()) {
+      for (const auto& [back_name, back] : backOptions()) {
+        SCOPED_TRACE(name + " / " + option_name + " / " + back_name);
+        otlp::Request req;
+        ASSERT_TRUE(pprofBytesToOtlp(data, options, &req).isOk());
+        flat::Batch batch;
+        ASSERT_TRUE(pprofBytesToFlat(data, options, &batch).isOk());
+        expectSamePprofs(req, batch, back);
+      }
+    }
+  }
+}
+
+// OTLP that did not come from pprof: other producers' layouts, links, timestamps, several resources.
+TEST(FlatToPprof, EqualsOtlpToPprofOnOtherProducersRequests) {
+  for (const auto& [name, req] : flat::testing::corpus()) {
+    for (const auto& [back_name, back] : backOptions()) {
+      SCOPED_TRACE(name + " / " + back_name);
+      flat::Batch batch;
+      ASSERT_TRUE(flat::fromRequest(req, &batch).isOk());
+      expectSamePprofs(req, batch, back);
+    }
+  }
+}
+
+TEST(FlatToPprof, DanglingIndexesAreRefusedWithOtlpToPprofsMessage) {
+  otlp::Request req;
+  ASSERT_TRUE(pprofToOtlp(testdata::smallProfile(), {}, &req).isOk());
+  for (int field = 0; field < 3; ++field) {
+    otlp::Request bad = req;
+    auto* sample = bad.mutable_resource_profiles(0)->mutable_scope_profiles(0)->mutable_profiles(1)->mutable_samples(1);
+    if (field == 0) sample->set_stack_index(77);
+    if (field == 1) sample->add_attribute_indices(78);
+    if (field == 2) sample->set_link_index(79);
+    flat::Batch batch;
+    ASSERT_TRUE(flat::fromRequest(bad, &batch).isOk());
+    std::vector<PprofFromOtlp> out;
+    auto st = flatToPprof(batch, &out);
+    EXPECT_EQ(st.code(), StatusCode::kInvalidArgument) << field;
+    EXPECT_NE(st.toString().find("out of range"), std::string::npos) << st.toString();
+    expectSamePprofs(bad, batch, {});
+  }
 }
 
 }  // namespace
