@@ -291,6 +291,19 @@ int32_t DictionaryIndex::attribute(const std::string& identity, const std::funct
       make);
 }
 
+void DictionaryIndex::reserve(const Expected& e) {
+  Batch& b = *b_;
+  auto grow = [](IndexSet& set, auto& table, size_t more) {
+    set.reserve(table.size() + more);
+    table.reserve(table.size() + more);
+  };
+  grow(strings_, b.strings, e.strings);
+  grow(functions_, b.functions, e.functions);
+  grow(mappings_, b.mappings, e.mappings);
+  grow(locations_, b.locations, e.locations);
+  grow(stacks_, b.stacks, e.stacks);
+}
+
 int32_t DictionaryIndex::attribute(const Attribute& candidate) {
   Batch& b = *b_;
   std::string identity;

@@ -41,6 +41,13 @@ class DictionaryIndex {
   void attributeIdentity(int32_t i, std::string& out) const;
   Batch& batch() { return *b_; }
 
+  // Entries a converter expects to add (it knows its input's table sizes): the sets and tables are
+  // sized once instead of rehashing and regrowing on the way.
+  struct Expected {
+    size_t strings = 0, functions = 0, mappings = 0, locations = 0, stacks = 0;
+  };
+  void reserve(const Expected& e);
+
  private:
   Batch* b_;
   IndexSet strings_, functions_, mappings_, locations_, stacks_, links_, attributes_;

@@ -93,10 +93,11 @@ class FlatConverter {
   void reserve() {
     const size_t samples = static_cast<size_t>(p_.sample_size()) * static_cast<size_t>(p_.sample_type_size());
     b_.arena.reserve(b_.arena.size() + p_.raw().size() / 2);
-    b_.strings.reserve(b_.strings.size() + static_cast<size_t>(p_.string_table_size()));
-    b_.functions.reserve(b_.functions.size() + static_cast<size_t>(p_.function_size()));
-    b_.locations.reserve(b_.locations.size() + static_cast<size_t>(p_.location_size()));
-    b_.stacks.reserve(b_.stacks.size() + static_cast<size_t>(p_.sample_size()));
+    dict_.reserve({.strings = static_cast<size_t>(p_.string_table_size()),
+                   .functions = static_cast<size_t>(p_.function_size()),
+                   .mappings = static_cast<size_t>(p_.mapping_size()),
+                   .locations = static_cast<size_t>(p_.location_size()),
+                   .stacks = static_cast<size_t>(p_.sample_size())});
     auto& s = b_.samples;
     for (auto* column : {&s.stack_index, &s.link_index}) column->reserve(column->size() + samples);
     for (auto* column : {&s.attributes, &s.values, &s.timestamps}) column->reserve(column->size() + samples);
