@@ -12,7 +12,10 @@
 #include <sstream>
 
 #include "core/allocator_tuning.h"
+#include "core/flat/flat_batch.h"
+#include "core/formats/pprof/flat_to_pprof.h"
 #include "core/formats/pprof/otlp_to_pprof.h"
+#include "core/formats/pprof/pprof_to_flat.h"
 #include "core/formats/pprof/pprof_to_otlp.h"
 #include "core/formats/pprof/pprof_view.h"
 
@@ -117,8 +120,23 @@ size_t roundTripHeap(const std::string& input) {
   return back[0].data.size();
 }
 
-void runFull(benchmark::State& state, const std::string& input, int level = kDefaultGzipLevel) {
-  for (auto _ : state) benchmark::DoNotOptimize(roundTrip(input, level));
+// The same path through the flat model (core/flat) instead of the protobuf request.
+size_t roundTripFlat(const std::string& input, int level = kDefaultGzipLevel) {
+  flat::Batch batch;
+  DecodeOptions d;
+  d.limits.max_output_bytes = 1u << 30;
+  if (!pprofBytesToFlat(input, {}, &batch, d).isOk()) std::abort();
+  std::vector<EncodedPprof> back;
+  if (!flatToPprofBytes(batch, &back, {}, Encoding::kGzip, level).isOk() || back.size() != 1) std::abort();
+  return back[0].data.size();
+}
+
+enum class Model { kRequest, kFlat };
+
+void runFull(benchmark::State& state, const std::string& input, int level = kDefaultGzipLevel,
+             Model model = Model::kRequest) {
+  for (auto _ : state)
+    benchmark::DoNotOptimize(model == Model::kFlat ? roundTripFlat(input, level) : roundTrip(input, level));
   state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * input.size()));
   state.counters["input_bytes"] = static_cast<double>(input.size());
 }
@@ -129,6 +147,11 @@ BENCHMARK(BM_Large_RoundTrip)->Unit(benchmark::kMillisecond);
 // Same gzip level as Go's profile.Write (6), for the side-by-side.
 void BM_Large_RoundTripGzip6(benchmark::State& state) { runFull(state, large(), 6); }
 BENCHMARK(BM_Large_RoundTripGzip6)->Unit(benchmark::kMillisecond);
+
+void BM_Large_RoundTripFlat(benchmark::State& state) { runFull(state, large(), kDefaultGzipLevel, Model::kFlat); }
+BENCHMARK(BM_Large_RoundTripFlat)->Unit(benchmark::kMillisecond);
+void BM_Large_RoundTripFlatGzip6(benchmark::State& state) { runFull(state, large(), 6, Model::kFlat); }
+BENCHMARK(BM_Large_RoundTripFlatGzip6)->Unit(benchmark::kMillisecond);
 
 void BM_Large_RoundTripHeapRequest(benchmark::State& state) {
   for (auto _ : state) benchmark::DoNotOptimize(roundTripHeap(large()));
@@ -222,6 +245,12 @@ void registerFiles() {
         ->Unit(benchmark::kMicrosecond);
     benchmark::RegisterBenchmark((name + "/gzip6").c_str(), [data](benchmark::State& s) { runFull(s, *data, 6); })
         ->Unit(benchmark::kMicrosecond);
+    benchmark::RegisterBenchmark((name + "/flat").c_str(), [data](benchmark::State& s) {
+      runFull(s, *data, kDefaultGzipLevel, Model::kFlat);
+    })->Unit(benchmark::kMicrosecond);
+    benchmark::RegisterBenchmark((name + "/flat/gzip6").c_str(), [data](benchmark::State& s) {
+      runFull(s, *data, 6, Model::kFlat);
+    })->Unit(benchmark::kMicrosecond);
     registerPhases("File", "/" + base, [data]() -> const std::string& { return *data; }, benchmark::kMicrosecond);
   }
 }

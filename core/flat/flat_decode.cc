@@ -1,0 +1,712 @@
+#include "core/flat/flat_decode.h"
+
+#include <bit>
+#include <cstring>
+
+#include "core/flat/wire.h"
+
+namespace proflow::flat {
+namespace {
+
+using wire::Reader;
+using wire::WireType;
+
+const char* wireTypeName(uint32_t t) {
+  switch (t) {
+    case wire::kVarint: return "varint";
+    case wire::kFixed64: return "fixed64";
+    case wire::kLen: return "length-delimited";
+    case wire::kFixed32: return "fixed32";
+    default: return "group";
+  }
+}
+
+// Moves `range` to the end of `column` when something else was appended after it, so one more
+// element can be appended to it (a repeated field split by other fields stays one range).
+template <class T>
+void prepareAppend(std::vector<T>& column, Range& range) {
+  if (range.size == 0) {
+    range.begin = static_cast<uint32_t>(column.size());
+  } else if (range.end() != column.size()) {
+    const auto begin = static_cast<uint32_t>(column.size());
+    for (uint32_t i = 0; i < range.size; ++i) column.push_back(column[range.begin + i]);
+    range.begin = begin;
+  }
+}
+
+class Decoder {
+ public:
+  Decoder(Batch& b, const DecodeOptions& o) : b_(b), options_(o) {}
+
+  Status run(std::string_view in) {
+    Reader r(in);
+    uint32_t f, t;
+    while (r.next(&f, &t)) {
+      if (f == 1) {
+        if (!expect("ExportProfilesServiceRequest", f, t, wire::kLen) || !resourceProfiles(r.bytes())) break;
+      } else if (f == 2) {
+        if (!expect("ExportProfilesServiceRequest", f, t, wire::kLen)) break;
+        b_.has_dictionary = true;
+        if (!dictionary(r.bytes())) break;
+      } else {
+        r.skip(t);
+      }
+    }
+    if (r.failed() && error_.empty()) truncated("ExportProfilesServiceRequest");
+    if (!error_.empty()) return Status::invalid("malformed OTLP profiles request: " + error_);
+    return Status::ok();
+  }
+
+  std::vector<uint32_t> unknown_samples;
+
+ private:
+  bool fail(std::string message) {
+    if (error_.empty()) error_ = std::move(message);
+    return false;
+  }
+  bool truncated(const char* message) { return fail(std::string(message) + " is truncated or malformed"); }
+  // The checks below run per field and per entry: the test inline, the message out of line.
+  bool expect(const char* message, uint32_t field, uint32_t t, WireType want) {
+    return t == want || wrongWireType(message, field, t, want);
+  }
+  [[gnu::cold, gnu::noinline]] bool wrongWireType(const char* message, uint32_t field, uint32_t t, WireType want) {
+    return fail(std::string(message) + " field " + std::to_string(field) + " has wire type " + wireTypeName(t) +
+                ", expected " + wireTypeName(want));
+  }
+  bool count(size_t n) {
+    entries_ += n;
+    return entries_ <= options_.max_entries || tooMany();
+  }
+  [[gnu::cold, gnu::noinline]] bool tooMany() {
+    return fail("more than " + std::to_string(options_.max_entries) + " entries");
+  }
+  bool finish(Reader& r, const char* message) {
+    if (r.failed()) return error_.empty() ? truncated(message) : false;
+    return error_.empty();
+  }
+  bool text(std::string_view s, const char* message, Bytes* out) {
+    if (!validUtf8(s)) return fail(std::string(message) + " holds a string that is not valid UTF-8");
+    *out = b_.addBytes(s);
+    return true;
+  }
+
+  // A repeated int32/int64/uint64 field, packed or not, appended to `column` under `range`.
+  template <class T>
+  bool repeated(Reader& r, uint32_t field, uint32_t t, WireType element, const char* message,
+                std::vector<T>& column, Range& range) {
+    prepareAppend(column, range);
+    if (t == wire::kLen) {
+      std::string_view payload = r.bytes();
+      if (r.failed()) return truncated(message);
+      if (element == wire::kFixed64) {
+        if (payload.size() % 8 != 0) return truncated(message);
+        const size_t n = payload.size() / 8;
+        if (!count(n)) return false;
+        const size_t at = column.size();
+        column.resize(at + n);
+        for (size_t i = 0; i < n; ++i) {
+          uint64_t v;
+          std::memcpy(&v, payload.data() + 8 * i, 8);
+          if constexpr (std::endian::native == std::endian::big) v = __builtin_bswap64(v);
+          column[at + i] = static_cast<T>(v);
+        }
+        range.size += static_cast<uint32_t>(n);
+        return true;
+      }
+      Reader p(payload);
+      const size_t before = column.size();
+      while (!p.done()) column.push_back(static_cast<T>(p.varint()));
+      if (p.failed()) return truncated(message);
+      range.size += static_cast<uint32_t>(column.size() - before);
+      return count(column.size() - before);
+    }
+    if (!expect(message, field, t, element)) return false;
+    column.push_back(static_cast<T>(element == wire::kFixed64 ? r.fixed64() : r.varint()));
+    ++range.size;
+    return count(1);
+  }
+
+  bool resourceProfiles(std::string_view in) {
+    const auto index = static_cast<uint32_t>(b_.resources.size());
+    b_.resources.emplace_back();
+    if (!count(1)) return false;
+    Reader r(in);
+    uint32_t f, t;
+    while (r.next(&f, &t)) {
+      if (f == 1) {
+        if (!expect("ResourceProfiles", f, t, wire::kLen)) return false;
+        b_.resources[index].present = true;
+        if (!resource(r.bytes(), index)) return false;
+      } else if (f == 2) {
+        if (!expect("ResourceProfiles", f, t, wire::kLen)) return false;
+        Scope scope;
+        if (!scopeProfiles(r.bytes(), &scope)) return false;
+        b_.addScope(index, scope);
+      } else if (f == 3) {
+        if (!expect("ResourceProfiles", f, t, wire::kLen)) return false;
+        if (!text(r.bytes(), "ResourceProfiles.schema_url", &b_.resources[index].schema_url)) return false;
+      } else {
+        r.skip(t);
+      }
+    }
+    return finish(r, "ResourceProfiles");
+  }
+
+  bool resource(std::string_view in, uint32_t index) {
+    Reader r(in);
+    uint32_t f, t;
+    while (r.next(&f, &t)) {
+      Resource& res = b_.resources[index];
+      if (f == 1) {
+        if (!expect("Resource", f, t, wire::kLen)) return false;
+        KeyValue kv;
+        if (!keyValue(r.bytes(), &kv, 3)) return false;
+        prepareAppend(b_.key_values, res.attributes);
+        b_.key_values.push_back(kv);
+        ++res.attributes.size;
+      } else if (f == 2) {
+        if (!expect("Resource", f, t, wire::kVarint)) return false;
+        res.dropped_attributes_count = static_cast<uint32_t>(r.varint());
+      } else if (f == 3) {
+        if (!expect("Resource", f, t, wire::kLen)) return false;
+        std::string_view ref = r.bytes();
+        if (!entityRef(ref)) return false;
+        prepareAppend(b_.entity_refs, res.entity_refs);
+        b_.entity_refs.push_back(b_.addBytes(ref));
+        ++res.entity_refs.size;
+      } else {
+        r.skip(t);
+      }
+      if (!count(1)) return false;
+    }
+    return finish(r, "Resource");
+  }
+
+  // EntityRef holds strings only; checked and kept as its bytes.
+  bool entityRef(std::string_view in) {
+    Reader r(in);
+    uint32_t f, t;
+    while (r.next(&f, &t)) {
+      if (f >= 1 && f <= 4) {
+        if (!expect("EntityRef", f, t, wire::kLen)) return false;
+        if (!validUtf8(r.bytes())) return fail("EntityRef holds a string that is not valid UTF-8");
+      } else {
+        r.skip(t);
+      }
+    }
+    return finish(r, "EntityRef");
+  }
+
+  bool keyValue(std::string_view in, KeyValue* kv, int depth) {
+    Reader r(in);
+    uint32_t f, t;
+    while (r.next(&f, &t)) {
+      if (f == 1) {
+        if (!expect("KeyValue", f, t, wire::kLen) || !text(r.bytes(), "KeyValue.key", &kv->key)) return false;
+      } else if (f == 2) {
+        if (!expect("KeyValue", f, t, wire::kLen) || !anyValue(r.bytes(), &kv->value, depth + 1)) return false;
+      } else if (f == 3) {
+        if (!expect("KeyValue", f, t, wire::kVarint)) return false;
+        kv->key_strindex = static_cast<int32_t>(r.varint());
+      } else {
+        r.skip(t);
+      }
+    }
+    return finish(r, "KeyValue");
+  }
+
+  // `depth`: nesting level of the message, the request being 0 (protobuf's recursion limit counts
+  // the same way).
+  bool tooDeep(int depth) {
+    if (depth <= options_.max_depth) return false;
+    return fail("AnyValue nests deeper than " + std::to_string(options_.max_depth) + " messages");
+  }
+
+  bool anyValue(std::string_view in, Value* v, int depth) {
+    if (tooDeep(depth)) return false;
+    *v = Value{};
+    v->kind = ValueKind::kEmpty;
+    Reader r(in);
+    uint32_t f, t;
+    while (r.next(&f, &t)) {
+      switch (f) {
+        case 1:
+          if (!expect("AnyValue", f, t, wire::kLen)) return false;
+          v->kind = ValueKind::kString;
+          if (!text(r.bytes(), "AnyValue.string_value", &v->bytes)) return false;
+          break;
+        case 2:
+        case 3:
+        case 8:
+          if (!expect("AnyValue", f, t, wire::kVarint)) return false;
+          v->kind = f == 2 ? ValueKind::kBool : f == 3 ? ValueKind::kInt : ValueKind::kStrindex;
+          v->scalar = static_cast<int64_t>(r.varint());
+          if (f == 2) v->scalar = v->scalar != 0;
+          if (f == 8) v->scalar = static_cast<int32_t>(v->scalar);
+          break;
+        case 4:
+          if (!expect("AnyValue", f, t, wire::kFixed64)) return false;
+          v->kind = ValueKind::kDouble;
+          v->scalar = static_cast<int64_t>(r.fixed64());
+          break;
+        case 5:
+        case 6: {
+          if (!expect("AnyValue", f, t, wire::kLen)) return false;
+          std::string_view nested = r.bytes();
+          bool refs = false;
+          if (!r.failed() && !nestedList(nested, f == 6, depth + 1, &refs)) return false;
+          v->kind = f == 5 ? ValueKind::kArray : ValueKind::kKvList;
+          v->nested_refs = refs;
+          v->bytes = b_.addBytes(nested);
+          break;
+        }
+        case 7:
+          if (!expect("AnyValue", f, t, wire::kLen)) return false;
+          v->kind = ValueKind::kBytes;
+          v->bytes = b_.addBytes(r.bytes());
+          break;
+        default:
+          r.skip(t);
+      }
+    }
+    return finish(r, "AnyValue");
+  }
+
+  // Checks an encoded ArrayValue (`kv` false) or KeyValueList: structure, UTF-8, depth; tells
+  // whether reference-based strings occur inside.
+  bool nestedList(std::string_view in, bool kv, int depth, bool* refs) {
+    if (tooDeep(depth)) return false;
+    Reader r(in);
+    uint32_t f, t;
+    while (r.next(&f, &t)) {
+      if (f != 1) {
+        r.skip(t);
+        continue;
+      }
+      if (!expect(kv ? "KeyValueList" : "ArrayValue", f, t, wire::kLen)) return false;
+      if (!(kv ? nestedKeyValue(r.bytes(), depth + 1, refs) : nestedValue(r.bytes(), depth + 1, refs))) return false;
+    }
+    return finish(r, kv ? "KeyValueList" : "ArrayValue");
+  }
+  bool nestedKeyValue(std::string_view in, int depth, bool* refs) {
+    if (tooDeep(depth)) return false;
+    Reader r(in);
+    uint32_t f, t;
+    while (r.next(&f, &t)) {
+      if (f == 1) {
+        if (!expect("KeyValue", f, t, wire::kLen)) return false;
+        if (!validUtf8(r.bytes())) return fail("KeyValue.key is not valid UTF-8");
+      } else if (f == 2) {
+        if (!expect("KeyValue", f, t, wire::kLen) || !nestedValue(r.bytes(), depth + 1, refs)) return false;
+      } else if (f == 3) {
+        if (!expect("KeyValue", f, t, wire::kVarint)) return false;
+        *refs |= r.varint() != 0;
+      } else {
+        r.skip(t);
+      }
+    }
+    return finish(r, "KeyValue");
+  }
+  bool nestedValue(std::string_view in, int depth, bool* refs) {
+    if (tooDeep(depth)) return false;
+    Reader r(in);
+    uint32_t f, t;
+    static constexpr WireType kTypes[] = {wire::kVarint, wire::kLen,    wire::kVarint, wire::kVarint, wire::kFixed64,
+                                          wire::kLen,    wire::kLen,    wire::kLen,    wire::kVarint};
+    while (r.next(&f, &t)) {
+      if (f > 8) {
+        r.skip(t);
+        continue;
+      }
+      if (!expect("AnyValue", f, t, kTypes[f])) return false;
+      if (f == 1) {
+        if (!validUtf8(r.bytes())) return fail("AnyValue.string_value is not valid UTF-8");
+      } else if (f == 5 || f == 6) {
+        if (!nestedList(r.bytes(), f == 6, depth + 1, refs)) return false;
+      } else if (f == 8) {
+        r.varint();
+        *refs = true;
+      } else {
+        r.skip(t);
+      }
+    }
+    return finish(r, "AnyValue");
+  }
+
+  bool scopeProfiles(std::string_view in, Scope* scope) {
+    scope->profiles.begin = static_cast<uint32_t>(b_.profiles.size());
+    Reader r(in);
+    uint32_t f, t;
+    while (r.next(&f, &t)) {
+      if (f == 1) {
+        if (!expect("ScopeProfiles", f, t, wire::kLen)) return false;
+        scope->present = true;
+        if (!instrumentationScope(r.bytes(), scope)) return false;
+      } else if (f == 2) {
+        if (!expect("ScopeProfiles", f, t, wire::kLen)) return false;
+        Profile p;
+        if (!profile(r.bytes(), &p)) return false;
+        b_.profiles.push_back(p);
+        ++scope->profiles.size;
+        if (!count(1)) return false;
+      } else if (f == 3) {
+        if (!expect("ScopeProfiles", f, t, wire::kLen) || !text(r.bytes(), "ScopeProfiles.schema_url", &scope->schema_url))
+          return false;
+      } else {
+        r.skip(t);
+      }
+    }
+    return finish(r, "ScopeProfiles");
+  }
+
+  bool instrumentationScope(std::string_view in, Scope* scope) {
+    Reader r(in);
+    uint32_t f, t;
+    while (r.next(&f, &t)) {
+      if (f == 1 || f == 2) {
+        if (!expect("InstrumentationScope", f, t, wire::kLen) ||
+            !text(r.bytes(), "InstrumentationScope", f == 1 ? &scope->name : &scope->version))
+          return false;
+      } else if (f == 3) {
+        if (!expect("InstrumentationScope", f, t, wire::kLen)) return false;
+        KeyValue kv;
+        if (!keyValue(r.bytes(), &kv, 4) || !count(1)) return false;
+        prepareAppend(b_.key_values, scope->attributes);
+        b_.key_values.push_back(kv);
+        ++scope->attributes.size;
+      } else if (f == 4) {
+        if (!expect("InstrumentationScope", f, t, wire::kVarint)) return false;
+        scope->dropped_attributes_count = static_cast<uint32_t>(r.varint());
+      } else {
+        r.skip(t);
+      }
+    }
+    return finish(r, "InstrumentationScope");
+  }
+
+  bool valueType(std::string_view in, ValueType* vt) {
+    vt->present = true;
+    Reader r(in);
+    uint32_t f, t;
+    while (r.next(&f, &t)) {
+      if (f == 1 || f == 2) {
+        if (!expect("ValueType", f, t, wire::kVarint)) return false;
+        (f == 1 ? vt->type_strindex : vt->unit_strindex) = static_cast<int32_t>(r.varint());
+      } else {
+        r.skip(t);
+      }
+    }
+    return finish(r, "ValueType");
+  }
+
+  bool profile(std::string_view in, Profile* p) {
+    p->samples.begin = static_cast<uint32_t>(b_.samples.size());
+    Reader r(in);
+    uint32_t f, t;
+    while (r.next(&f, &t)) {
+      switch (f) {
+        case 1:
+        case 5:
+          if (!expect("Profile", f, t, wire::kLen) || !valueType(r.bytes(), f == 1 ? &p->sample_type : &p->period_type))
+            return false;
+          break;
+        case 2:
+          if (!expect("Profile", f, t, wire::kLen) || !sample(r.bytes())) return false;
+          ++p->samples.size;
+          break;
+        case 3:
+          if (!expect("Profile", f, t, wire::kFixed64)) return false;
+          p->time_unix_nano = r.fixed64();
+          break;
+        case 4:
+        case 6:
+        case 8:
+          if (!expect("Profile", f, t, wire::kVarint)) return false;
+          if (f == 4) p->duration_nano = r.varint();
+          else if (f == 6) p->period = static_cast<int64_t>(r.varint());
+          else p->dropped_attributes_count = static_cast<uint32_t>(r.varint());
+          break;
+        case 7:
+        case 10:
+          if (!expect("Profile", f, t, wire::kLen)) return false;
+          (f == 7 ? p->profile_id : p->original_payload) = b_.addBytes(r.bytes());
+          break;
+        case 9:
+          if (!expect("Profile", f, t, wire::kLen) ||
+              !text(r.bytes(), "Profile.original_payload_format", &p->original_payload_format))
+            return false;
+          break;
+        case 11:
+          if (!repeated(r, f, t, wire::kVarint, "Profile", b_.indices, p->attributes)) return false;
+          break;
+        default:
+          r.skip(t);
+      }
+    }
+    return finish(r, "Profile");
+  }
+
+  // A Sample row. Fields of the wrong wire type are skipped like unknown fields, as protobuf does:
+  // that is how a pre-v1.10 sender shows, and validation then names the layout change.
+  bool sample(std::string_view in) {
+    int32_t stack = 0, link = 0;
+    Range attributes, values, timestamps;
+    bool unknown = false;
+    Reader r(in);
+    uint32_t f, t;
+    while (r.next(&f, &t)) {
+      if (f == 1 && t == wire::kVarint) {
+        stack = static_cast<int32_t>(r.varint());
+      } else if (f == 2 && (t == wire::kLen || t == wire::kVarint)) {
+        if (!repeated(r, f, t, wire::kVarint, "Sample", b_.indices, attributes)) return false;
+      } else if (f == 3 && t == wire::kVarint) {
+        link = static_cast<int32_t>(r.varint());
+      } else if (f == 4 && (t == wire::kLen || t == wire::kVarint)) {
+        if (!repeated(r, f, t, wire::kVarint, "Sample", b_.values, values)) return false;
+      } else if (f == 5 && (t == wire::kLen || t == wire::kFixed64)) {
+        if (!repeated(r, f, t, wire::kFixed64, "Sample", b_.timestamps, timestamps)) return false;
+      } else {
+        unknown = true;
+        r.skip(t);
+      }
+    }
+    if (!finish(r, "Sample") || !count(1)) return false;
+    if (unknown) unknown_samples.push_back(static_cast<uint32_t>(b_.samples.size()));
+    auto& s = b_.samples;
+    s.stack_index.push_back(stack);
+    s.link_index.push_back(link);
+    s.attributes.push_back(attributes);
+    s.values.push_back(values);
+    s.timestamps.push_back(timestamps);
+    return true;
+  }
+
+  bool dictionary(std::string_view in) {
+    Reader r(in);
+    uint32_t f, t;
+    while (r.next(&f, &t)) {
+      if (f < 1 || f > 7) {
+        r.skip(t);
+        continue;
+      }
+      if (!expect("ProfilesDictionary", f, t, wire::kLen) || !count(1)) return false;
+      std::string_view entry = r.bytes();
+      if (r.failed()) break;
+      bool ok = true;
+      switch (f) {
+        case 1: ok = mapping(entry); break;
+        case 2: ok = location(entry); break;
+        case 3: ok = function(entry); break;
+        case 4: ok = link(entry); break;
+        case 5: {
+          Bytes s;
+          ok = text(entry, "ProfilesDictionary.string_table", &s);
+          b_.strings.push_back(s);
+          break;
+        }
+        case 6: ok = attribute(entry); break;
+        case 7: ok = stack(entry); break;
+      }
+      if (!ok) return false;
+    }
+    return finish(r, "ProfilesDictionary");
+  }
+
+  bool mapping(std::string_view in) {
+    Mapping m;
+    Reader r(in);
+    uint32_t f, t;
+    while (r.next(&f, &t)) {
+      if (f >= 1 && f <= 4) {
+        if (!expect("Mapping", f, t, wire::kVarint)) return false;
+        const uint64_t v = r.varint();
+        if (f == 1) m.memory_start = v;
+        else if (f == 2) m.memory_limit = v;
+        else if (f == 3) m.file_offset = v;
+        else m.filename_strindex = static_cast<int32_t>(v);
+      } else if (f == 5) {
+        if (!repeated(r, f, t, wire::kVarint, "Mapping", b_.indices, m.attributes)) return false;
+      } else {
+        r.skip(t);
+      }
+    }
+    b_.mappings.push_back(m);
+    return finish(r, "Mapping");
+  }
+
+  bool location(std::string_view in) {
+    Location l;
+    Reader r(in);
+    uint32_t f, t;
+    while (r.next(&f, &t)) {
+      if (f == 1 || f == 2) {
+        if (!expect("Location", f, t, wire::kVarint)) return false;
+        if (f == 1) l.mapping_index = static_cast<int32_t>(r.varint());
+        else l.address = r.varint();
+      } else if (f == 3) {
+        if (!expect("Location", f, t, wire::kLen)) return false;
+        Line line;
+        if (!lineEntry(r.bytes(), &line) || !count(1)) return false;
+        prepareAppend(b_.lines, l.lines);
+        b_.lines.push_back(line);
+        ++l.lines.size;
+      } else if (f == 4) {
+        if (!repeated(r, f, t, wire::kVarint, "Location", b_.indices, l.attributes)) return false;
+      } else {
+        r.skip(t);
+      }
+    }
+    b_.locations.push_back(l);
+    return finish(r, "Location");
+  }
+
+  bool lineEntry(std::string_view in, Line* line) {
+    Reader r(in);
+    uint32_t f, t;
+    while (r.next(&f, &t)) {
+      if (f >= 1 && f <= 3) {
+        if (!expect("Line", f, t, wire::kVarint)) return false;
+        const uint64_t v = r.varint();
+        if (f == 1) line->function_index = static_cast<int32_t>(v);
+        else if (f == 2) line->line = static_cast<int64_t>(v);
+        else line->column = static_cast<int64_t>(v);
+      } else {
+        r.skip(t);
+      }
+    }
+    return finish(r, "Line");
+  }
+
+  bool function(std::string_view in) {
+    Function fn;
+    Reader r(in);
+    uint32_t f, t;
+    while (r.next(&f, &t)) {
+      if (f >= 1 && f <= 4) {
+        if (!expect("Function", f, t, wire::kVarint)) return false;
+        const uint64_t v = r.varint();
+        if (f == 1) fn.name_strindex = static_cast<int32_t>(v);
+        else if (f == 2) fn.system_name_strindex = static_cast<int32_t>(v);
+        else if (f == 3) fn.filename_strindex = static_cast<int32_t>(v);
+        else fn.start_line = static_cast<int64_t>(v);
+      } else {
+        r.skip(t);
+      }
+    }
+    b_.functions.push_back(fn);
+    return finish(r, "Function");
+  }
+
+  bool link(std::string_view in) {
+    Link l;
+    Reader r(in);
+    uint32_t f, t;
+    while (r.next(&f, &t)) {
+      if (f == 1 || f == 2) {
+        if (!expect("Link", f, t, wire::kLen)) return false;
+        (f == 1 ? l.trace_id : l.span_id) = b_.addBytes(r.bytes());
+      } else {
+        r.skip(t);
+      }
+    }
+    b_.links.push_back(l);
+    return finish(r, "Link");
+  }
+
+  bool attribute(std::string_view in) {
+    Attribute a;
+    Reader r(in);
+    uint32_t f, t;
+    while (r.next(&f, &t)) {
+      if (f == 1 || f == 3) {
+        if (!expect("KeyValueAndUnit", f, t, wire::kVarint)) return false;
+        (f == 1 ? a.key_strindex : a.unit_strindex) = static_cast<int32_t>(r.varint());
+      } else if (f == 2) {
+        if (!expect("KeyValueAndUnit", f, t, wire::kLen) || !anyValue(r.bytes(), &a.value, 3)) return false;
+      } else {
+        r.skip(t);
+      }
+    }
+    b_.attributes.push_back(a);
+    return finish(r, "KeyValueAndUnit");
+  }
+
+  bool stack(std::string_view in) {
+    Stack s;
+    Reader r(in);
+    uint32_t f, t;
+    while (r.next(&f, &t)) {
+      if (f == 1) {
+        if (!repeated(r, f, t, wire::kVarint, "Stack", b_.indices, s.locations)) return false;
+      } else {
+        r.skip(t);
+      }
+    }
+    b_.stacks.push_back(s);
+    return finish(r, "Stack");
+  }
+
+  Batch& b_;
+  const DecodeOptions& options_;
+  std::string error_;
+  size_t entries_ = 0;
+};
+
+}  // namespace
+
+bool validUtf8(std::string_view s) {
+  const auto* p = reinterpret_cast<const uint8_t*>(s.data());
+  const uint8_t* end = p + s.size();
+  while (p < end) {
+    if (end - p >= 8) {  // ASCII runs, 8 bytes at a time
+      uint64_t w;
+      std::memcpy(&w, p, 8);
+      if ((w & 0x8080808080808080ull) == 0) {
+        p += 8;
+        continue;
+      }
+    }
+    const uint8_t c = *p;
+    if (c < 0x80) {
+      ++p;
+      continue;
+    }
+    size_t n;
+    uint32_t min;
+    uint32_t cp;
+    if ((c & 0xE0) == 0xC0) n = 2, min = 0x80, cp = c & 0x1F;
+    else if ((c & 0xF0) == 0xE0) n = 3, min = 0x800, cp = c & 0x0F;
+    else if ((c & 0xF8) == 0xF0) n = 4, min = 0x10000, cp = c & 0x07;
+    else return false;
+    if (static_cast<size_t>(end - p) < n) return false;
+    for (size_t i = 1; i < n; ++i) {
+      if ((p[i] & 0xC0) != 0x80) return false;
+      cp = cp << 6 | (p[i] & 0x3F);
+    }
+    if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return false;
+    p += n;
+  }
+  return true;
+}
+
+DecodeResult decode(std::string_view wire, Batch* out, const DecodeOptions& options) {
+  out->clear();
+  DecodeResult result;
+  if (wire.size() > UINT32_MAX) {  // arena offsets and column ranges are 32-bit
+    result.request = Status::invalid("OTLP profiles request larger than 4 GiB");
+    return result;
+  }
+  Decoder decoder(*out, options);
+  result.request = decoder.run(wire);
+  if (!result.request.isOk()) {
+    out->clear();
+    return result;
+  }
+  if (options.validate) {
+    result = validateAndPrune(out, decoder.unknown_samples);
+    if (!result.request.isOk()) out->clear();
+  }
+  return result;
+}
+
+}  // namespace proflow::flat

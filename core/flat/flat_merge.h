@@ -1,0 +1,87 @@
+// Appends flat batches into one, the flat counterpart of RequestMerger (same result in meaning, and
+// the same dictionary order): every dictionary reference of a source is re-pointed into the
+// destination through per-source remap tables filled lazily (orphans are not copied), entries are
+// interned so the destination holds each once, and resources with identical attributes and
+// schema_url are combined. Scopes are appended, never combined. Time is linear in what is appended.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <span>
+#include <memory>
+#include <string>
+#include <unordered_map>
+
+#include "core/flat/flat_batch.h"
+#include "core/index_set.h"
+
+namespace proflow::flat {
+
+// Interning tables over a batch's dictionary: adding an entry equal to an existing one returns the
+// existing index. Built over the entries the batch already holds (keeping the first of duplicates);
+// index 0 of every table is created when missing.
+class DictionaryIndex {
+ public:
+  explicit DictionaryIndex(Batch* batch);
+
+  int32_t string(std::string_view s);
+  int32_t function(const Function& f);
+  // The candidate's lists are `attributes` (and `lines`), not yet in the batch's columns.
+  int32_t mapping(const Mapping& m, std::span<const int32_t> attributes);
+  int32_t location(const Location& l, std::span<const Line> lines, std::span<const int32_t> attributes);
+  int32_t stack(std::span<const int32_t> locations);
+  int32_t link(std::string_view trace_id, std::string_view span_id);
+  // `identity` is attributeIdentity() of the candidate; `make` appends it and returns its index.
+  int32_t attribute(const std::string& identity, const std::function<int32_t()>& make);
+  // Interns `candidate` (its strings already in the batch: keys and units as dictionary indexes,
+  // string values in the arena); appends it when new.
+  int32_t attribute(const Attribute& candidate);
+
+  // Identity of attribute `i` of the batch (strings resolved), into `out`.
+  void attributeIdentity(int32_t i, std::string& out) const;
+  Batch& batch() { return *b_; }
+
+  // Entries a converter expects to add (it knows its input's table sizes): the sets and tables are
+  // sized once instead of rehashing and regrowing on the way.
+  struct Expected {
+    size_t strings = 0, functions = 0, mappings = 0, locations = 0, stacks = 0;
+  };
+  void reserve(const Expected& e);
+
+ private:
+  Batch* b_;
+  IndexSet strings_, functions_, mappings_, locations_, stacks_, links_, attributes_;
+  mutable std::string cmp_;
+};
+
+// Resolves a dictionary string index to its text.
+using StringResolver = std::function<std::string_view(int32_t)>;
+
+// Value identity with reference-based strings resolved (equal meaning -> equal identity), appended.
+void appendValueIdentity(std::string& out, const Value& v, const Batch& b, const StringResolver& resolve);
+
+class Merger {
+ public:
+  explicit Merger(Batch* dst);
+
+  // Announces a batch that will be appended: the first append() then sizes the destination's
+  // sample columns once for all announced batches instead of regrowing them on the way.
+  void expect(const Batch& src);
+  // Copies `src` into the destination. `src` is only read (it may be the destination itself).
+  void append(const Batch& src);
+
+ private:
+  class Remap;
+  struct Expected {
+    size_t samples = 0, values = 0, timestamps = 0, indices = 0, profiles = 0;
+  };
+  void reserveExpected();
+  Expected expected_;
+  std::string resourceKey(const Resource& r) const;
+
+  Batch* dst_;
+  DictionaryIndex dict_;
+  std::unordered_map<std::string, uint32_t> resource_by_key_;
+};
+
+}  // namespace proflow::flat

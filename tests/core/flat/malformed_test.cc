@@ -1,0 +1,193 @@
+// Bad input is refused with a clear message and never crashes the decoder; the receivers' checks
+// give the same verdicts and messages as core/otlp_validate on the protobuf request.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <random>
+
+#include <google/protobuf/unknown_field_set.h>
+
+#include "core/batch.h"
+#include "core/flat/flat_decode.h"
+#include "core/flat/flat_encode.h"
+#include "core/otlp_validate.h"
+#include "tests/core/flat/test_requests.h"
+
+namespace proflow::flat {
+namespace {
+
+using ::testing::HasSubstr;
+
+TEST(FlatDecode, EveryTruncationIsRefusedExactlyWhenProtobufRefusesIt) {
+  const std::string wire = testing::everyFieldRequest().SerializeAsString();
+  DecodeOptions structural;
+  structural.validate = false;
+  int refused = 0;
+  for (size_t n = 0; n < wire.size(); ++n) {
+    const std::string prefix = wire.substr(0, n);
+    otlp::Request r;
+    const bool protobuf_ok = r.ParseFromString(prefix);
+    Batch batch;
+    const DecodeResult result = decode(prefix, &batch, structural);
+    ASSERT_EQ(result.request.isOk(), protobuf_ok) << "prefix of " << n << " bytes: " << result.request.message();
+    if (!protobuf_ok) {
+      ++refused;
+      EXPECT_THAT(result.request.message(), HasSubstr("malformed OTLP profiles request"));
+      EXPECT_TRUE(batch.resources.empty() && batch.strings.empty());  // nothing half-decoded is left
+    }
+  }
+  EXPECT_GT(refused, static_cast<int>(wire.size() / 2));
+}
+
+TEST(FlatDecode, SurvivesRandomCorruptionAndReencodesOnlyValidProtobuf) {
+  const std::string wire = testing::everyFieldRequest().SerializeAsString() +
+                           testing::agentRequest(1, 5, 2).SerializeAsString();
+  std::mt19937 rng(42);
+  int accepted = 0;
+  for (int round = 0; round < 3000; ++round) {
+    std::string bad = wire;
+    for (int flips = 1 + static_cast<int>(rng() % 3); flips > 0; --flips)
+      bad[rng() % bad.size()] = static_cast<char>(rng());
+    Batch batch;
+    const DecodeResult result = decode(bad, &batch);
+    if (!result.request.isOk()) {
+      EXPECT_FALSE(result.request.message().empty());
+      continue;
+    }
+    ++accepted;
+    const std::string out = encode(batch);
+    ASSERT_EQ(out.size(), encodedSize(batch));
+    otlp::Request check;
+    ASSERT_TRUE(check.ParseFromString(out)) << "round " << round;
+    otlp::Request pruned = check;
+    EXPECT_TRUE(proflow::validateAndPrune(&pruned).request.isOk()) << "round " << round;
+  }
+  EXPECT_GT(accepted, 0);
+}
+
+TEST(FlatDecode, RefusesAWrongWireTypeNamingTheField) {
+  // Location.mapping_index (field 1, varint) sent length-delimited.
+  const std::string location = "\x0a\x01\x00";
+  const std::string dict = "\x12" + std::string(1, static_cast<char>(location.size())) + location;
+  const std::string wire = "\x12" + std::string(1, static_cast<char>(dict.size())) + dict;
+  Batch batch;
+  const DecodeResult result = decode(wire, &batch);
+  EXPECT_EQ(result.request.code(), StatusCode::kInvalidArgument);
+  EXPECT_THAT(result.request.message(), HasSubstr("Location field 1 has wire type length-delimited"));
+}
+
+TEST(FlatDecode, RefusesInvalidUtf8InStringFieldsLikeProtobuf) {
+  otlp::Request r;
+  r.mutable_dictionary()->add_string_table("");
+  std::string wire = r.SerializeAsString();
+  wire += std::string("\x12\x04\x2a\x02\xc3\x28", 6);  // dictionary.string_table += "\xc3\x28"
+  otlp::Request check;
+  EXPECT_FALSE(check.ParseFromString(wire));
+  Batch batch;
+  const DecodeResult result = decode(wire, &batch);
+  EXPECT_THAT(result.request.message(), HasSubstr("not valid UTF-8"));
+  EXPECT_TRUE(validUtf8("plain ascii and \xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80"));
+  EXPECT_FALSE(validUtf8("\xed\xa0\x80"));  // a surrogate
+  EXPECT_FALSE(validUtf8("\xc0\xaf"));      // overlong
+}
+
+TEST(FlatDecode, BoundsEntriesAndNesting) {
+  const std::string wire = testing::agentRequest(2, 100, 3).SerializeAsString();
+  Batch batch;
+  DecodeOptions small;
+  small.max_entries = 50;
+  const DecodeResult result = decode(wire, &batch, small);
+  EXPECT_EQ(result.request.code(), StatusCode::kInvalidArgument);
+  EXPECT_THAT(result.request.message(), HasSubstr("more than 50 entries"));
+
+  otlp::Request deep = testing::everyFieldRequest();
+  otlp::AnyValue* v = deep.mutable_resource_profiles(0)->mutable_resource()->add_attributes()->mutable_value();
+  for (int i = 0; i < 150; ++i) v = v->mutable_array_value()->add_values();
+  v->set_int_value(1);
+  const DecodeResult nested = decode(deep.SerializeAsString(), &batch);
+  EXPECT_THAT(nested.request.message(), HasSubstr("nests deeper than 100"));
+}
+
+TEST(FlatDecode, RefusesDeepNestingExactlyWhereProtobufDoes) {
+  // Arrays in a resource attribute, a dictionary attribute and a scope attribute, around the limit.
+  for (int where = 0; where < 3; ++where) {
+    for (int levels = 40; levels < 56; ++levels) {
+      otlp::Request r = testing::everyFieldRequest();
+      otlp::AnyValue* v = where == 0   ? r.mutable_resource_profiles(0)->mutable_resource()->add_attributes()->mutable_value()
+                          : where == 1 ? r.mutable_dictionary()->add_attribute_table()->mutable_value()
+                                       : r.mutable_resource_profiles(0)->mutable_scope_profiles(0)->mutable_scope()->add_attributes()->mutable_value();
+      for (int i = 0; i < levels; ++i) v = v->mutable_array_value()->add_values();
+      v->set_int_value(1);
+      const std::string wire = r.SerializeAsString();
+      otlp::Request check;
+      Batch batch;
+      DecodeOptions structural;
+      structural.validate = false;
+      EXPECT_EQ(decode(wire, &batch, structural).request.isOk(), check.ParseFromString(wire))
+          << "place " << where << ", " << levels << " levels";
+    }
+  }
+}
+
+// Requests the validator must refuse or prune, checked against validateAndPrune on protobuf.
+std::vector<std::pair<std::string, otlp::Request>> invalidRequests() {
+  std::vector<std::pair<std::string, otlp::Request>> out;
+  auto add = [&](const std::string& name, auto&& mutate) {
+    otlp::Request r = testing::everyFieldRequest();
+    mutate(r);
+    out.emplace_back(name, std::move(r));
+  };
+  auto profile = [](otlp::Request& r) {
+    return r.mutable_resource_profiles(0)->mutable_scope_profiles(0)->mutable_profiles(0);
+  };
+  add("stack index", [&](otlp::Request& r) { profile(r)->mutable_samples(1)->set_stack_index(99); });
+  add("link index", [&](otlp::Request& r) { profile(r)->mutable_samples(0)->set_link_index(-1); });
+  add("sample attribute", [&](otlp::Request& r) { profile(r)->mutable_samples(0)->add_attribute_indices(8); });
+  add("values vs timestamps", [&](otlp::Request& r) { profile(r)->mutable_samples(0)->add_values(1); });
+  add("no values", [&](otlp::Request& r) { profile(r)->mutable_samples(1)->clear_timestamps_unix_nano(); });
+  add("pre-v1.10 sample", [&](otlp::Request& r) {
+    auto* s = profile(r)->mutable_samples(1);
+    s->clear_timestamps_unix_nano();
+    s->GetReflection()->MutableUnknownFields(s)->AddLengthDelimited(3, "\x05");  // v1.9 attribute_indices
+  });
+  add("profile id", [&](otlp::Request& r) { profile(r)->set_profile_id("short"); });
+  add("sample type", [&](otlp::Request& r) { profile(r)->mutable_period_type()->set_unit_strindex(1000); });
+  add("profile attribute", [&](otlp::Request& r) { profile(r)->add_attribute_indices(-2); });
+  add("string zero", [&](otlp::Request& r) { r.mutable_dictionary()->set_string_table(0, "x"); });
+  add("function", [&](otlp::Request& r) { r.mutable_dictionary()->mutable_function_table(1)->set_name_strindex(77); });
+  add("mapping", [&](otlp::Request& r) { r.mutable_dictionary()->mutable_mapping_table(1)->add_attribute_indices(9); });
+  add("location mapping", [&](otlp::Request& r) { r.mutable_dictionary()->mutable_location_table(1)->set_mapping_index(2); });
+  add("location line", [&](otlp::Request& r) {
+    r.mutable_dictionary()->mutable_location_table(1)->mutable_lines(0)->set_function_index(3);
+  });
+  add("stack", [&](otlp::Request& r) { r.mutable_dictionary()->mutable_stack_table(1)->add_location_indices(3); });
+  add("link", [&](otlp::Request& r) { r.mutable_dictionary()->mutable_link_table(1)->set_span_id("1234"); });
+  add("attribute", [&](otlp::Request& r) {
+    r.mutable_dictionary()->mutable_attribute_table(1)->mutable_value()->set_string_value_strindex(17);
+  });
+  add("resource", [&](otlp::Request& r) {
+    r.mutable_resource_profiles(1)->mutable_resource()->mutable_attributes(0)->set_key_strindex(17);
+  });
+  return out;
+}
+
+TEST(FlatValidate, SameVerdictsAndMessagesAsTheProtobufValidator) {
+  for (auto& [name, request] : invalidRequests()) {
+    SCOPED_TRACE(name);
+    otlp::Request pruned = request;
+    const ValidationResult want = proflow::validateAndPrune(&pruned);
+    Batch batch;
+    const DecodeResult got = decode(request.SerializeAsString(), &batch);
+    EXPECT_EQ(got.request.isOk(), want.request.isOk());
+    EXPECT_EQ(got.request.message(), want.request.message());
+    EXPECT_EQ(got.rejected_profiles, want.rejected_profiles);
+    EXPECT_EQ(got.profile_errors, want.profile_errors);
+    EXPECT_TRUE(!want.request.isOk() || want.rejected_profiles > 0) << "the case must be invalid";
+    if (got.request.isOk()) {
+      EXPECT_EQ(batch.counts().profiles, countRequest(pruned).profiles);
+    }
+  }
+}
+
+}  // namespace
+}  // namespace proflow::flat
