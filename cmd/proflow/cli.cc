@@ -15,6 +15,7 @@ Usage:
   proflow [--config FILE]...             run the pipelines (no --config: the embedded default config)
   proflow validate --config FILE...      check config files, print every error, open no sockets
   proflow components                     list every registered component type by kind
+  proflow components [--help] TYPE       print the options of a component type: key, type, default, help
   proflow convert IN OUT [--to FORMAT] [--from FORMAT] [--sample-type T]
                  [--symbolize [--debug-dir D]... [--binary-dir D]... [--debuginfod URL]...]
                                          convert a profile file offline; input formats (detected):
@@ -57,7 +58,8 @@ CliArgs parseCli(int argc, char** argv) {
     } else if (name == "--version" || name == "-v") {
       args.command = "version";
     } else if (name == "--help" || name == "-h") {
-      args.command = "help";
+      if (args.command == "components") args.flags.push_back("--help");  // components --help TYPE
+      else args.command = "help";
     } else if (kValueOptions.count(name)) {
       std::string v;
       if (!value(v)) return args;
@@ -71,8 +73,9 @@ CliArgs parseCli(int argc, char** argv) {
       args.positional.push_back(a);
     }
   }
-  if (args.command != "convert" && !args.positional.empty())
-    args.error = "unexpected argument '" + args.positional.front() + "'";
+  const size_t max_positional = args.command == "components" ? 1 : 0;
+  if (args.command != "convert" && args.positional.size() > max_positional)
+    args.error = "unexpected argument '" + args.positional[max_positional] + "'";
   return args;
 }
 
@@ -88,7 +91,7 @@ int cliMain(int argc, char** argv) {
     return 0;
   }
   if (args.command == "version") return commandVersion();
-  if (args.command == "components") return commandComponents();
+  if (args.command == "components") return commandComponents(args);
   if (args.command == "validate") return commandValidate(args);
   if (args.command == "convert") return commandConvert(args);
   return commandRun(args);

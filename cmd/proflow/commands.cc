@@ -6,6 +6,7 @@
 #include <cstdio>
 
 #include "cmd/proflow/builtins.h"
+#include "cmd/proflow/component_help.h"
 #include "cmd/proflow/embedded_config.h"
 #include "core/service.h"
 #include "core/telemetry/logging.h"
@@ -37,6 +38,23 @@ bool loadConfig(const CliArgs& args, const Registry& registry, config::ServiceCo
   return true;
 }
 
+constexpr ComponentKind kAllKinds[] = {ComponentKind::kReceiver, ComponentKind::kProcessor, ComponentKind::kExporter,
+                                       ComponentKind::kExtension};
+
+// Prints the options of every kind that has a component named `type` (otlp is a receiver and an exporter).
+int describeType(const Registry& registry, const std::string& type) {
+  bool found = false;
+  for (auto kind : kAllKinds) {
+    const Factory* f = registry.find(kind, type);
+    if (f == nullptr) continue;
+    std::printf("%s%s", found ? "\n" : "", describeComponent(*f).c_str());
+    found = true;
+  }
+  if (found) return 0;
+  std::fprintf(stderr, "proflow: no component type '%s'; `proflow components` lists them\n", type.c_str());
+  return 1;
+}
+
 }  // namespace
 
 int commandVersion() {
@@ -44,17 +62,18 @@ int commandVersion() {
   return 0;
 }
 
-int commandComponents() {
+int commandComponents(const CliArgs& args) {
   Registry registry;
   if (!buildRegistry(registry)) return 1;
-  for (auto kind : {ComponentKind::kReceiver, ComponentKind::kProcessor, ComponentKind::kExporter,
-                    ComponentKind::kExtension}) {
+  if (!args.positional.empty()) return describeType(registry, args.positional.front());
+  for (auto kind : kAllKinds) {
     std::printf("%ss:\n", componentKindName(kind));
     auto factories = registry.all(kind);
     if (factories.empty()) std::printf("  (none)\n");
     for (const auto* f : factories)
       std::printf("  %-20s %s\n", std::string(f->type()).c_str(), std::string(f->description()).c_str());
   }
+  std::printf("\n`proflow components TYPE` prints the options of a type.\n");
   return 0;
 }
 

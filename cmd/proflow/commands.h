@@ -7,7 +7,8 @@ namespace proflow {
 
 int commandRun(const CliArgs& args);
 int commandValidate(const CliArgs& args);
-int commandComponents();
+// No TYPE: lists every type; with TYPE (`components [--help] TYPE`): that type's options.
+int commandComponents(const CliArgs& args);
 int commandVersion();
 int commandConvert(const CliArgs& args);
 

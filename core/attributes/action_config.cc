@@ -116,8 +116,8 @@ void ActionConfig::validate(config::ValidationContext& ctx) const {
   auto kind = parseActionKind(action);
   if (!kind) {
     ctx.error("action", action.empty() ? "action is required (insert, update, upsert, delete, hash, extract, convert)"
-                                       : "unknown action '" + action +
-                                             "'; valid: insert, update, upsert, delete, hash, extract, convert");
+                                       : "unknown action " + config::quoteValue(action) +
+                                             "; valid: insert, update, upsert, delete, hash, extract, convert");
     return;
   }
   checkTarget(*this, *kind, ctx);
@@ -125,7 +125,7 @@ void ActionConfig::validate(config::ValidationContext& ctx) const {
   checkPattern(*this, *kind, ctx);
   if (*kind == ActionKind::kConvert) {
     if (!parseConvertType(converted_type))
-      ctx.error("converted_type", "converted_type must be string, int, double or bool, got '" + converted_type + "'");
+      ctx.error("converted_type", "converted_type must be string, int, double or bool, got " + config::quoteValue(converted_type));
   } else if (!converted_type.empty()) {
     ctx.error("converted_type", "converted_type is only used by action 'convert'");
   }

@@ -161,7 +161,7 @@ std::optional<otlp::AnyValue> convertValue(const otlp::AnyValue& v, ConvertType 
 
 bool ActionSet::Action::targets(const std::string& k) const {
   // Like the Collector's key patterns: a match anywhere in the key counts (anchor with ^...$).
-  return key_pattern ? std::regex_search(k, *key_pattern) : k == key;
+  return key_pattern ? regexSearch(*key_pattern, k) : k == key;
 }
 
 ActionSet::ActionSet(const std::vector<ActionConfig>& configs) {
@@ -235,17 +235,14 @@ bool ActionSet::extract(const Action& a, AttrList& attrs) const {
   Attr* src = find(attrs, a.key);
   if (src == nullptr || src->value.value_case() != V::kStringValue) return false;
   const std::string text = src->value.string_value();  // copy: put() may reallocate attrs
-  std::smatch m;
-  if (!std::regex_search(text, m, a.extract->re)) return false;
-  bool changed = false;
-  for (const auto& [name, group] : a.extract->groups) {
-    if (group >= m.size() || !m[group].matched) continue;
+  auto captures = searchNamed(*a.extract, text);
+  if (!captures) return false;
+  for (const auto& c : *captures) {
     V v;
-    v.set_string_value(m[group].str());
-    put(attrs, name, v);
-    changed = true;
+    v.set_string_value(std::string(c.value));
+    put(attrs, std::string(c.name), v);
   }
-  return changed;
+  return !captures->empty();
 }
 
 bool ActionSet::transform(const Action& a, AttrList& attrs) const {

@@ -4,7 +4,6 @@
 #pragma once
 
 #include <optional>
-#include <regex>
 #include <string>
 #include <vector>
 
@@ -44,7 +43,7 @@ class ActionSet {
   struct Action {
     ActionKind kind;
     std::string key;
-    std::optional<std::regex> key_pattern;
+    Regex key_pattern;  // null: `key` names the attribute
     std::optional<otlp::AnyValue> value;
     std::string from_attribute;
     std::optional<NamedRegex> extract;

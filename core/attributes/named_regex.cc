@@ -1,94 +1,114 @@
 #include "core/attributes/named_regex.h"
 
+#include <algorithm>
 #include <cctype>
+#include <set>
+
+#include "core/config/config_errors.h"
 
 namespace proflow::attributes {
 namespace {
 
-bool validName(std::string_view n) {
-  if (n.empty() || std::isdigit(static_cast<unsigned char>(n[0]))) return false;
-  for (char c : n)
-    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_') return false;
-  return true;
+re2::StringPiece piece(std::string_view s) { return re2::StringPiece(s.data(), s.size()); }
+
+// Length of a character class starting at `i` ('['), so that '(' inside it is not taken for a group.
+// A ']' right after '[' or '[^' is a literal, as in RE2.
+size_t classLength(std::string_view p, size_t i) {
+  size_t j = i + 1;
+  if (j < p.size() && p[j] == '^') ++j;
+  if (j < p.size() && p[j] == ']') ++j;
+  for (; j < p.size(); ++j) {
+    if (p[j] == '\\') ++j;
+    else if (p[j] == ']') return j - i + 1;
+  }
+  return p.size() - i;  // unterminated: RE2 reports it
 }
 
-// Length of the named-group opener at `p` ("(?P<" or "(?<", not the lookbehinds "(?<=" "(?<!"), 0 if none.
+// Length of a named-group opener at `i`: "(?P<" or "(?<" (not the lookbehinds "(?<=" "(?<!"); 0 if none.
 size_t namedOpener(std::string_view p, size_t i) {
   if (p.compare(i, 4, "(?P<") == 0) return 4;
   if (p.compare(i, 3, "(?<") == 0 && i + 3 < p.size() && p[i + 3] != '=' && p[i + 3] != '!') return 3;
   return 0;
 }
 
+bool validGroupName(std::string_view n) {
+  if (n.empty() || std::isdigit(static_cast<unsigned char>(n[0]))) return false;
+  return std::all_of(n.begin(), n.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; });
+}
+
+// Debian 12's RE2 takes a name that starts with a digit, and the same name twice: refused here so
+// that the dialect stays the one newer RE2 versions (and Go) accept.
+std::string groupNameProblem(const std::vector<std::string>& names) {
+  std::set<std::string_view> seen;
+  for (const auto& n : names) {
+    if (!validGroupName(n))
+      return "invalid group name '" + n + "' (letters, digits and _, not starting with a digit)";
+    if (!seen.insert(n).second) return "group name '" + n + "' used twice";
+  }
+  return "";
+}
+
 }  // namespace
 
-std::optional<std::string> stripGroupNames(std::string_view p, std::vector<std::pair<std::string, size_t>>* groups,
-                                           std::string* error) {
+std::string toRe2Syntax(std::string_view p, std::vector<std::string>* names) {
   std::string out;
-  out.reserve(p.size());
-  size_t group = 0;
-  bool in_class = false;  // inside [...], where '(' is a literal
+  out.reserve(p.size() + 8);
   for (size_t i = 0; i < p.size(); ++i) {
-    char c = p[i];
-    if (c == '\\' && i + 1 < p.size()) {  // an escaped character is copied as is
-      out += c;
-      out += p[++i];
-      continue;
-    }
-    if (in_class) {
-      in_class = c != ']';
-      out += c;
-      continue;
-    }
-    if (c == '[') {
-      in_class = true;
-      out += c;
-      continue;
-    }
-    if (c != '(') {
-      out += c;
-      continue;
-    }
-    if (size_t n = namedOpener(p, i)) {
+    if (p[i] == '\\' && i + 1 < p.size()) {
+      out.append(p.substr(i, 2));
+      ++i;
+    } else if (p[i] == '[') {
+      size_t n = classLength(p, i);
+      out.append(p.substr(i, n));
+      i += n - 1;
+    } else if (size_t n = namedOpener(p, i)) {
       size_t close = p.find('>', i + n);
-      std::string_view name = close == std::string_view::npos ? std::string_view() : p.substr(i + n, close - i - n);
-      if (!validName(name)) {
-        *error = "invalid group name at offset " + std::to_string(i) + " (letters, digits and _ only)";
-        return std::nullopt;
-      }
-      for (const auto& g : *groups)
-        if (g.first == name) {
-          *error = "group name '" + std::string(name) + "' used twice";
-          return std::nullopt;
-        }
-      groups->emplace_back(std::string(name), ++group);
-      out += '(';
-      i = close;
-      continue;
+      if (names) names->emplace_back(p.substr(i + n, close == std::string_view::npos ? 0 : close - i - n));
+      out += "(?P<";
+      i += n - 1;
+    } else {
+      out += p[i];
     }
-    // "(?:", "(?=", "(?!" do not capture; every other '(' opens a numbered group.
-    if (i + 1 >= p.size() || p[i + 1] != '?') ++group;
-    out += c;
   }
   return out;
 }
 
-std::optional<std::regex> compileRegex(std::string_view pattern, std::string* error) {
-  try {
-    return std::regex(pattern.begin(), pattern.end(), std::regex::ECMAScript);
-  } catch (const std::regex_error& e) {
-    *error = std::string("invalid regular expression: ") + e.what();
-    return std::nullopt;
+Regex compileRegex(std::string_view pattern, std::string* error) {
+  std::vector<std::string> names;
+  std::string rewritten = toRe2Syntax(pattern, &names);
+  re2::RE2::Options options;
+  options.set_log_errors(false);  // the error goes to the config report, not to stderr
+  auto re = std::make_shared<const re2::RE2>(rewritten, options);
+  std::string problem = re->ok() ? groupNameProblem(names) : re->error();
+  if (!problem.empty()) {
+    *error = "invalid regex " + config::quoteValue(pattern) + " (RE2 syntax): " +
+             config::quoteValue(problem, /*quotes=*/false, /*max=*/200);
+    return nullptr;
   }
+  return re;
 }
+
+bool regexSearch(const re2::RE2& re, std::string_view text) { return re2::RE2::PartialMatch(piece(text), re); }
 
 std::optional<NamedRegex> compileNamedRegex(std::string_view pattern, std::string* error) {
   NamedRegex r;
-  auto stripped = stripGroupNames(pattern, &r.groups, error);
-  if (!stripped) return std::nullopt;
-  auto re = compileRegex(*stripped, error);
-  if (!re) return std::nullopt;
-  r.re = std::move(*re);
+  r.re = compileRegex(pattern, error);
+  if (!r.re) return std::nullopt;
+  for (const auto& [name, index] : r.re->NamedCapturingGroups()) r.groups.emplace_back(name, index);
+  std::sort(r.groups.begin(), r.groups.end(), [](const auto& a, const auto& b) { return a.second < b.second; });
   return r;
+}
+
+std::optional<std::vector<NamedCapture>> searchNamed(const NamedRegex& r, std::string_view text) {
+  std::vector<re2::StringPiece> groups(static_cast<size_t>(r.re->NumberOfCapturingGroups()) + 1);
+  if (!r.re->Match(piece(text), 0, text.size(), re2::RE2::UNANCHORED, groups.data(), static_cast<int>(groups.size())))
+    return std::nullopt;
+  std::vector<NamedCapture> out;
+  for (const auto& [name, index] : r.groups) {
+    const auto& g = groups[static_cast<size_t>(index)];
+    if (g.data() != nullptr) out.push_back({name, std::string_view(g.data(), g.size())});
+  }
+  return out;
 }
 
 }  // namespace proflow::attributes

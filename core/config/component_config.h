@@ -8,6 +8,7 @@
 #include <typeinfo>
 
 #include "core/config/config_reader.h"
+#include "core/config/option_docs.h"
 
 namespace proflow::config {
 
@@ -17,6 +18,8 @@ class ComponentConfig {
   // `path` is the YAML path of the component, e.g. "exporters.otlp/backend".
   virtual void decode(const ConfigNode& node, const std::string& path, ConfigErrors& errors) = 0;
   virtual void validate(ConfigErrors& errors) const = 0;
+  // Every option the config declares, with its default (the value this config holds) and help text.
+  virtual std::vector<OptionDoc> options() const { return {}; }
 
   template <class T>
   const T& as() const;
@@ -46,6 +49,14 @@ class TypedConfig final : public ComponentConfig {
     } else {
       (void)errors;
     }
+  }
+
+  std::vector<OptionDoc> options() const override {
+    std::vector<OptionDoc> out;
+    T copy = value_;  // visit() is not const; the lister only reads
+    OptionLister lister("", out);
+    copy.visit(lister);
+    return out;
   }
 
   T& value() { return value_; }

@@ -1,72 +1,43 @@
 #include "core/config/config_loader.h"
 
-#include <yaml-cpp/yaml.h>
+#include <yaml-cpp/exceptions.h>
+#include <yaml-cpp/parser.h>
 
+#include <cctype>
 #include <cstdlib>
 #include <fstream>
-#include <regex>
-#include <set>
 #include <sstream>
+
+#include "core/config/yaml_tree_builder.h"
 
 namespace proflow::config {
 namespace {
 
-SourceLocation locationOf(const YAML::Mark& mark, const std::string& file) {
-  if (mark.is_null()) return {file, 0, 0};
-  return {file, mark.line + 1, mark.column + 1};
+bool validEnvName(std::string_view name) {
+  if (name.empty() || std::isdigit(static_cast<unsigned char>(name[0]))) return false;
+  for (char c : name)
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_') return false;
+  return true;
 }
 
-class Converter {
- public:
-  Converter(const std::string& file, ConfigErrors& errors, const EnvLookup& env, std::vector<std::string>& warnings)
-      : file_(file), errors_(errors), env_(env), warnings_(warnings) {}
+std::string sizeText(size_t bytes) { return std::to_string(bytes) + " bytes"; }
 
-  ConfigNode convert(const YAML::Node& n) {
-    ConfigNode out;
-    out.location = locationOf(n.Mark(), file_);
-    switch (n.Type()) {
-      case YAML::NodeType::Undefined:
-      case YAML::NodeType::Null:
-        out.kind = ConfigNode::Kind::kNull;
-        break;
-      case YAML::NodeType::Scalar:
-        out.kind = ConfigNode::Kind::kScalar;
-        out.quoted = n.Tag() == "!";
-        out.scalar = expandEnv(n.Scalar(), env_, out.location, errors_, warnings_);
-        break;
-      case YAML::NodeType::Sequence:
-        out.kind = ConfigNode::Kind::kSequence;
-        for (const auto& item : n) out.items.push_back(convert(item));
-        break;
-      case YAML::NodeType::Map: {
-        out.kind = ConfigNode::Kind::kMap;
-        std::set<std::string> seen;
-        for (const auto& kv : n) {
-          auto key_loc = locationOf(kv.first.Mark(), file_);
-          if (!kv.first.IsScalar()) {
-            errors_.add("", key_loc, "map keys must be plain strings");
-            continue;
-          }
-          const std::string key = kv.first.Scalar();
-          if (!seen.insert(key).second) {
-            errors_.add(key, key_loc, "duplicate key '" + key + "'");
-            continue;
-          }
-          out.entries.emplace_back(key, convert(kv.second));
-          out.key_locations.push_back(key_loc);
-        }
-        break;
-      }
-    }
-    return out;
+// Reads at most `max + 1` bytes, so a huge file (or /dev/zero) is refused without being read whole.
+std::optional<std::string> readBounded(const std::string& path, size_t max, ConfigErrors& errors) {
+  std::ifstream f(path, std::ios::binary);
+  if (!f) {
+    errors.add("", {path, 0, 0}, "cannot open config file");
+    return std::nullopt;
   }
-
- private:
-  const std::string& file_;
-  ConfigErrors& errors_;
-  const EnvLookup& env_;
-  std::vector<std::string>& warnings_;
-};
+  std::string text(max + 1, '\0');
+  f.read(text.data(), static_cast<std::streamsize>(text.size()));
+  text.resize(static_cast<size_t>(f.gcount()));
+  if (text.size() > max) {
+    errors.add("", {path, 0, 0}, "config file is larger than " + sizeText(max) + "; refusing to read it");
+    return std::nullopt;
+  }
+  return text;
+}
 
 }  // namespace
 
@@ -80,7 +51,6 @@ EnvLookup processEnv() {
 
 std::string expandEnv(const std::string& in, const EnvLookup& env, const SourceLocation& where,
                       ConfigErrors& errors, std::vector<std::string>& warnings) {
-  static const std::regex kName("[A-Za-z_][A-Za-z0-9_]*");
   std::string out;
   size_t i = 0;
   while (i < in.size()) {
@@ -95,13 +65,13 @@ std::string expandEnv(const std::string& in, const EnvLookup& env, const SourceL
     }
     size_t close = in.find('}', i + 2);
     if (close == std::string::npos) {
-      errors.add("", where, "unterminated '${' in \"" + in + "\"");
+      errors.add("", where, "unterminated '${' in " + quoteValue(in));
       return in;
     }
     std::string ref = in.substr(i + 2, close - i - 2);
     i = close + 1;
     if (ref.rfind("env:", 0) != 0) {
-      errors.add("", where, "unsupported reference '${" + ref + "}': use ${env:NAME} or ${env:NAME:-default}");
+      errors.add("", where, "unsupported reference " + quoteValue("${" + ref + "}") + ": use ${env:NAME} or ${env:NAME:-default}");
       continue;
     }
     ref.erase(0, 4);
@@ -110,8 +80,8 @@ std::string expandEnv(const std::string& in, const EnvLookup& env, const SourceL
       fallback = ref.substr(pos + 2);
       ref.resize(pos);
     }
-    if (!std::regex_match(ref, kName)) {
-      errors.add("", where, "invalid environment variable name '" + ref + "'");
+    if (!validEnvName(ref)) {
+      errors.add("", where, "invalid environment variable name " + quoteValue(ref));
       continue;
     }
     auto value = env(ref);
@@ -127,17 +97,27 @@ std::string expandEnv(const std::string& in, const EnvLookup& env, const SourceL
 }
 
 LoadResult parseYaml(const std::string& text, const std::string& source_name, ConfigErrors& errors,
-                     const EnvLookup& env) {
+                     const EnvLookup& env, const YamlLimits& limits) {
   LoadResult result;
-  YAML::Node doc;
-  try {
-    doc = YAML::Load(text);
-  } catch (const YAML::Exception& e) {
-    errors.add("", locationOf(e.mark, source_name), "invalid YAML: " + e.msg);
+  if (text.size() > limits.max_file_bytes) {
+    errors.add("", {source_name, 0, 0},
+               "config is larger than " + sizeText(limits.max_file_bytes) + "; refusing to read it");
     return result;
   }
-  Converter conv(source_name, errors, env, result.warnings);
-  result.root = conv.convert(doc);
+  std::istringstream in(text);
+  YamlTreeBuilder builder(source_name, limits, env, errors, result.warnings);
+  try {
+    YAML::Parser parser(in);
+    parser.HandleNextDocument(builder);
+  } catch (const YAML::Exception& e) {
+    SourceLocation where{source_name, 0, 0};
+    if (!e.mark.is_null()) where = {source_name, e.mark.line + 1, e.mark.column + 1};
+    errors.add("", where, "invalid YAML: " + e.msg);
+    return result;
+  } catch (const YamlTreeBuilder::LimitExceeded&) {
+    return result;  // reported by the builder
+  }
+  result.root = builder.takeRoot();
   if (result.root.isNull()) {
     result.root.kind = ConfigNode::Kind::kMap;  // an empty file is an empty config
   } else if (!result.root.isMap()) {
@@ -146,18 +126,14 @@ LoadResult parseYaml(const std::string& text, const std::string& source_name, Co
   return result;
 }
 
-LoadResult loadFiles(const std::vector<std::string>& paths, ConfigErrors& errors, const EnvLookup& env) {
+LoadResult loadFiles(const std::vector<std::string>& paths, ConfigErrors& errors, const EnvLookup& env,
+                     const YamlLimits& limits) {
   LoadResult merged;
   merged.root.kind = ConfigNode::Kind::kMap;
   for (const auto& path : paths) {
-    std::ifstream f(path);
-    if (!f) {
-      errors.add("", {path, 0, 0}, "cannot open config file");
-      continue;
-    }
-    std::stringstream ss;
-    ss << f.rdbuf();
-    auto one = parseYaml(ss.str(), path, errors, env);
+    auto text = readBounded(path, limits.max_file_bytes, errors);
+    if (!text) continue;
+    auto one = parseYaml(*text, path, errors, env, limits);
     merged.warnings.insert(merged.warnings.end(), one.warnings.begin(), one.warnings.end());
     if (one.root.isMap()) mergeInto(merged.root, one.root);
   }

@@ -2,6 +2,7 @@
 // ${env:VAR:-default} in scalar values ("$${" stands for a literal "${").
 #pragma once
 
+#include <cstddef>
 #include <functional>
 #include <optional>
 #include <string>
@@ -22,13 +23,23 @@ struct LoadResult {
   std::vector<std::string> warnings;  // e.g. an unset variable without default
 };
 
+// Bounds on what one config file may cost to read. A file past one of them is refused with an error
+// at its file:line instead of exhausting memory (a "billion laughs" alias bomb, a huge or endlessly
+// nested file); real configs stay far below every one.
+struct YamlLimits {
+  size_t max_file_bytes = size_t{8} << 20;  // 8 MiB
+  size_t max_nodes = 200'000;               // nodes of one document, every use of an alias counted
+  size_t max_alias_nodes = 50'000;          // of those, nodes reached through aliases
+  size_t max_depth = 64;                    // nested maps and lists
+};
+
 // Parses one YAML document; `source_name` is used in locations.
 LoadResult parseYaml(const std::string& text, const std::string& source_name, ConfigErrors& errors,
-                     const EnvLookup& env = processEnv());
+                     const EnvLookup& env = processEnv(), const YamlLimits& limits = {});
 
 // Reads and merges the files in order (later files override earlier ones).
 LoadResult loadFiles(const std::vector<std::string>& paths, ConfigErrors& errors,
-                     const EnvLookup& env = processEnv());
+                     const EnvLookup& env = processEnv(), const YamlLimits& limits = {});
 
 // Expands references in one scalar; reports syntax errors to `errors` at `where`.
 std::string expandEnv(const std::string& in, const EnvLookup& env, const SourceLocation& where,

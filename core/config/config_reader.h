@@ -65,7 +65,7 @@ class FieldReader {
       std::string valid;
       for (const auto& k : known_) valid += (valid.empty() ? "" : ", ") + k;
       errors_.add(join(key), node_.key_locations[i],
-                  "unknown key '" + key + "'" + (valid.empty() ? " (no keys are valid here)" : "; valid keys: " + valid));
+                  "unknown key " + quoteValue(key) + (valid.empty() ? " (no keys are valid here)" : "; valid keys: " + valid));
     }
   }
 
@@ -91,7 +91,7 @@ class FieldReader {
     if (n.isNull() || !scalar(n, path, "true or false")) return;
     if (n.scalar == "true" || n.scalar == "True" || n.scalar == "TRUE") out = true;
     else if (n.scalar == "false" || n.scalar == "False" || n.scalar == "FALSE") out = false;
-    else fail(n, path, "expected true or false, got '" + n.scalar + "'");
+    else fail(n, path, "expected true or false, got " + quoteValue(n.scalar));
   }
 
   template <class T>
@@ -101,8 +101,8 @@ class FieldReader {
     T v{};
     auto [p, ec] = std::from_chars(n.scalar.data(), n.scalar.data() + n.scalar.size(), v);
     if (ec != std::errc() || p != n.scalar.data() + n.scalar.size())
-      fail(n, path, "expected an integer" + std::string(std::is_unsigned_v<T> ? " >= 0" : "") + " in range, got '" +
-                        n.scalar + "'");
+      fail(n, path, "expected an integer" + std::string(std::is_unsigned_v<T> ? " >= 0" : "") + " in range, got " +
+                        quoteValue(n.scalar));
     else out = v;
   }
 
@@ -110,20 +110,20 @@ class FieldReader {
     if (n.isNull() || !scalar(n, path, "a number")) return;
     char* end = nullptr;
     double v = std::strtod(n.scalar.c_str(), &end);
-    if (n.scalar.empty() || *end != '\0') fail(n, path, "expected a number, got '" + n.scalar + "'");
+    if (n.scalar.empty() || *end != '\0') fail(n, path, "expected a number, got " + quoteValue(n.scalar));
     else out = v;
   }
 
   void decodeValue(const ConfigNode& n, const std::string& path, Duration& out) {
     if (n.isNull() || !scalar(n, path, "a duration")) return;
     if (auto d = parseDuration(n.scalar)) out = *d;
-    else fail(n, path, "expected a duration like 500ms, 5s or 1m, got '" + n.scalar + "'");
+    else fail(n, path, "expected a duration like 500ms, 5s or 1m, got " + quoteValue(n.scalar));
   }
 
   void decodeValue(const ConfigNode& n, const std::string& path, ByteSize& out) {
     if (n.isNull() || !scalar(n, path, "a size")) return;
     if (auto b = parseByteSize(n.scalar)) out = *b;
-    else fail(n, path, "expected a size like 512KiB, 64MiB or 1048576, got '" + n.scalar + "'");
+    else fail(n, path, "expected a size like 512KiB, 64MiB or 1048576, got " + quoteValue(n.scalar));
   }
 
   void decodeValue(const ConfigNode& n, const std::string&, ConfigNode& out) { out = n; }

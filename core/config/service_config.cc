@@ -39,14 +39,14 @@ void decodeSection(const ConfigNode& root, ComponentKind kind, const Registry& r
     const std::string path = section + "." + key;
     auto id = ComponentId::parse(key);
     if (!id) {
-      errors.add(path, key_loc, "invalid component id '" + key + "': expected type or type/name ([A-Za-z0-9_.-])");
+      errors.add(path, key_loc, "invalid component id " + quoteValue(key) + ": expected type or type/name ([A-Za-z0-9_.-])");
       continue;
     }
     const Factory* factory = registry.find(kind, id->type);
     if (!factory) {
       errors.add(path, key_loc,
-                 "unknown " + std::string(componentKindName(kind)) + " type '" + id->type +
-                     "'; known types: " + joinNames(registry.types(kind)));
+                 "unknown " + std::string(componentKindName(kind)) + " type " + quoteValue(id->type) +
+                     "; known types: " + joinNames(registry.types(kind)));
       continue;
     }
     ComponentEntry entry;
@@ -78,7 +78,7 @@ std::vector<ComponentId> decodeIdList(const ConfigNode* list, const std::string&
     }
     auto id = ComponentId::parse(item.scalar);
     if (!id) {
-      errors.add(item_path, item.location, "invalid component id '" + item.scalar + "'");
+      errors.add(item_path, item.location, "invalid component id " + quoteValue(item.scalar));
       continue;
     }
     if (!defined.count(*id)) {
@@ -202,8 +202,8 @@ ServiceConfig buildServiceConfig(const ConfigNode& root, const Registry& registr
   for (size_t i = 0; i < root.entries.size(); ++i)
     if (!kTopLevel.count(root.entries[i].first))
       errors.add(root.entries[i].first, root.key_locations[i],
-                 "unknown top-level key '" + root.entries[i].first +
-                     "'; valid keys: exporters, extensions, processors, receivers, service");
+                 "unknown top-level key " + quoteValue(root.entries[i].first) +
+                     "; valid keys: exporters, extensions, processors, receivers, service");
 
   decodeSection(root, ComponentKind::kReceiver, registry, cfg.receivers, errors);
   decodeSection(root, ComponentKind::kProcessor, registry, cfg.processors, errors);

@@ -6,7 +6,7 @@ namespace proflow::processors::attributes {
 
 void MatchConfig::validate(config::ValidationContext& ctx) const {
   if (match_type != "strict" && match_type != "regexp")
-    ctx.error("match_type", "match_type must be strict or regexp, got '" + match_type + "'");
+    ctx.error("match_type", "match_type must be strict or regexp, got " + config::quoteValue(match_type));
   if (sample_types.empty() && services.empty())
     ctx.error("", "needs at least one of sample_types or services");
   if (match_type != "regexp") return;

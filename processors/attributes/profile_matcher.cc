@@ -1,13 +1,17 @@
 #include "processors/attributes/profile_matcher.h"
 
+#include <stdexcept>
+
 namespace proflow::processors::attributes {
 
 PropertyMatcher::PropertyMatcher(const MatchConfig& c) {
   bool regexp = c.match_type == "regexp";
   auto fill = [&](List& l, const std::vector<std::string>& values) {
     for (const auto& v : values) {
-      if (regexp) l.patterns.emplace_back(v, std::regex::ECMAScript);
-      else l.exact.push_back(v);
+      std::string error;  // cannot happen: MatchConfig::validate compiled the same patterns
+      if (!regexp) l.exact.push_back(v);
+      else if (auto re = proflow::attributes::compileRegex(v, &error)) l.patterns.push_back(std::move(re));
+      else throw std::invalid_argument(error);
     }
   };
   fill(sample_types_, c.sample_types);
@@ -18,7 +22,7 @@ bool PropertyMatcher::List::matches(std::string_view s) const {
   for (const auto& e : exact)
     if (e == s) return true;
   for (const auto& p : patterns)
-    if (std::regex_search(s.begin(), s.end(), p)) return true;
+    if (proflow::attributes::regexSearch(*p, s)) return true;
   return false;
 }
 

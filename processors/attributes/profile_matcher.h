@@ -2,11 +2,11 @@
 #pragma once
 
 #include <optional>
-#include <regex>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "core/attributes/named_regex.h"
 #include "processors/attributes/config.h"
 
 namespace proflow::processors::attributes {
@@ -19,7 +19,7 @@ class PropertyMatcher {
  private:
   struct List {
     std::vector<std::string> exact;
-    std::vector<std::regex> patterns;
+    std::vector<proflow::attributes::Regex> patterns;
     bool empty() const { return exact.empty() && patterns.empty(); }
     bool matches(std::string_view s) const;
   };

@@ -1,14 +1,14 @@
 #include "processors/filter/config.h"
 
-#include <re2/re2.h>
+#include "core/attributes/named_regex.h"
 
 namespace proflow::processors::filter {
 namespace {
 
 void checkRegex(config::ValidationContext& ctx, std::string_view field, const std::string& pattern) {
   if (pattern.empty()) return;
-  re2::RE2 re(pattern, re2::RE2::Quiet);
-  if (!re.ok()) ctx.error(field, "invalid regex '" + pattern + "': " + re.error());
+  std::string error;
+  if (!proflow::attributes::compileRegex(pattern, &error)) ctx.error(field, error);
 }
 
 }  // namespace
@@ -18,7 +18,7 @@ void MatchRule::validate(config::ValidationContext& ctx) const {
   if (value && !regex.empty()) ctx.error("regex", "set value or regex, not both");
   checkRegex(ctx, "regex", regex);
   if (in != "any" && in != "resource" && in != "scope" && in != "profile")
-    ctx.error("in", "in must be resource, scope, profile or any, got '" + in + "'");
+    ctx.error("in", "in must be resource, scope, profile or any, got " + config::quoteValue(in));
 }
 
 void FilterConfig::validate(config::ValidationContext& ctx) const {

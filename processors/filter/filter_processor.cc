@@ -1,5 +1,7 @@
 #include "processors/filter/filter_processor.h"
 
+#include <stdexcept>
+
 #include "core/dictionary_builder.h"
 #include "core/repeated_fields.h"
 #include "core/request_merger.h"
@@ -8,9 +10,12 @@
 namespace proflow::processors::filter {
 namespace {
 
-std::unique_ptr<re2::RE2> compile(const std::string& pattern) {
+proflow::attributes::Regex compile(const std::string& pattern) {
   if (pattern.empty()) return nullptr;
-  return std::make_unique<re2::RE2>(pattern, re2::RE2::Quiet);  // validated in FilterConfig::validate
+  std::string error;  // FilterConfig::validate compiled the same pattern already
+  auto re = proflow::attributes::compileRegex(pattern, &error);
+  if (!re) throw std::invalid_argument(error);
+  return re;
 }
 
 std::vector<CompiledRule> compileRules(const std::vector<MatchRule>& rules) {

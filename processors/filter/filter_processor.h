@@ -3,12 +3,11 @@
 // counted (Event::kDropped) and the request's dictionary is rebuilt so nothing orphaned is sent.
 #pragma once
 
-#include <re2/re2.h>
-
 #include <memory>
 #include <optional>
 #include <vector>
 
+#include "core/attributes/named_regex.h"
 #include "core/factory.h"
 #include "core/profile_attributes.h"
 #include "processors/filter/config.h"
@@ -18,7 +17,7 @@ namespace proflow::processors::filter {
 // A MatchRule with its regex compiled.
 struct CompiledRule {
   MatchRule rule;
-  std::unique_ptr<re2::RE2> regex;
+  proflow::attributes::Regex regex;
   bool matches(const std::optional<std::string>& value) const;
 };
 
@@ -46,8 +45,8 @@ class FilterProcessor final : public Processor {
   ConsumerPtr next_;
   std::vector<CompiledRule> profile_rules_;
   std::vector<CompiledRule> sample_rules_;
-  std::unique_ptr<re2::RE2> drop_frames_;
-  std::unique_ptr<re2::RE2> keep_frames_;
+  proflow::attributes::Regex drop_frames_;
+  proflow::attributes::Regex keep_frames_;
   telemetry::Counter* pruned_ = nullptr;
 };
 

@@ -9,19 +9,33 @@ namespace {
 
 constexpr double kMiB = 1024.0 * 1024.0;
 
-uint64_t totalMemory() {
-  if (auto cg = readCgroupLimit()) return *cg;
-  return readTotalMemory();
+MemoryReader withDefaults(MemoryReader r) {
+  MemoryReader system = systemMemoryReader();
+  if (!r.rss) r.rss = system.rss;
+  if (!r.cgroup_limit) r.cgroup_limit = system.cgroup_limit;
+  if (!r.total_memory) r.total_memory = system.total_memory;
+  return r;
 }
 
-MemoryGuard::Hooks withDefaults(MemoryGuard::Hooks h) {
-  if (!h.rss) h.rss = [] { return readProcessRss(); };
+MemoryGuard::Hooks withDefaults(MemoryGuard::Hooks h, const MemoryReader& reader) {
+  // A failed read after start-up keeps the last figure rather than reporting 0 (= no pressure).
+  if (!h.rss) h.rss = [rss = reader.rss, last = uint64_t{0}]() mutable { return last = rss().value_or(last); };
   if (!h.trim) h.trim = [] { return releaseFreeMemory(); };
   return h;
 }
 
-Thresholds thresholdsFor(const MemoryLimiterConfig& c) {
-  return computeThresholds(c, c.limit_percentage != 0 ? totalMemory() : 0);
+// The limits of `c`; zero with `error` set when the total that limit_percentage needs is unreadable.
+Thresholds thresholdsFor(const MemoryLimiterConfig& c, const MemoryReader& reader, std::string* error) {
+  if (c.limit_percentage == 0) return computeThresholds(c, 0);
+  std::optional<uint64_t> total = reader.cgroup_limit();
+  if (!total) total = reader.total_memory();
+  if (!total) {
+    *error = "memory_limiter: limit_percentage needs the memory available to the process, but no cgroup memory "
+             "limit is set (/sys/fs/cgroup/memory.max, memory/memory.limit_in_bytes) and MemTotal cannot be read "
+             "from /proc/meminfo; use limit_mib";
+    return {};
+  }
+  return computeThresholds(c, *total);
 }
 
 int64_t nowNs() {
@@ -31,12 +45,13 @@ int64_t nowNs() {
 }  // namespace
 
 MemoryLimiterProcessor::MemoryLimiterProcessor(const CreateSettings& settings, const MemoryLimiterConfig& config,
-                                               ConsumerPtr next, MemoryGuard::Hooks hooks)
+                                               ConsumerPtr next, MemoryGuard::Hooks hooks, MemoryReader reader)
     : logger_(settings.logger),
       next_(std::move(next)),
       interval_(config.check_interval.value),
-      guard_(thresholdsFor(config), config.min_trim_interval_when_soft_limited.value,
-             config.min_trim_interval_when_hard_limited.value, withDefaults(std::move(hooks))) {
+      reader_(withDefaults(std::move(reader))),
+      guard_(thresholdsFor(config, reader_, &startup_error_), config.min_trim_interval_when_soft_limited.value,
+             config.min_trim_interval_when_hard_limited.value, withDefaults(std::move(hooks), reader_)) {
   if (auto* t = settings.telemetry) {
     state_gauge_ = &t->gauge("memory_limiter_state", "0 normal, 1 above the soft limit (refusing), 2 above the hard limit");
     rss_gauge_ = &t->gauge("memory_limiter_rss_bytes", "Process RSS at the last check");
@@ -50,6 +65,10 @@ MemoryLimiterProcessor::MemoryLimiterProcessor(const CreateSettings& settings, c
 MemoryLimiterProcessor::~MemoryLimiterProcessor() { shutdown(Deadline{}); }
 
 Status MemoryLimiterProcessor::start(Host&) {
+  if (!startup_error_.empty()) return Status::invalid(startup_error_);
+  if (!reader_.rss())
+    return Status::invalid("memory_limiter: cannot read the process RSS from /proc/self/statm, so no limit "
+                           "could be enforced");
   if (logger_)
     logger_->info("memory_limiter: soft limit {:.1f} MiB, hard limit {:.1f} MiB, check every {} ms",
                   limits().soft / kMiB, limits().hard / kMiB,

@@ -17,17 +17,21 @@
 #include "core/factory.h"
 #include "processors/memory_limiter/config.h"
 #include "processors/memory_limiter/memory_guard.h"
+#include "processors/memory_limiter/memory_source.h"
 
 namespace proflow::processors::memory_limiter {
 
 class MemoryLimiterProcessor final : public Processor {
  public:
-  // `hooks` replaces RSS measurement and trimming (tests); empty members use /proc and malloc_trim.
+  // `hooks` replaces RSS measurement and trimming, `reader` the figures read at start-up (tests);
+  // empty members use /proc, the cgroup files and malloc_trim.
   MemoryLimiterProcessor(const CreateSettings& settings, const MemoryLimiterConfig& config, ConsumerPtr next,
-                         MemoryGuard::Hooks hooks = {});
+                         MemoryGuard::Hooks hooks = {}, MemoryReader reader = {});
   ~MemoryLimiterProcessor() override;
 
   Capabilities capabilities() const override { return {.mutates_data = false}; }
+  // Fails when the RSS, or the total a limit_percentage needs, cannot be read: a limiter that
+  // measures nothing would never refuse anything.
   Status start(Host& host) override;
   void shutdown(Deadline deadline) override;
   Status consume(Batch batch) override;
@@ -45,6 +49,8 @@ class MemoryLimiterProcessor final : public Processor {
   std::shared_ptr<spdlog::logger> logger_;
   ConsumerPtr next_;
   std::chrono::nanoseconds interval_;
+  MemoryReader reader_;
+  std::string startup_error_;  // set when the limits could not be computed
   MemoryGuard guard_;
 
   std::mutex check_mu_;  // one measurement at a time

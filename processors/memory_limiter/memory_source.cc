@@ -26,10 +26,10 @@ std::optional<uint64_t> readLimitFile(const std::string& path) {
 
 }  // namespace
 
-uint64_t readProcessRss(const std::string& statm) {
+std::optional<uint64_t> readProcessRss(const std::string& statm) {
   std::ifstream in(statm);
   uint64_t size = 0, resident = 0;
-  if (!(in >> size >> resident)) return 0;
+  if (!(in >> size >> resident)) return std::nullopt;
   return resident * static_cast<uint64_t>(sysconf(_SC_PAGESIZE));
 }
 
@@ -38,18 +38,24 @@ std::optional<uint64_t> readCgroupLimit(const std::string& root) {
   return readLimitFile(root + "/memory/memory.limit_in_bytes");
 }
 
-uint64_t readTotalMemory(const std::string& meminfo) {
+std::optional<uint64_t> readTotalMemory(const std::string& meminfo) {
   std::ifstream in(meminfo);
   std::string line;
   while (std::getline(in, line)) {
     std::istringstream ls(line);
     std::string key;
     uint64_t kib = 0;
-    if (ls >> key >> kib && key == "MemTotal:") return kib * 1024;
+    if (ls >> key >> kib && key == "MemTotal:" && kib > 0) return kib * 1024;
   }
-  return 0;
+  return std::nullopt;
 }
 
 bool releaseFreeMemory() { return malloc_trim(0) != 0; }
+
+MemoryReader systemMemoryReader() {
+  return {.rss = [] { return readProcessRss(); },
+          .cgroup_limit = [] { return readCgroupLimit(); },
+          .total_memory = [] { return readTotalMemory(); }};
+}
 
 }  // namespace proflow::processors::memory_limiter

@@ -3,6 +3,7 @@
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -23,6 +24,46 @@ TEST(Cli, PrintsVersionAndComponents) {
   ASSERT_EQ(runCommand({testing::proflowBinary(), "components"}, &out), 0);
   for (const char* expected : {"receivers:", "processors:", "exporters:", "  otlp ", "  file ", "  debug "})
     EXPECT_NE(out.find(expected), std::string::npos) << expected << " missing in:\n" << out;
+}
+
+TEST(Cli, ComponentsPrintsTheOptionsOfAType) {
+  std::string out;
+  ASSERT_EQ(runCommand({testing::proflowBinary(), "components", "memory_limiter"}, &out), 0) << out;
+  for (const char* expected :
+       {"processor memory_limiter: ", "  limit_mib (integer >= 0, default 0)\n      hard limit of the process RSS in MiB",
+        "  check_interval (duration, default 1s)\n      how often RSS is measured"})
+    EXPECT_NE(out.find(expected), std::string::npos) << expected << " missing in:\n" << out;
+  // Nested sections and lists of sections, under the same spelling as in YAML.
+  ASSERT_EQ(runCommand({testing::proflowBinary(), "components", "--help", "attributes"}, &out), 0) << out;
+  EXPECT_NE(out.find("  actions[].pattern (string)\n      regex over keys"), std::string::npos) << out;
+  EXPECT_NE(out.find("  include.match_type (string, default \"strict\")"), std::string::npos) << out;
+  // A type that is both a receiver and an exporter shows both.
+  ASSERT_EQ(runCommand({testing::proflowBinary(), "components", "otlp"}, &out), 0) << out;
+  EXPECT_NE(out.find("receiver otlp: "), std::string::npos) << out;
+  EXPECT_NE(out.find("exporter otlp: "), std::string::npos) << out;
+  EXPECT_NE(out.find("  protocols.grpc.endpoint (string"), std::string::npos) << out;
+  EXPECT_EQ(runCommand({testing::proflowBinary(), "components", "nonesuch"}, &out), 1);
+  EXPECT_NE(out.find("no component type 'nonesuch'"), std::string::npos) << out;
+}
+
+// A "billion laughs" document would need tens of GB once expanded; validate must refuse it with
+// a bounded amount of memory. Measured as the peak RSS of the child process.
+TEST(Cli, ValidateRefusesAnAliasBombWithBoundedMemory) {
+  std::string doc = "receivers:\n  l0: &l0 [lol, lol, lol, lol, lol, lol, lol, lol, lol]\n";
+  for (int i = 1; i <= 9; ++i) {
+    doc += "  l" + std::to_string(i) + ": &l" + std::to_string(i) + " [";
+    for (int j = 0; j < 9; ++j) doc += (j ? ", *l" : "*l") + std::to_string(i - 1);
+    doc += "]\n";
+  }
+  testing::TempDir dir;
+  auto bomb = dir.write("bomb.yaml", doc);
+  std::string out;
+  EXPECT_EQ(runCommand({testing::proflowBinary(), "validate", "--config", bomb}, &out), 1);
+  EXPECT_NE(out.find(bomb + ":6:"), std::string::npos) << out;
+  EXPECT_NE(out.find("(an alias bomb?)"), std::string::npos) << out;
+  rusage usage{};
+  ASSERT_EQ(getrusage(RUSAGE_CHILDREN, &usage), 0);
+  EXPECT_LT(usage.ru_maxrss, 512 * 1024) << "peak RSS of proflow validate in KiB";
 }
 
 TEST(Cli, ValidateListsEveryErrorWithLocations) {

@@ -109,6 +109,23 @@ TEST(AttributeActions, ExtractIntoNamedKeysOverwritingExistingOnes) {
   EXPECT_FALSE(set.apply(nomatch));
 }
 
+// A 1 MiB value through the attributes README's extract pattern, and a nested-quantifier key pattern
+// over a long key: both used to overflow the stack or backtrack for hours in a worker.
+TEST(AttributeActions, HostileValuesAndPatternsFinish) {
+  ActionConfig ex = action("extract", "host.name");
+  ex.pattern = R"(^(?P<pool>[a-z-]+)-\d+$)";
+  ActionConfig del = action("delete", "");
+  del.pattern = "^(a+)+$";
+  ActionSet set({ex, del});
+  const std::string pool(1 << 20, 'w');
+  auto l = list({{"host.name", pool + "-3"}, {std::string(40, 'a') + "!", "kept"}, {std::string(40, 'a'), "gone"}});
+  EXPECT_TRUE(set.apply(l));
+  ASSERT_EQ(l.size(), 3u);
+  EXPECT_EQ(l[1].key, std::string(40, 'a') + "!");
+  EXPECT_EQ(l[2].key, "pool");
+  EXPECT_EQ(l[2].value.string_value(), pool);
+}
+
 TEST(AttributeActions, ConvertBetweenScalarTypes) {
   auto conv = [](const char* key, const char* to) {
     ActionConfig c = action("convert", key);
@@ -156,7 +173,7 @@ TEST(AttributeActionsConfig, ReportsEachMistake) {
   EXPECT_THAT(validate("actions: [{key: a, pattern: b, action: delete}]\n").format(),
               HasSubstr("exactly one of key or pattern"));
   EXPECT_THAT(validate("actions: [{key: a, action: delete, value: x}]\n").format(), HasSubstr("takes no value"));
-  EXPECT_THAT(validate("actions: [{pattern: '(', action: hash}]\n").format(), HasSubstr("invalid regular expression"));
+  EXPECT_THAT(validate("actions: [{pattern: '(', action: hash}]\n").format(), HasSubstr("invalid regex '(' (RE2 syntax): missing )"));
   EXPECT_THAT(validate("actions: [{key: a, pattern: '(x)', action: extract}]\n").format(),
               HasSubstr("at least one named group"));
   EXPECT_THAT(validate("actions: [{key: a, action: convert, converted_type: float}]\n").format(),

@@ -76,9 +76,14 @@ TEST(MemorySource, ReadsCgroupV2ThenV1AndStatm) {
   EXPECT_EQ(readCgroupLimit(dir.path().string()), 256 * kMiB);
   write("statm", "1000 250 10 1 0 100 0\n");
   EXPECT_EQ(readProcessRss(dir.file("statm")), 250 * static_cast<uint64_t>(sysconf(_SC_PAGESIZE)));
-  EXPECT_GT(readProcessRss(), 0u);
+  EXPECT_GT(readProcessRss().value_or(0), 0u);
   write("meminfo", "MemTotal:       16384 kB\nMemFree: 1 kB\n");
   EXPECT_EQ(readTotalMemory(dir.file("meminfo")), 16384u * 1024);
+  // Unreadable is told apart from zero.
+  EXPECT_FALSE(readProcessRss(dir.file("absent")));
+  write("garbage", "not numbers\n");
+  EXPECT_FALSE(readProcessRss(dir.file("garbage")));
+  EXPECT_FALSE(readTotalMemory(dir.file("garbage")));
 }
 
 // A scripted memory: the test sets usage; trimming gives back `trimmable` bytes.
@@ -172,6 +177,56 @@ TEST(MemoryLimiterProcessor, RefusesRetryablyWhileLimitedAndCountsChanges) {
   EXPECT_EQ(metrics.value("proflow_processor_memory_limiter_rss_bytes", {{"processor", "memory_limiter"}}),
             20 * kMiB);
   EXPECT_GE(metrics.value("proflow_processor_memory_limiter_trims_total", {{"processor", "memory_limiter"}}), 2);
+}
+
+struct NoHost : Host {
+  void reportFatalError(const ComponentId&, const Status&) override {}
+};
+
+CreateSettings quietSettings() {
+  return {.id = {"memory_limiter", ""}, .kind = ComponentKind::kProcessor, .logger = nullptr, .telemetry = nullptr,
+          .runtime = nullptr};
+}
+
+std::optional<uint64_t> unreadable() { return std::nullopt; }
+
+// A limiter that cannot measure would never refuse anything: it must not start.
+TEST(MemoryLimiterProcessor, StartFailsWhenRssCannotBeRead) {
+  MemoryLimiterConfig cfg;
+  cfg.limit_mib = 100;
+  NoHost host;
+  MemoryLimiterProcessor p(quietSettings(), cfg, std::make_shared<Sink>(), {},
+                           {.rss = unreadable, .cgroup_limit = {}, .total_memory = {}});
+  Status s = p.start(host);
+  EXPECT_FALSE(s.isOk());
+  EXPECT_THAT(s.message(), HasSubstr("cannot read the process RSS from /proc/self/statm"));
+  MemoryLimiterProcessor fine(quietSettings(), cfg, std::make_shared<Sink>(), {},
+                              {.rss = [] { return std::optional<uint64_t>(10 * kMiB); }, .cgroup_limit = {}, .total_memory = {}});
+  EXPECT_TRUE(fine.start(host).isOk());
+  fine.shutdown(Deadline{});
+}
+
+TEST(MemoryLimiterProcessor, PercentageWithoutAReadableTotalFailsAtStart) {
+  MemoryLimiterConfig cfg;
+  cfg.limit_percentage = 50;
+  NoHost host;
+  MemoryLimiterProcessor none(quietSettings(), cfg, std::make_shared<Sink>(), {},
+                              {.rss = {}, .cgroup_limit = unreadable, .total_memory = unreadable});
+  Status s = none.start(host);
+  EXPECT_FALSE(s.isOk());
+  EXPECT_THAT(s.message(), HasSubstr("no cgroup memory limit"));
+  EXPECT_THAT(s.message(), HasSubstr("/proc/meminfo"));
+  // The machine's memory is used when the cgroup sets no limit; the cgroup limit wins when it does.
+  MemoryLimiterProcessor machine(quietSettings(), cfg, std::make_shared<Sink>(), {},
+                                 {.rss = {}, .cgroup_limit = unreadable,
+                                  .total_memory = [] { return std::optional<uint64_t>(1000 * kMiB); }});
+  EXPECT_EQ(machine.limits().hard, 500 * kMiB);
+  EXPECT_TRUE(machine.start(host).isOk());
+  machine.shutdown(Deadline{});
+  MemoryLimiterProcessor cgroup(quietSettings(), cfg, std::make_shared<Sink>(), {},
+                                {.rss = {}, .cgroup_limit = [] { return std::optional<uint64_t>(200 * kMiB); },
+                                 .total_memory = unreadable});
+  EXPECT_EQ(cgroup.limits().hard, 100 * kMiB);
 }
 
 }  // namespace
