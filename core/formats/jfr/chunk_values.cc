@@ -2,6 +2,7 @@
 #include <array>
 
 #include "core/formats/jfr/chunk.h"
+#include "core/formats/jfr/saturating.h"
 
 namespace proflow::jfr {
 namespace {
@@ -289,11 +290,11 @@ TimeUnit Chunk::durationUnit(int32_t selector) const {
 int64_t Chunk::ticksToNanos(int64_t ticks) const {
   // Most JVMs tick in nanoseconds; skip the 128-bit division then.
   if (header_.ticks_per_second <= 0 || header_.ticks_per_second == 1000000000) return ticks;
-  return static_cast<int64_t>(static_cast<__int128>(ticks) * 1000000000 / header_.ticks_per_second);
+  return clampToInt64(static_cast<__int128>(ticks) * 1000000000 / header_.ticks_per_second);
 }
 
 int64_t Chunk::ticksToEpochNanos(uint64_t ticks) const {
-  return header_.start_nanos + ticksToNanos(static_cast<int64_t>(ticks) - header_.start_ticks);
+  return saturatingAdd(header_.start_nanos, ticksToNanos(saturatingSub(static_cast<int64_t>(ticks), header_.start_ticks)));
 }
 
 int64_t Chunk::timespanToNanos(int64_t value, TimeUnit unit) const {
@@ -304,11 +305,11 @@ int64_t Chunk::timespanToNanos(int64_t value, TimeUnit unit) const {
     case TimeUnit::kNanoseconds:
       return value;
     case TimeUnit::kMicroseconds:
-      return value * 1000;
+      return saturatingMul(value, 1000);
     case TimeUnit::kMilliseconds:
-      return value * 1000000;
+      return saturatingMul(value, 1000000);
     case TimeUnit::kSeconds:
-      return value * 1000000000;
+      return saturatingMul(value, 1000000000);
   }
   return value;
 }
