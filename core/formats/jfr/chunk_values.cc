@@ -95,8 +95,12 @@ bool Chunk::stackTrace(uint64_t key, StackTrace* out) {
       }
       continue;
     }
+    const uint64_t at = r.offset();
     uint64_t n = r.varint();
-    if (!r.ok() || !f.array || n > limits_.max_stack_depth || n > r.remaining()) return false;
+    if (!r.ok() || !f.array || n > r.remaining()) return false;
+    if (n > limits_.max_stack_depth)
+      return fail(at, "stack trace of " + std::to_string(n) + " frames exceeds max_stack_depth " +
+                          std::to_string(limits_.max_stack_depth));
     out->frames.resize(n);
     for (uint64_t k = 0; k < n; ++k) {
       uint64_t v[4] = {};

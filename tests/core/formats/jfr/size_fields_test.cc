@@ -100,6 +100,20 @@ INSTANTIATE_TEST_SUITE_P(
                       BadSize{"metadata_size_3", kMetadataOffsetField, 3, "bad metadata event"}),
     [](const auto& info) { return std::string(info.param.what); });
 
+TEST(JfrSizeFieldsTest, AStackDeeperThanTheLimitEndsTheChunkWithAnErrorNamingIt) {
+  const std::string chunk = validChunk();  // one frame
+  ConvertOptions options;
+  options.limits.max_stack_depth = 1;
+  otlp::Request req;
+  const auto bytes = std::span(reinterpret_cast<const uint8_t*>(chunk.data()), chunk.size());
+  EXPECT_TRUE(convertToOtlp(bytes, options, &req).ok);
+  options.limits.max_stack_depth = 0;
+  ConvertResult r = convertToOtlp(bytes, options, &req);
+  EXPECT_FALSE(r.ok);
+  EXPECT_NE(r.error.message.find("stack trace of 1 frames exceeds max_stack_depth 0"), std::string::npos)
+      << r.error.toString();
+}
+
 TEST(JfrByteReaderTest, AWindowThatStartsPastItsEndIsEmptyAndFailed) {
   const uint8_t bytes[16] = {0x81, 0x81, 0x81, 0x81, 0x81, 0x81, 0x81, 0x81, 0x81, 0x81};
   ByteReader r(bytes, bytes + 5, bytes + 1);
