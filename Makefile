@@ -34,11 +34,12 @@ test: deps-test configure
 # libFuzzer targets of every decoder (tests/fuzz), built with clang in their own tree, N seconds each.
 FUZZ_BUILD_DIR ?= build-fuzz
 FUZZ_SECONDS ?= 60
+FUZZ_PREBUILT ?=  # e.g. build: link the GCC-built framework instead of compiling it with clang
 deps-fuzz:
 	@scripts/install-deps.sh fuzz
 
 fuzz: deps-fuzz
-	FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_JOBS=$(JOBS) tests/fuzz/run_fuzzers.sh $(FUZZ_BUILD_DIR)
+	FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_JOBS=$(JOBS) FUZZ_PREBUILT=$(FUZZ_PREBUILT) tests/fuzz/run_fuzzers.sh $(FUZZ_BUILD_DIR)
 
 bench: build
 	scripts/run-bench.sh $(BUILD_DIR)
