@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Installs the Debian 12 packages proflow needs, only those that are missing.
-# Usage: scripts/install-deps.sh build|test
+# Usage: scripts/install-deps.sh build|test|fuzz
 #   build: compilers and libraries to build the daemon
 #   test:  build + the real producers and peers the tests use (Go, JDK, pprof tool, debuginfod, llvm, gperftools)
+#   fuzz:  build + clang and libFuzzer's runtime for the fuzz targets (make fuzz)
 set -euo pipefail
 what=${1:-build}
 
@@ -15,8 +16,11 @@ test_pkgs=(curl openssl
   golang-go golang-github-google-pprof-dev openjdk-17-jdk-headless
   debuginfod llvm-14 libgoogle-perftools-dev binutils elfutils)
 
+fuzz_pkgs=(clang-14 libclang-rt-14-dev)
+
 pkgs=("${build_pkgs[@]}")
 [[ $what == test ]] && pkgs+=("${test_pkgs[@]}")
+[[ $what == fuzz ]] && pkgs+=("${fuzz_pkgs[@]}")
 
 missing=()
 for p in "${pkgs[@]}"; do

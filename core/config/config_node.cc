@@ -7,6 +7,13 @@ std::string SourceLocation::str() const {
   return file + ":" + std::to_string(line) + ":" + std::to_string(column);
 }
 
+ConfigNode::ConfigNode() = default;
+ConfigNode::ConfigNode(const ConfigNode&) = default;
+ConfigNode::ConfigNode(ConfigNode&&) noexcept = default;
+ConfigNode& ConfigNode::operator=(const ConfigNode&) = default;
+ConfigNode& ConfigNode::operator=(ConfigNode&&) noexcept = default;
+ConfigNode::~ConfigNode() = default;
+
 const ConfigNode* ConfigNode::find(std::string_view key) const {
   for (const auto& [k, v] : entries)
     if (k == key) return &v;

@@ -20,6 +20,15 @@ class ConfigNode {
  public:
   enum class Kind { kNull, kScalar, kSequence, kMap };
 
+  // Declared here, defined in the .cc: clang with libstdc++ in C++20 mode cannot instantiate the
+  // implicit ones while ConfigNode is still incomplete (vector<pair<string, ConfigNode>>).
+  ConfigNode();
+  ConfigNode(const ConfigNode&);
+  ConfigNode(ConfigNode&&) noexcept;
+  ConfigNode& operator=(const ConfigNode&);
+  ConfigNode& operator=(ConfigNode&&) noexcept;
+  ~ConfigNode();
+
   Kind kind = Kind::kNull;
   std::string scalar;  // kScalar only (after ${env:...} expansion)
   bool quoted = false; // scalar was quoted in YAML: "null"/"~" stay strings

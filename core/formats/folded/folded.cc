@@ -13,7 +13,9 @@ namespace {
 // Interns frames as pprof functions + locations (one location per distinct frame name).
 class FoldedBuilder {
  public:
-  explicit FoldedBuilder(pprof::Profile* p) : p_(p) { p_->add_string_table(""); }
+  FoldedBuilder(pprof::Profile* p, const pprof::ProfileLimits& limits) : p_(p), limits_(limits) {
+    p_->add_string_table("");
+  }
 
   int64_t str(std::string_view s) {
     auto [it, added] = strings_.try_emplace(std::string(s), p_->string_table_size());
@@ -36,20 +38,30 @@ class FoldedBuilder {
     return id;
   }
 
-  // Adds `value` to the sample of this stack (frames root first).
-  void add(std::string_view stack, int64_t value) {
+  // Adds `value` to the sample of this stack (frames root first). Limits are checked before a new
+  // sample or frame is allocated.
+  Status add(std::string_view stack, int64_t value, size_t line) {
     auto it = samples_.find(std::string(stack));
     if (it != samples_.end()) {
       auto* s = p_->mutable_sample(it->second);
       const int64_t v = s->value(0);
       s->set_value(0, v > std::numeric_limits<int64_t>::max() - value ? std::numeric_limits<int64_t>::max() : v + value);
-      return;
+      return Status::ok();
     }
+    const std::string where = "folded line " + std::to_string(line) + ": ";
+    if (static_cast<uint64_t>(p_->sample_size()) >= limits_.max_samples)
+      return Status::tooLarge(where + "more distinct stacks than max_samples " + std::to_string(limits_.max_samples));
     std::vector<uint64_t> ids;
     size_t start = 0;
     while (true) {
       const size_t semi = stack.find(';', start);
-      ids.push_back(location(stack.substr(start, semi - start)));
+      const std::string_view frame = stack.substr(start, semi - start);
+      if (ids.size() >= limits_.max_stack_depth)
+        return Status::tooLarge(where + "stack deeper than max_stack_depth " + std::to_string(limits_.max_stack_depth));
+      if (frame.size() > limits_.max_string_length)
+        return Status::tooLarge(where + "frame of " + std::to_string(frame.size()) + " bytes exceeds max_string_length " +
+                                std::to_string(limits_.max_string_length));
+      ids.push_back(location(frame));
       if (semi == std::string_view::npos) break;
       start = semi + 1;
     }
@@ -57,10 +69,12 @@ class FoldedBuilder {
     for (auto i = ids.rbegin(); i != ids.rend(); ++i) s->add_location_id(*i);  // pprof: leaf first
     s->add_value(value);
     samples_.emplace(std::string(stack), p_->sample_size() - 1);
+    return Status::ok();
   }
 
  private:
   pprof::Profile* p_;
+  const pprof::ProfileLimits& limits_;
   std::unordered_map<std::string, int64_t> strings_;
   std::unordered_map<std::string, uint64_t> locations_;
   std::unordered_map<std::string, int> samples_;
@@ -97,7 +111,7 @@ Status parseLine(std::string_view line, const FoldedOptions& in, size_t number, 
 
 Status foldedToPprof(std::string_view text, const FoldedOptions& in, pprof::Profile* out) {
   out->Clear();
-  FoldedBuilder b(out);
+  FoldedBuilder b(out, in.limits);
   auto* st = out->add_sample_type();
   st->set_type(b.str(in.sample_type));
   st->set_unit(b.str(in.sample_unit));
@@ -121,7 +135,7 @@ Status foldedToPprof(std::string_view text, const FoldedOptions& in, pprof::Prof
     if (Status s = parseLine(line, in, number, &stack, &value); !s.isOk()) return s;
     if (in.scale_by_period)
       value = value > std::numeric_limits<int64_t>::max() / period ? std::numeric_limits<int64_t>::max() : value * period;
-    b.add(stack, value);
+    if (Status s = b.add(stack, value, number); !s.isOk()) return s;
   }
   return Status::ok();
 }

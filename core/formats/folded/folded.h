@@ -22,11 +22,14 @@ struct FoldedOptions {
   bool scale_by_period = false;  // values are counts of `period`-long samples: value *= period
   int64_t time_ns = 0;
   int64_t duration_ns = 0;
+  // Distinct stacks (max_samples), frames per line (max_stack_depth) and frame length
+  // (max_string_length); exceeding one is kPayloadTooLarge naming the line and the limit.
+  pprof::ProfileLimits limits;
 };
 
 // Identical stacks are merged; frames become functions + locations (one per distinct name). Empty
 // lines are skipped; a line without a valid non-negative integer count (unless lines_format) is an
-// error naming the line number (kInvalidArgument).
+// error naming the line number (kInvalidArgument); limits as above.
 Status foldedToPprof(std::string_view text, const FoldedOptions& options, pprof::Profile* out);
 
 }  // namespace proflow::folded

@@ -44,7 +44,14 @@ class ByteReader {
  public:
   ByteReader() = default;
   // `base` is the origin of offset(): the chunk start, so offsets are chunk-relative.
-  ByteReader(const uint8_t* base, const uint8_t* begin, const uint8_t* end) : base_(base), p_(begin), end_(end) {}
+  // A window that starts past its end (a size field smaller than the header it covers) is empty and
+  // failed: remaining() would otherwise wrap and unlock the unchecked fast paths.
+  ByteReader(const uint8_t* base, const uint8_t* begin, const uint8_t* end) : base_(base), p_(begin), end_(end) {
+    if (begin > end) {
+      end_ = begin;
+      fail();
+    }
+  }
 
   bool ok() const { return !failed_; }
   bool atEnd() const { return p_ >= end_; }

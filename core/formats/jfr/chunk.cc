@@ -14,6 +14,26 @@ uint64_t be(const uint8_t* p, int n) {
   return v;
 }
 
+// Reads the size and type that open every event at chunk offset `pos`. The size counts its own header,
+// so it must cover the bytes just read and end inside the chunk: then [reader position, pos + size) is a
+// real window and no remaining() can wrap. On failure `*why` names the size and both bounds.
+bool readEventHeader(ByteReader& r, uint64_t pos, uint64_t chunk_size, uint64_t* size, uint64_t* type,
+                     std::string* why) {
+  *size = r.varint();
+  *type = r.varint();
+  if (!r.ok()) {
+    *why = "truncated event header";
+    return false;
+  }
+  const uint64_t header = r.offset() - pos;
+  if (*size < header || *size > chunk_size - pos) {
+    *why = "event size " + std::to_string(*size) + " outside [" + std::to_string(header) + ", " +
+           std::to_string(chunk_size - pos) + "] (its header, the bytes left in the chunk)";
+    return false;
+  }
+  return true;
+}
+
 }  // namespace
 
 std::string ParseError::toString() const { return "offset " + std::to_string(offset) + ": " + message; }
@@ -86,9 +106,9 @@ bool Chunk::loadMetadata() {
   const uint8_t* base = bytes_.data();
   uint64_t pos = header_.metadata_offset;
   ByteReader r(base, base + pos, base + header_.size);
-  uint64_t size = r.varint();
-  uint64_t type = r.varint();
-  if (!r.ok() || size == 0 || size > header_.size - pos) return fail(pos, "bad metadata event size");
+  uint64_t size = 0, type = 0;
+  std::string why;
+  if (!readEventHeader(r, pos, header_.size, &size, &type, &why)) return fail(pos, "bad metadata event: " + why);
   if (type != 0) return fail(pos, "metadata offset does not point at a metadata event");
   // Chunks of one recording usually repeat the same metadata: reuse the parsed tree when the bytes match.
   std::span<const uint8_t> raw(base + pos, size);
@@ -111,10 +131,11 @@ bool Chunk::loadPools() {
     int64_t delta = 0;
     if (!readCheckpoint(pos, &delta)) return false;
     if (delta == 0) break;
-    // Deltas point backwards; anything else could loop forever on a corrupt file.
-    if (delta > 0 || static_cast<uint64_t>(-delta) > pos - kChunkHeaderSize)
-      return fail(pos, "bad checkpoint delta " + std::to_string(delta));
-    pos -= static_cast<uint64_t>(-delta);
+    // Deltas point backwards; anything else could loop forever on a corrupt file. (Negated as unsigned:
+    // -INT64_MIN does not exist.)
+    const uint64_t back = 0 - static_cast<uint64_t>(delta);
+    if (delta > 0 || back > pos - kChunkHeaderSize) return fail(pos, "bad checkpoint delta " + std::to_string(delta));
+    pos -= back;
   }
   makePoolPlans();
   return true;
@@ -123,9 +144,9 @@ bool Chunk::loadPools() {
 bool Chunk::readCheckpoint(uint64_t pos, int64_t* delta) {
   const uint8_t* base = bytes_.data();
   ByteReader r(base, base + pos, base + header_.size);
-  uint64_t size = r.varint();
-  uint64_t type = r.varint();
-  if (!r.ok() || size == 0 || size > header_.size - pos) return fail(pos, "bad checkpoint event size");
+  uint64_t size = 0, type = 0;
+  std::string why;
+  if (!readEventHeader(r, pos, header_.size, &size, &type, &why)) return fail(pos, "bad checkpoint event: " + why);
   if (type != 1) return fail(pos, "constant-pool offset does not point at a checkpoint event");
   ByteReader c(base, r.pos(), base + pos + size);
   c.varint();  // start ticks

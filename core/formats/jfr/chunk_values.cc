@@ -2,6 +2,7 @@
 #include <array>
 
 #include "core/formats/jfr/chunk.h"
+#include "core/formats/jfr/saturating.h"
 
 namespace proflow::jfr {
 namespace {
@@ -94,8 +95,12 @@ bool Chunk::stackTrace(uint64_t key, StackTrace* out) {
       }
       continue;
     }
+    const uint64_t at = r.offset();
     uint64_t n = r.varint();
-    if (!r.ok() || !f.array || n > limits_.max_stack_depth || n > r.remaining()) return false;
+    if (!r.ok() || !f.array || n > r.remaining()) return false;
+    if (n > limits_.max_stack_depth)
+      return fail(at, "stack trace of " + std::to_string(n) + " frames exceeds max_stack_depth " +
+                          std::to_string(limits_.max_stack_depth));
     out->frames.resize(n);
     for (uint64_t k = 0; k < n; ++k) {
       uint64_t v[4] = {};
@@ -289,11 +294,11 @@ TimeUnit Chunk::durationUnit(int32_t selector) const {
 int64_t Chunk::ticksToNanos(int64_t ticks) const {
   // Most JVMs tick in nanoseconds; skip the 128-bit division then.
   if (header_.ticks_per_second <= 0 || header_.ticks_per_second == 1000000000) return ticks;
-  return static_cast<int64_t>(static_cast<__int128>(ticks) * 1000000000 / header_.ticks_per_second);
+  return clampToInt64(static_cast<__int128>(ticks) * 1000000000 / header_.ticks_per_second);
 }
 
 int64_t Chunk::ticksToEpochNanos(uint64_t ticks) const {
-  return header_.start_nanos + ticksToNanos(static_cast<int64_t>(ticks) - header_.start_ticks);
+  return saturatingAdd(header_.start_nanos, ticksToNanos(saturatingSub(static_cast<int64_t>(ticks), header_.start_ticks)));
 }
 
 int64_t Chunk::timespanToNanos(int64_t value, TimeUnit unit) const {
@@ -304,11 +309,11 @@ int64_t Chunk::timespanToNanos(int64_t value, TimeUnit unit) const {
     case TimeUnit::kNanoseconds:
       return value;
     case TimeUnit::kMicroseconds:
-      return value * 1000;
+      return saturatingMul(value, 1000);
     case TimeUnit::kMilliseconds:
-      return value * 1000000;
+      return saturatingMul(value, 1000000);
     case TimeUnit::kSeconds:
-      return value * 1000000000;
+      return saturatingMul(value, 1000000000);
   }
   return value;
 }

@@ -8,6 +8,7 @@
 
 #include "core/dictionary_builder.h"
 #include "core/formats/jfr/chunk_reader.h"
+#include "core/formats/jfr/saturating.h"
 #include "core/formats/jfr/sample_index.h"
 
 namespace proflow::jfr {
@@ -86,9 +87,9 @@ int64_t parseDuration(std::string_view v) {
   std::string_view unit(p, static_cast<size_t>(v.data() + v.size() - p));
   while (!unit.empty() && unit.front() == ' ') unit.remove_prefix(1);
   if (unit.empty() || unit == "ns") return n;
-  if (unit == "us") return n * 1000;
-  if (unit == "ms") return n * 1000000;
-  if (unit == "s") return n * 1000000000;
+  if (unit == "us") return saturatingMul(n, 1000);
+  if (unit == "ms") return saturatingMul(n, 1000000);
+  if (unit == "s") return saturatingMul(n, 1000000000);
   return 0;
 }
 
@@ -190,7 +191,7 @@ void OtlpConverter::Impl::startChunk(Chunk& chunk) {
   }
   const ChunkHeader& h = chunk.header();
   start_nanos_ = std::min(start_nanos_, h.start_nanos);
-  end_nanos_ = std::max(end_nanos_, h.start_nanos + h.duration_nanos);
+  end_nanos_ = std::max(end_nanos_, saturatingAdd(h.start_nanos, h.duration_nanos));
   chunk.select(kEventNames, kConvertedFields);
 }
 
@@ -273,7 +274,7 @@ void OtlpConverter::Impl::add(const Event& e, int64_t ts, ProfileId a, int64_t v
   else if (va != acc.uniform_value) [[unlikely]] startPerEventValues(acc, s, va);
   s->add_timestamps_unix_nano(static_cast<uint64_t>(ts));
   if (b != kProfileCount) accs_[b].profile->mutable_samples(index)->add_values(vb);
-  end_nanos_ = std::max(end_nanos_, ts + 1);
+  end_nanos_ = std::max(end_nanos_, saturatingAdd(ts, 1));
 }
 
 // A value other than the profile's uniform one (call before the event's timestamp is appended): the
@@ -505,14 +506,14 @@ void OtlpConverter::Impl::finish(std::span<const uint8_t> original) {
     otlp::Profile& p = *acc.profile;
     if (factor != 1)
       for (auto& s : *p.mutable_samples())
-        for (auto& v : *s.mutable_values()) v *= factor;
+        for (auto& v : *s.mutable_values()) v = saturatingMul(v, factor);
     p.mutable_sample_type()->set_type_strindex(dict_.string(spec.type));
     p.mutable_sample_type()->set_unit_strindex(dict_.string(spec.unit));
     p.mutable_period_type()->set_type_strindex(dict_.string(spec.period_type));
     p.mutable_period_type()->set_unit_strindex(dict_.string(spec.period_unit));
     if (spec.scale != kNoScale) p.set_period(factor);
     p.set_time_unix_nano(static_cast<uint64_t>(start_nanos_));
-    p.set_duration_nano(static_cast<uint64_t>(end_nanos_ - start_nanos_));
+    p.set_duration_nano(static_cast<uint64_t>(saturatingSub(end_nanos_, start_nanos_)));
     p.set_original_payload_format("jfr");
     if (first && opts_.keep_original_payload && !original.empty())
       p.set_original_payload(original.data(), original.size());

@@ -14,7 +14,9 @@ Status parseProfile(std::string_view raw, Profile* out) {
   return {};
 }
 
-Status validateProfile(const Profile& p) { return internal::ProfileValidator<Profile>(p).run(); }
+Status validateProfile(const Profile& p, const ProfileLimits& limits) {
+  return internal::ProfileValidator<Profile>(p, limits).run();
+}
 
 Status decompressProfile(std::string_view data, std::string* raw, const compression::Limits& limits) {
   if (data.empty()) return Status::invalid("pprof: empty input");
@@ -28,7 +30,7 @@ Status decodeProfile(std::string_view data, Profile* out, const DecodeOptions& o
   std::string raw;
   if (auto s = decompressProfile(data, &raw, options.limits); !s) return s;
   if (auto s = parseProfile(raw, out); !s) return s;
-  return options.validate ? validateProfile(*out) : Status{};
+  return options.validate ? validateProfile(*out, options.profile_limits) : Status{};
 }
 
 Status encodeProfile(const Profile& p, std::string* out, Encoding encoding, int level) {

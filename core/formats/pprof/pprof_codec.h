@@ -14,11 +14,24 @@ namespace proflow::pprof {
 
 using Profile = ::perftools::profiles::Profile;
 
+// What one decoded profile may hold, checked by validateProfile() before any conversion. Far above what
+// real producers write (Go, async-profiler, perf, Pyroscope SDKs), far below what would exhaust memory
+// once converted (each OTLP sample, label and frame costs tens of bytes, a pprof entry as little as 2).
+// Exceeding one is kPayloadTooLarge naming the limit.
+struct ProfileLimits {
+  uint64_t max_samples = 4'000'000;
+  uint64_t max_sample_types = 64;           // value columns per sample
+  uint64_t max_labels_per_sample = 128;
+  uint64_t max_stack_depth = 16'384;        // location ids per sample
+  uint64_t max_string_length = 1u << 20;    // bytes per string_table entry
+};
+
 struct DecodeOptions {
   // Applied to the decompressed bytes (raw input too): absolute cap and inflate-ratio cap.
   compression::Limits limits;
   // Run validateProfile() after parsing (recommended; converters assume a valid profile).
   bool validate = true;
+  ProfileLimits profile_limits;  // checked with the validation
 };
 
 // Decompresses (gzip/zstd/raw by magic bytes), parses and validates. Errors: kPayloadTooLarge when a
@@ -33,8 +46,9 @@ Status decompressProfile(std::string_view data, std::string* raw, const compress
 Status parseProfile(std::string_view raw, Profile* out);
 
 // Structural checks: string_table[0] == "", every string index in range, mapping/location/function
-// ids nonzero and unique, every referenced id resolvable, one value per sample type in each sample.
-Status validateProfile(const Profile& p);
+// ids nonzero and unique, every referenced id resolvable, one value per sample type in each sample;
+// and the counts and lengths of `limits`.
+Status validateProfile(const Profile& p, const ProfileLimits& limits = {});
 
 enum class Encoding { kGzip, kZstd, kRaw };
 

@@ -378,7 +378,7 @@ Status pprofBytesToOtlp(std::string_view data, const PprofToOtlpOptions& options
   if (auto st = decompressProfile(data, &raw, decode.limits); !st) return st;
   ProfileView view;
   if (auto st = parseProfileView(raw, &view); !st) return st;
-  if (auto st = validateProfile(view); !st) return st;  // the converter indexes tables without checks
+  if (auto st = validateProfile(view, decode.profile_limits); !st) return st;  // the converter indexes tables without checks
   if (!options.keep_original_payload || !options.original_payload.empty()) return convertValid(view, options, out);
   PprofToOtlpOptions with_payload = options;
   with_payload.original_payload = data;

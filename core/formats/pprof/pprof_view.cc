@@ -369,6 +369,8 @@ Status parseProfileView(std::string_view raw, ProfileView* out) {
   return ViewParser(raw, out).run();
 }
 
-Status validateProfile(const ProfileView& p) { return internal::ProfileValidator<ProfileView>(p).run(); }
+Status validateProfile(const ProfileView& p, const ProfileLimits& limits) {
+  return internal::ProfileValidator<ProfileView>(p, limits).run();
+}
 
 }  // namespace proflow::pprof

@@ -10,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/formats/pprof/pprof_codec.h"
 #include "core/status.h"
 
 namespace proflow::pprof {
@@ -182,7 +183,7 @@ class ProfileView {
 Status parseProfileView(std::string_view raw, ProfileView* out);
 
 // Structural checks, the same rules and messages as validateProfile(const Profile&).
-Status validateProfile(const ProfileView& p);
+Status validateProfile(const ProfileView& p, const ProfileLimits& limits = {});
 
 namespace view {
 inline std::span<const Line> Location::line() const { return {owner_->lines_.data() + lines_.offset, lines_.count}; }

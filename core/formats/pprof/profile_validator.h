@@ -6,6 +6,7 @@
 #include <unordered_set>
 #include <vector>
 
+#include "core/formats/pprof/pprof_codec.h"
 #include "core/status.h"
 
 namespace proflow::pprof::internal {
@@ -41,9 +42,10 @@ class IdSet {
 template <class P>
 class ProfileValidator {
  public:
-  explicit ProfileValidator(const P& p) : p_(p), nstrings_(p.string_table_size()) {}
+  ProfileValidator(const P& p, const ProfileLimits& limits) : p_(p), limits_(limits), nstrings_(p.string_table_size()) {}
 
   Status run() {
+    if (auto s = checkTableLimits(); !s) return s;
     if (nstrings_ == 0) return fail("string_table is empty (entry 0 must be \"\")");
     if (!p_.string_table(0).empty()) return fail("string_table[0] is not empty");
     if (auto s = checkHeader(); !s) return s;
@@ -55,6 +57,22 @@ class ProfileValidator {
 
  private:
   static Status fail(const std::string& what) { return Status::invalid("pprof: " + what); }
+  static Status overLimit(const std::string& what, uint64_t n, const char* limit, uint64_t max) {
+    return Status::tooLarge("pprof: " + what + " " + str(n) + " exceeds " + limit + " " + str(max));
+  }
+
+  Status checkTableLimits() const {
+    if (static_cast<uint64_t>(p_.sample_size()) > limits_.max_samples)
+      return overLimit("sample count", static_cast<uint64_t>(p_.sample_size()), "max_samples", limits_.max_samples);
+    if (static_cast<uint64_t>(p_.sample_type_size()) > limits_.max_sample_types)
+      return overLimit("sample type count", static_cast<uint64_t>(p_.sample_type_size()), "max_sample_types",
+                       limits_.max_sample_types);
+    for (int i = 0; i < nstrings_; ++i)
+      if (p_.string_table(i).size() > limits_.max_string_length)
+        return overLimit("string_table[" + std::to_string(i) + "] length", p_.string_table(i).size(),
+                         "max_string_length", limits_.max_string_length);
+    return {};
+  }
 
   bool strOk(int64_t i) const { return i >= 0 && i < nstrings_; }
   Status badStr(const std::string& where, int64_t i) const {
@@ -134,6 +152,12 @@ class ProfileValidator {
       if (s.value_size() != nvalues)
         return fail(where() + ": has " + std::to_string(s.value_size()) + " values but there are " +
                     std::to_string(nvalues) + " sample types");
+      if (static_cast<uint64_t>(s.location_id().size()) > limits_.max_stack_depth)
+        return overLimit(where() + " stack depth", static_cast<uint64_t>(s.location_id().size()), "max_stack_depth",
+                         limits_.max_stack_depth);
+      if (static_cast<uint64_t>(s.label_size()) > limits_.max_labels_per_sample)
+        return overLimit(where() + " label count", static_cast<uint64_t>(s.label_size()), "max_labels_per_sample",
+                         limits_.max_labels_per_sample);
       for (uint64_t id : s.location_id())
         if (!locations_.contains(id)) return fail(where() + ": location_id " + str(id) + " not found");
       for (int j = 0; j < s.label_size(); ++j) {
@@ -148,6 +172,7 @@ class ProfileValidator {
   }
 
   const P& p_;
+  const ProfileLimits& limits_;
   int64_t nstrings_;
   IdSet mappings_{static_cast<size_t>(p_.mapping_size())};
   IdSet functions_{static_cast<size_t>(p_.function_size())};
