@@ -48,10 +48,7 @@ PyroscopeSender::~PyroscopeSender() = default;
 
 Status PyroscopeSender::start(Host&) {
   net::HttpClientOptions opts;
-  opts.tls.ca_file = config_.tls.ca_file;
-  opts.tls.cert_file = config_.tls.cert_file;
-  opts.tls.key_file = config_.tls.key_file;
-  opts.tls.insecure_skip_verify = config_.tls.insecure_skip_verify;
+  opts.tls = config_.tls.clientOptions();
   opts.max_response_bytes = kMaxErrorBody;
   client_ = std::make_unique<net::HttpClient>(opts);
   if (Status s = client_->tlsStatus(); !s.isOk()) return Status(s.code(), "pyroscope exporter TLS: " + s.message());
