@@ -9,11 +9,13 @@
 
 #include <atomic>
 
-#include "cmd/proflow/builtins.h"
 #include "core/config/config_loader.h"
 #include "core/registry.h"
 #include "core/runtime.h"
 #include "core/telemetry/component_telemetry.h"
+#include "exporters/datadog/factory.h"
+#include "exporters/otlphttp/factory.h"
+#include "exporters/pyroscope/factory.h"
 #include "tests/support/profile_builder.h"
 #include "tests/support/temp_dir.h"
 #include "tests/support/tls_test_server.h"
@@ -34,10 +36,14 @@ struct ExporterCase {
   const char* path;  // appended to the base URL ("" when the exporter appends its own)
 };
 
+void PrintTo(const ExporterCase& c, std::ostream* os) { *os << c.type; }
+
 class HttpExporterTlsTest : public ::testing::TestWithParam<ExporterCase> {
  protected:
   void SetUp() override {
-    ASSERT_TRUE(registerBuiltins(registry_).isOk());
+    for (auto* make : {&exporters::otlphttp::makeOtlpHttpExporterFactory, &exporters::datadog::makeDatadogExporterFactory,
+                       &exporters::pyroscope::makePyroscopeExporterFactory})
+      ASSERT_TRUE(registry_.add(make()).isOk());
     cert_ = dir_.file("cert.pem");
     const std::string key = dir_.file("key.pem");
     ASSERT_TRUE(proflow::testing::makeSelfSignedCert(cert_, key))
