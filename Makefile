@@ -6,7 +6,7 @@ CONFIG ?= config/proflow.yaml
 # ccache (installed with the build deps) keys on paths relative to the checkout, so clones share hits.
 export CCACHE_BASEDIR := $(CURDIR)
 
-.PHONY: all build run test deps deps-test configure bench clean fuzz deps-fuzz
+.PHONY: all build run test test-sanitize deps deps-test configure bench clean fuzz deps-fuzz
 
 all: build
 
@@ -40,6 +40,25 @@ deps-fuzz:
 
 fuzz: deps-fuzz
 	FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_JOBS=$(JOBS) FUZZ_PREBUILT=$(FUZZ_PREBUILT) tests/fuzz/run_fuzzers.sh $(FUZZ_BUILD_DIR)
+
+# The suite under ASan+UBSan in build-asan/, then the tests labelled `concurrency` under TSan in
+# build-tsan/ (each a full build of its own; SAN_JOBS=1 on a busy machine). Suppressions live in
+# scripts/sanitizers/ with the reason for each.
+SAN_JOBS ?= $(JOBS)
+SAN_DIR := $(CURDIR)/scripts/sanitizers
+test-sanitize: deps-test
+	cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPROFLOW_BUILD_BENCH=OFF \
+	  -DPROFLOW_SANITIZE=address,undefined
+	cmake --build build-asan -j $(SAN_JOBS)
+	cd build-asan && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:strict_string_checks=1 \
+	  LSAN_OPTIONS=suppressions=$(SAN_DIR)/lsan.supp:print_suppressions=0 \
+	  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+	  ctest --output-on-failure -j $(JOBS) --timeout 1800
+	cmake -S . -B build-tsan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPROFLOW_BUILD_BENCH=OFF \
+	  -DPROFLOW_SANITIZE=thread
+	cmake --build build-tsan -j $(SAN_JOBS)
+	cd build-tsan && TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1:suppressions=$(SAN_DIR)/tsan.supp \
+	  ctest --output-on-failure -j $(JOBS) --timeout 1800 -L concurrency
 
 bench: build
 	scripts/run-bench.sh $(BUILD_DIR)

@@ -4,13 +4,34 @@
 
 namespace proflow {
 
-std::optional<std::string> findKeyValue(const google::protobuf::RepeatedPtrField<otlp::KeyValue>& kvs,
-                                  const otlp::Dictionary& dict, std::string_view key) {
-  for (const auto& kv : kvs) {
-    // key_strindex == 0 with an inline key means "inline key" (index 0 is "").
-    std::string_view k = kv.key_strindex() != 0 ? dictString(dict, kv.key_strindex()) : std::string_view(kv.key());
-    if (k == key) return valueText(kv.value(), dict);
+std::string_view attributeKey(const otlp::KeyValue& kv, const otlp::Dictionary& dict) {
+  return kv.key_strindex() != 0 ? dictString(dict, kv.key_strindex()) : std::string_view(kv.key());
+}
+
+std::optional<std::string> scalarText(const otlp::AnyValue& v, const otlp::Dictionary& dict) {
+  switch (v.value_case()) {
+    case otlp::AnyValue::kStringValue:
+    case otlp::AnyValue::kStringValueStrindex:
+    case otlp::AnyValue::kIntValue:
+    case otlp::AnyValue::kBoolValue:
+    case otlp::AnyValue::kDoubleValue: return valueText(v, dict);
+    default: return std::nullopt;
   }
+}
+
+std::vector<std::pair<std::string, std::string>> scalarAttributes(
+    const google::protobuf::RepeatedPtrField<otlp::KeyValue>& kvs, const otlp::Dictionary& dict) {
+  std::vector<std::pair<std::string, std::string>> out;
+  out.reserve(kvs.size());
+  for (const auto& kv : kvs)
+    if (auto text = scalarText(kv.value(), dict)) out.emplace_back(std::string(attributeKey(kv, dict)), std::move(*text));
+  return out;
+}
+
+std::optional<std::string> findKeyValue(const google::protobuf::RepeatedPtrField<otlp::KeyValue>& kvs,
+                                        const otlp::Dictionary& dict, std::string_view key) {
+  for (const auto& kv : kvs)
+    if (attributeKey(kv, dict) == key) return valueText(kv.value(), dict);
   return std::nullopt;
 }
 

@@ -5,6 +5,8 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include "core/otlp_types.h"
 
@@ -19,6 +21,19 @@ struct ProfileRef {
 
 // An AnyValue as text: strings as is, numbers and bools in decimal, anything else as its debug form.
 std::string valueText(const otlp::AnyValue& v, const otlp::Dictionary& dict);
+
+// The key of an attribute, inline or a dictionary reference (key_strindex 0 with an inline key means
+// "inline": index 0 is "").
+std::string_view attributeKey(const otlp::KeyValue& kv, const otlp::Dictionary& dict);
+
+// Scalar values (strings inline or referenced, ints, bools, doubles) as text; nullopt for arrays,
+// maps, bytes and unset values, which make no sense as labels.
+std::optional<std::string> scalarText(const otlp::AnyValue& v, const otlp::Dictionary& dict);
+
+// The scalar attributes of a resource or scope, in order, keys and values resolved through the
+// dictionary: what exporters turn into labels or tags.
+std::vector<std::pair<std::string, std::string>> scalarAttributes(
+    const google::protobuf::RepeatedPtrField<otlp::KeyValue>& kvs, const otlp::Dictionary& dict);
 
 // Looks `key` up in the profile's attributes, then its scope's, then its resource's (nearest wins).
 // Two special keys: `profile_id` (hex, absent when unset or all zero) and `time_unix_nano`.

@@ -2,6 +2,8 @@
 
 #include <filesystem>
 
+#include "core/net/http_util.h"
+
 namespace proflow::net {
 
 namespace {
@@ -30,6 +32,14 @@ void TlsClientConfig::validate(config::ValidationContext& ctx) const {
   if (cert_file.empty() != key_file.empty()) ctx.error("cert_file", "cert_file and key_file must be set together");
   if (insecure && (!ca_file.empty() || !cert_file.empty()))
     ctx.error("insecure", "insecure: true sends plain text; remove ca_file/cert_file or set insecure: false");
+}
+
+void TlsClientConfig::validateForUrl(config::ValidationContext& ctx, const std::string& url) const {
+  validate(ctx);
+  Url parsed;
+  if (insecure && parseUrl(url, &parsed).isOk() && parsed.tls())
+    ctx.error("insecure", "the endpoint " + url + " is https://: over HTTP the URL scheme decides TLS; use an "
+                          "http:// endpoint for plain text (or insecure_skip_verify: true to skip verification)");
 }
 
 }  // namespace proflow::net

@@ -31,10 +31,15 @@ struct TlsClientConfig {
   }
   // Checks that files exist and cert/key come together.
   void validate(config::ValidationContext& ctx) const;
+  // validate() for an HTTP client sending to `url`. Over HTTP the URL scheme decides TLS (as in the
+  // Collector's confighttp): http:// is plain text, https:// is TLS. `insecure: true` with an
+  // https:// URL would be silently ignored, so it is refused here instead.
+  void validateForUrl(config::ValidationContext& ctx, const std::string& url) const;
 
-  // The HTTP client's view of this block.
+  // The HTTP client's view of this block: every field, so SNI/verification name and
+  // insecure_skip_verify behave as with the gRPC exporters.
   TlsClientOptions clientOptions() const {
-    return TlsClientOptions{insecure, ca_file, cert_file, key_file, insecure_skip_verify};
+    return TlsClientOptions{insecure, ca_file, cert_file, key_file, insecure_skip_verify, server_name_override};
   }
 };
 

@@ -13,7 +13,7 @@ void DatadogExporterConfig::validate(config::ValidationContext& ctx) const {
     if (k.empty() || k.find_first_of(",:") != std::string::npos || v.find(',') != std::string::npos)
       ctx.error("tags", "tag '" + k + "' must be non-empty and free of ',' and ':' (value free of ',')");
   auto tls_ctx = ctx.nested("tls");
-  tls.validate(tls_ctx);
+  tls.validateForUrl(tls_ctx, intakeUrl());
   helper.validate(ctx);
 }
 

@@ -8,23 +8,13 @@
 
 #include "core/batch.h"
 #include "core/dictionary_builder.h"
+#include "core/profile_attributes.h"
 
 namespace proflow::exporters::debug {
 namespace {
 
-std::string attrString(const otlp::KeyValue& kv, const otlp::Dictionary& dict) {
-  const auto& v = kv.value();
-  if (v.has_string_value_strindex()) return std::string(dictString(dict, v.string_value_strindex()));
-  return v.string_value();
-}
-
 std::string serviceOf(const otlp::ResourceProfiles& rp, const otlp::Dictionary& dict) {
-  for (const auto& kv : rp.resource().attributes()) {
-    // key_strindex 0 with an inline key means "inline" (index 0 is "").
-    std::string_view key = kv.key_strindex() != 0 ? dictString(dict, kv.key_strindex()) : std::string_view(kv.key());
-    if (key == "service.name") return attrString(kv, dict);
-  }
-  return "unknown";
+  return findKeyValue(rp.resource().attributes(), dict, "service.name").value_or("unknown");
 }
 
 std::string formatTime(uint64_t unix_nano) {

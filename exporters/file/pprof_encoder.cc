@@ -1,6 +1,7 @@
 // format: pprof — every profile group of a batch (what otlpToPprofBytes rebuilds as one pprof, e.g.
 // all sample types that came from one pprof file) becomes one gzip-compressed .pb.gz file.
 #include "core/formats/pprof/otlp_to_pprof.h"
+#include "core/profile_attributes.h"
 #include "exporters/file/encoder.h"
 
 namespace proflow::exporters::file {
@@ -8,9 +9,8 @@ namespace {
 
 std::string serviceName(const otlp::Request& request, int resource_index) {
   if (resource_index < 0 || resource_index >= request.resource_profiles_size()) return {};
-  for (const auto& kv : request.resource_profiles(resource_index).resource().attributes())
-    if (kv.key() == "service.name" && kv.value().has_string_value()) return kv.value().string_value();
-  return {};
+  const auto& attrs = request.resource_profiles(resource_index).resource().attributes();
+  return findKeyValue(attrs, request.dictionary(), "service.name").value_or("");
 }
 
 class PprofEncoder final : public Encoder {

@@ -22,7 +22,7 @@ void OtlpHttpExporterConfig::validate(config::ValidationContext& ctx) const {
   if (compression != "gzip" && compression != "zstd" && compression != "none")
     ctx.error("compression", "unknown compression '" + compression + "'; valid: gzip, none, zstd");
   auto tls_ctx = ctx.nested("tls");
-  tls.validate(tls_ctx);
+  tls.validateForUrl(tls_ctx, url());
   helper.validate(ctx);
 }
 

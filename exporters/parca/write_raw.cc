@@ -24,16 +24,10 @@ std::string metricName(const model::Dictionary& d, const std::vector<const model
 
 Labels resourceLabels(const model::ResourceProfiles& rp, const model::Dictionary& d) {
   Labels labels;
-  for (const auto& kv : rp.resource().attributes()) {
-    const auto& v = kv.value();
-    const bool scalar = v.has_string_value() || v.value_case() == model::AnyValue::kStringValueStrindex ||
-                        v.has_int_value() || v.has_bool_value() || v.has_double_value();
-    if (!scalar) continue;
-    std::string_view key = kv.key_strindex() != 0 ? dictString(d, kv.key_strindex()) : std::string_view(kv.key());
+  for (auto& [key, value] : scalarAttributes(rp.resource().attributes(), d)) {
     std::string name = sanitizeLabelName(key);
-    if (name.rfind("__", 0) == 0) continue;
-    std::string value = valueText(v, d);
-    if (!value.empty()) labels.emplace(std::move(name), std::move(value));  // first of a sanitised clash wins
+    if (name.rfind("__", 0) == 0 || value.empty()) continue;
+    labels.emplace(std::move(name), std::move(value));  // first of a sanitised clash wins
   }
   return labels;
 }

@@ -22,12 +22,8 @@ void PyroscopeExporterConfig::validate(config::ValidationContext& ctx) const {
   for (const auto& [k, v] : headers)
     if (k.empty() || k.find_first_of(" :\r\n") != std::string::npos)
       ctx.error("headers", "invalid header name '" + k + "'");
-  if (tls.insecure && url.tls())
-    ctx.error("tls.insecure", "the endpoint is https://: the URL scheme decides, use http:// for plain text");
-  if (!tls.server_name_override.empty())
-    ctx.error("tls.server_name_override", "not supported by the HTTP client: the URL host is verified");
   auto tls_ctx = ctx.nested("tls");
-  tls.validate(tls_ctx);
+  tls.validateForUrl(tls_ctx, endpoint);
   helper.validate(ctx);
 }
 

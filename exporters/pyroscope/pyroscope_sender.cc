@@ -54,10 +54,7 @@ Status PyroscopeSender::start(Host& host) {
   if (!config_.auth.authenticator.empty()) named = auth::AuthConfig{config_.auth.authenticator};
   if (Status s = auth::findClientAuthenticator(host, named, &client_auth_); !s.isOk()) return s;
   net::HttpClientOptions opts;
-  opts.tls.ca_file = config_.tls.ca_file;
-  opts.tls.cert_file = config_.tls.cert_file;
-  opts.tls.key_file = config_.tls.key_file;
-  opts.tls.insecure_skip_verify = config_.tls.insecure_skip_verify;
+  opts.tls = config_.tls.clientOptions();
   opts.max_response_bytes = kMaxErrorBody;
   client_ = std::make_unique<net::HttpClient>(opts);
   if (Status s = client_->tlsStatus(); !s.isOk()) return Status(s.code(), "pyroscope exporter TLS: " + s.message());

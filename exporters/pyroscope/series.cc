@@ -6,6 +6,7 @@
 
 #include "core/dictionary_builder.h"
 #include "core/formats/pprof/otlp_to_pprof.h"
+#include "core/profile_attributes.h"
 #include "core/pyroscope_metric.h"
 
 namespace proflow::exporters::pyroscope {
@@ -20,25 +21,12 @@ constexpr size_t kMaxLabelValue = 2048;  // Pyroscope rejects longer values (max
 constexpr size_t kMaxLabelName = 1024;   // and longer names (max-length-label-name)
 constexpr size_t kMaxLabels = 30;        // and more names per series (max-label-names-per-series)
 
-std::string anyValueText(const otlp::AnyValue& v, bool* ok) {
-  *ok = true;
-  switch (v.value_case()) {
-    case otlp::AnyValue::kStringValue: return v.string_value();
-    case otlp::AnyValue::kIntValue: return std::to_string(v.int_value());
-    case otlp::AnyValue::kBoolValue: return v.bool_value() ? "true" : "false";
-    case otlp::AnyValue::kDoubleValue: return std::to_string(v.double_value());
-    default: *ok = false; return {};
-  }
-}
-
-// Profile attribute `key` of one OTLP profile, as text; "" when absent.
+// Profile attribute `key` of one OTLP profile, as text; "" when absent or not a scalar.
 std::string profileAttr(const otlp::Dictionary& d, const otlp::Profile& p, std::string_view key) {
   for (int32_t i : p.attribute_indices()) {
     if (i < 0 || i >= d.attribute_table_size()) continue;
     const auto& kv = d.attribute_table(i);
-    if (dictString(d, kv.key_strindex()) != key) continue;
-    bool ok = false;
-    return anyValueText(kv.value(), &ok);
+    if (dictString(d, kv.key_strindex()) == key) return scalarText(kv.value(), d).value_or("");
   }
   return {};
 }
@@ -51,18 +39,16 @@ std::string metricName(const otlp::Dictionary& d, const std::vector<const otlp::
   return profiles.empty() ? "unknown" : sanitizeLabelName(dictString(d, profiles[0]->sample_type().type_strindex()));
 }
 
-std::map<std::string, std::string> resourceLabels(const otlp::ResourceProfiles& rp) {
+std::map<std::string, std::string> resourceLabels(const otlp::ResourceProfiles& rp, const otlp::Dictionary& d) {
   std::map<std::string, std::string> labels;
   std::string service = "unknown_service";
-  for (const auto& kv : rp.resource().attributes()) {
-    bool ok = false;
-    std::string value = anyValueText(kv.value(), &ok);
-    if (!ok || value.empty() || value.size() > kMaxLabelValue) continue;
-    if (kv.key() == "service.name") {
+  for (auto& [key, value] : scalarAttributes(rp.resource().attributes(), d)) {
+    if (value.empty() || value.size() > kMaxLabelValue) continue;
+    if (key == "service.name") {
       service = std::move(value);
       continue;
     }
-    std::string name = kv.key() == kSpyNameAttr ? "pyroscope_spy" : sanitizeLabelName(kv.key());
+    std::string name = key == kSpyNameAttr ? "pyroscope_spy" : sanitizeLabelName(key);
     if (name.rfind("__", 0) == 0 || name.size() > kMaxLabelName) continue;  // __*: reserved for Pyroscope
     labels[name] = std::move(value);
   }
@@ -99,7 +85,7 @@ Status buildSeries(const otlp::Request& batch, const SeriesOptions& options, std
     const auto& scope = rp.scope_profiles(e.scope_index);
     std::vector<const otlp::Profile*> profiles;
     for (int i : e.profile_indices) profiles.push_back(&scope.profiles(i));
-    std::map<std::string, std::string> labels = resourceLabels(rp);
+    std::map<std::string, std::string> labels = resourceLabels(rp, dict);
     capResourceLabels(&labels, options.external_labels);
     for (const auto& [k, v] : options.external_labels) labels[k] = v;
     labels["__name__"] = metricName(dict, profiles);

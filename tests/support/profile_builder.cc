@@ -38,6 +38,17 @@ otlp::Request makeRequest(const std::string& service, const std::vector<ProfileS
   return req;
 }
 
+void referenceResourceAttributes(otlp::Request* request) {
+  DictionaryBuilder dict(request->mutable_dictionary());
+  for (auto& rp : *request->mutable_resource_profiles())
+    for (auto& kv : *rp.mutable_resource()->mutable_attributes()) {
+      kv.set_key_strindex(dict.string(kv.key()));
+      kv.clear_key();
+      if (kv.value().has_string_value())
+        kv.mutable_value()->set_string_value_strindex(dict.string(kv.value().string_value()));
+    }
+}
+
 ProfileSpec makeProfile(int n_samples, int seed) {
   ProfileSpec p;
   p.time_unix_nano += static_cast<uint64_t>(seed) * 1'000'000'000ULL;

@@ -27,6 +27,10 @@ struct ProfileSpec {
 // Every frame becomes a Function (filename "<name>.cc") and a Location with one Line.
 otlp::Request makeRequest(const std::string& service, const std::vector<ProfileSpec>& profiles);
 
+// Rewrites every resource attribute as a dictionary reference (key_strindex, and
+// string_value_strindex for strings), the other encoding OTLP senders may use.
+void referenceResourceAttributes(otlp::Request* request);
+
 // A profile with `n` samples over a few shared stacks, handy for volume.
 ProfileSpec makeProfile(int n_samples, int seed = 0);
 

@@ -15,6 +15,7 @@
 #include "exporters/file/factory.h"
 #include "tests/exporters/file/test_util.h"
 #include "tests/support/component_config.h"
+#include "tests/support/profile_builder.h"
 #include "tests/support/temp_dir.h"
 
 namespace proflow::exporters::file {
@@ -200,6 +201,25 @@ TEST(PprofFormat, NamesFilesUnknownWithoutServiceNameAndNeverOverwrites) {
     EXPECT_TRUE(pprof::decodeProfile(readFile(c.path + "/" + name), &got).isOk()) << name;
     EXPECT_EQ(got.sample_size(), 2) << name;
   }
+}
+
+TEST(PprofFormat, NamesFilesAfterAReferenceBasedServiceName) {
+  TempDir dir;
+  Harness h;
+  FileExporterConfig c;
+  c.path = dir.file("pprof");
+  c.format = "pprof";
+  c.flush_interval = std::chrono::seconds(0);
+  otlp::Request r;
+  addPprof(makePprof({{"samples", "count"}}, 2, 0), "checkout", &r);
+  proflow::testing::referenceResourceAttributes(&r);  // service.name as key_strindex/string_value_strindex
+  auto exporter = h.make(c);
+  ASSERT_TRUE(exporter->start(h.host).isOk());
+  ASSERT_TRUE(exporter->consume(Batch(otlp::Request(r))).isOk());
+  exporter->shutdown(Deadline::clock::now());
+  const auto files = outputFiles(c.path);
+  ASSERT_EQ(files.size(), 1u) << ::testing::PrintToString(files);
+  EXPECT_TRUE(std::regex_match(files[0], std::regex(R"(checkout-\d{8}T\d{6}-\d{6}\.pb\.gz)"))) << files[0];
 }
 
 TEST(PprofFormat, ServiceNameIsMadeSafeForAFileName) {

@@ -6,6 +6,7 @@
 #include "core/formats/pprof/pprof_codec.h"
 #include "exporters/pyroscope/series.h"
 #include "tests/exporters/pyroscope/test_profiles.h"
+#include "tests/support/profile_builder.h"
 
 namespace proflow::exporters::pyroscope {
 namespace {
@@ -36,6 +37,18 @@ TEST(SeriesTest, LabelsFromResourceAndExternalLabels) {
   EXPECT_EQ(back.string_table(back.sample_type(1).type()), "cpu");
   ASSERT_EQ(back.sample_size(), cpu.sample_size());
   for (int i = 0; i < cpu.sample_size(); ++i) EXPECT_EQ(back.sample(i).value(1), cpu.sample(i).value(1));
+}
+
+TEST(SeriesTest, ReferenceBasedResourceAttributesAreReadLikeInlineOnes) {
+  otlp::Request req = toOtlp(cpuPprof(), {{"service.name", "shop"}, {"k8s.pod.name", "p-1"}});
+  proflow::testing::referenceResourceAttributes(&req);
+  ASSERT_EQ(req.resource_profiles(0).resource().attributes(0).key(), "");  // only the dictionary has them
+  std::vector<Series> series;
+  ASSERT_TRUE(buildSeries(req, {}, &series).isOk());
+  ASSERT_EQ(series.size(), 1u);
+  const Labels want = {{"__delta__", "false"}, {"__name__", "process_cpu"}, {"k8s_pod_name", "p-1"},
+                       {"service_name", "shop"}};
+  EXPECT_EQ(series[0].labels, want);
 }
 
 TEST(SeriesTest, MetricFromAttributeOrSampleTypeAndUnknownService) {
