@@ -37,6 +37,7 @@ Status FoldedReceiver::start(Host&) {
                                             settings_.runtime->workers().get_executor(), &opts);
       !s.isOk())
     return s;
+  config_.server_limits.apply(config_.server_limits.makeBudget(), &opts);
   server_ = std::make_unique<net::HttpServer>(settings_.runtime->io(), opts, settings_.logger, settings_.telemetry);
   auto& workers = settings_.runtime->workers();
   server_->route("POST", kFoldedPath, [this, &workers](net::HttpRequest&& req, net::Responder respond) {

@@ -2,6 +2,7 @@
 
 #include <boost/asio/post.hpp>
 
+#include "core/net/in_flight_budget.h"
 #include "core/net/receiver_server.h"
 #include "receivers/pprof/ingest.h"
 
@@ -21,7 +22,14 @@ struct PushServer::Context {
     for (const auto& [k, v] : config.attributes) setAttribute(attrs, k, v);
     for (const auto& [k, v] : req.query)
       if (!k.empty()) setAttribute(attrs, k, v);
-    Status s = deliverPprofBytes(req.body, options, attrs, *next, *telemetry);
+    // The request's claim grows from its body to everything conversion will hold, or it is refused
+    // (429 while other requests hold the budget, 413 when it alone is over it).
+    std::function<Status(size_t)> reserve;
+    if (req.in_flight)
+      reserve = [lease = req.in_flight, body = req.body.size()](size_t conversion) {
+        return lease->resize(body + conversion, "decoded profile");
+      };
+    Status s = deliverPprofBytes(req.body, options, attrs, *next, *telemetry, std::move(reserve));
     respond(s.isOk() ? net::HttpResponse::text(200, "") : errorResponse(s));
   }
 };
@@ -38,6 +46,7 @@ Status PushServer::start() {
                                             settings_.runtime->workers().get_executor(), &opts);
       !s.isOk())
     return s;
+  ctx_->config.server_limits.apply(ctx_->config.server_limits.makeBudget(), &opts);
   server_ = std::make_unique<net::HttpServer>(settings_.runtime->io(), opts, settings_.logger, settings_.telemetry);
   auto& workers = settings_.runtime->workers();
   server_->route("POST", kPushPath, [ctx = ctx_, &workers](net::HttpRequest&& req, net::Responder respond) {

@@ -14,6 +14,7 @@
 #include <string>
 
 #include "core/config/config_reader.h"
+#include "core/net/server_limits.h"
 #include "core/net/tls_config.h"
 
 namespace proflow::receivers::pyroscope {
@@ -27,6 +28,7 @@ struct PyroscopeReceiverConfig {
   double max_inflate_ratio = 100;  // decompressed/compressed, above 1 MiB of output
   int max_concurrent_requests = 64;  // decoded at once; more are answered 429 + Retry-After
   std::optional<net::TlsServerConfig> tls;
+  net::ServerLimitsConfig server_limits;  // keys at this level, see core/net/server_limits.h
 
   template <class V>
   void visit(V& v) {
@@ -36,6 +38,7 @@ struct PyroscopeReceiverConfig {
     v.field("max_profile_size", max_profile_size, "largest profile accepted after decompressing gzip pprof");
     v.field("max_inflate_ratio", max_inflate_ratio, "largest decompressed/compressed ratio accepted");
     v.field("max_concurrent_requests", max_concurrent_requests, "requests converted at once; more get 429");
+    server_limits.visit(v);  // max_in_flight_bytes, max_connections, read_*_timeout
   }
   void validate(config::ValidationContext& ctx) const;
 };
