@@ -4,7 +4,7 @@
 //   receivers:
 //     pprof:
 //       endpoint: 0.0.0.0:4042
-//       max_in_flight_bytes: 256MiB     # bodies admitted and not yet answered (read, queued, decoding)
+//       max_in_flight_bytes: 512MiB     # bodies admitted and not yet answered (read, queued, decoding)
 //       max_connections: 4096           # at the cap the longest-waiting idle connection is closed
 //       read_header_timeout: 60s        # request header, keep-alive idle time included
 //       read_body_idle_timeout: 60s     # longest silence while a body is read
@@ -24,9 +24,10 @@
 namespace proflow::net {
 
 struct ServerLimitsConfig {
-  // 256 MiB: four maximum-size (64 MiB) bodies decoding at once, or hundreds of typical agent
-  // uploads (tens of KiB to a few MiB); what decoding allocates counts too (see the pprof receiver).
-  config::ByteSize max_in_flight_bytes = config::ByteSize(256ull << 20);
+  // 512 MiB: what one maximum-size (64 MiB) pprof holds while it converts (body, inflated pprof
+  // and the OTLP request: about 5x), or hundreds of typical agent uploads (tens of KiB to a few
+  // MiB) at once. Sidecars that only see small profiles can lower it.
+  config::ByteSize max_in_flight_bytes = config::ByteSize(512ull << 20);
   int max_connections = 4096;
   config::Duration read_header_timeout = std::chrono::seconds(60);
   config::Duration read_body_idle_timeout = std::chrono::seconds(60);

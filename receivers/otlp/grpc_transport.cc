@@ -2,6 +2,7 @@
 
 #include <boost/asio/post.hpp>
 #include <grpcpp/grpcpp.h>
+#include <grpcpp/resource_quota.h>
 #include <grpcpp/support/proto_buffer_reader.h>
 
 #include <algorithm>
@@ -168,6 +169,13 @@ Status GrpcTransport::start() {
   // gRPC 1.51 inflates a whole compressed message before comparing it with the limit above (a 4 MB
   // gzip message can become 4 GiB first). Off here: Service::inflate() does it, bounded.
   builder.AddChannelArgument(GRPC_ARG_ENABLE_PER_MESSAGE_DECOMPRESSION, 0);
+  if (limits_.max_in_flight_bytes.bytes > 0) {
+    // gRPC buffers a whole message before Export() sees it; its memory quota shrinks flow-control
+    // windows under pressure, so concurrent large messages wait at their senders, not here.
+    grpc::ResourceQuota quota("otlp-grpc-receiver");
+    quota.Resize(limits_.max_in_flight_bytes.bytes);
+    builder.SetResourceQuota(quota);
+  }
   builder.RegisterService(service_.get());
   server_ = builder.BuildAndStart();
   if (!server_ || port_ == 0)
