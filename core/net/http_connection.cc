@@ -331,7 +331,10 @@ void Connection<Stream>::dispatch() {
   };
   const Route& route = *route_;
   try {
-    route.handler(std::move(req_), Responder(std::move(state)));
+    // Moved out so that what the handler does not keep (the body, the in-flight claim) is freed
+    // when it returns, not when this connection reads its next request.
+    HttpRequest req = std::move(req_);
+    route.handler(std::move(req), Responder(std::move(state)));
   } catch (const std::exception& e) {
     // The dropped Responder answers 500.
     if (shared_->logger) shared_->logger->error("HTTP handler for {} threw: {}", route.path, e.what());
