@@ -8,6 +8,7 @@
 #include "cmd/proflow/builtins.h"
 #include "cmd/proflow/component_help.h"
 #include "cmd/proflow/embedded_config.h"
+#include "core/net/open_files_limit.h"
 #include "core/service.h"
 #include "core/telemetry/logging.h"
 
@@ -100,6 +101,16 @@ int commandRun(const CliArgs& args) {
   sigaddset(&stop_signals, SIGINT);
   pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
   signal(SIGPIPE, SIG_IGN);
+
+  // Every connection is a descriptor: a receiver holds thousands of idle or slow clients only if
+  // the process may open them.
+  net::OpenFilesLimit files = net::raiseOpenFilesLimit();
+  if (!files.ok)
+    spdlog::warn("could not raise the open-files limit (now {}): connections are capped by it", files.after);
+  else if (files.after != files.before)
+    spdlog::info("open-files limit raised from {} to {} (the hard limit)", files.before, files.after);
+  else
+    spdlog::info("open-files limit: {}", files.after);
 
   Service service(std::move(cfg));
   if (Status s = service.start(); !s.isOk()) {

@@ -9,6 +9,7 @@
 #include <type_traits>
 #include <limits>
 
+#include "core/net/http_util.h"
 #include "core/telemetry/component_telemetry.h"
 
 namespace proflow::net::detail {
@@ -23,6 +24,11 @@ std::string sizeText(uint64_t n) {
 
 bool iequals(std::string_view a, std::string_view b) {
   return a.size() == b.size() && !CaseInsensitiveLess{}(a, b) && !CaseInsensitiveLess{}(b, a);
+}
+
+int64_t steadyNowNs() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
+      .count();
 }
 
 bool isHttpProtocolError(const beast::error_code& ec) {
@@ -64,6 +70,7 @@ void Connection<Stream>::start() {
     std::lock_guard<std::mutex> lock(shared_->mu);
     shared_->connections.emplace(this, this->weak_from_this());
   }
+  waiting_since_ns.store(steadyNowNs(), std::memory_order_relaxed);
   if constexpr (std::is_same_v<Stream, beast::tcp_stream>) {
     asio::dispatch(stream_.get_executor(), [self = this->shared_from_this()] { self->readHeader(); });
   } else {
@@ -99,6 +106,7 @@ template <class Stream>
 void Connection<Stream>::readHeader() {
   if (shared_->stopping) return close();
   phase_ = Phase::kIdle;
+  waiting_since_ns.store(steadyNowNs(), std::memory_order_relaxed);
   req_ = HttpRequest{};
   req_.remote_address = remote_;
   route_ = nullptr;
@@ -115,6 +123,7 @@ void Connection<Stream>::readHeader() {
 
 template <class Stream>
 void Connection<Stream>::onHeader(beast::error_code ec) {
+  waiting_since_ns.store(0, std::memory_order_relaxed);
   if (ec) return onHeaderError(ec);
   const auto& h = parser_->get();
   version_ = h.version();
@@ -200,17 +209,39 @@ bool Connection<Stream>::checkHead() {
     return false;
   }
   parser_->body_limit(static_cast<uint64_t>(opts.max_wire_body_bytes));  // chunked bodies
+  // Claimed before the body is read, so a crowd of large uploads is refused at the door.
+  if (!admitBody(cl ? static_cast<size_t>(*cl) : 0)) return false;
+  body_deadline_ = opts.read_body_timeout.count() > 0 ? std::chrono::steady_clock::now() + opts.read_body_timeout
+                                                      : std::chrono::steady_clock::time_point::max();
   return true;
+}
+
+// Claims (or grows the claim to) `bytes` of the in-flight budget; on refusal answers 429 (413 when
+// the request alone is over the budget) and closes, since the body stays unread.
+template <class Stream>
+bool Connection<Stream>::admitBody(size_t bytes) {
+  const auto& budget = shared_->opts.in_flight;
+  if (!budget) return true;
+  Status s = req_.in_flight ? req_.in_flight->resize(bytes, "request body")
+                            : budget->acquire(bytes, &req_.in_flight, "request body");
+  if (s.isOk()) return true;
+  bool busy = s.retryable();
+  reject(busy ? RejectReason::kInFlightLimit : RejectReason::kTooLarge, busy ? 429 : 413, s, false,
+         &route_->formatter);
+  return false;
 }
 
 template <class Stream>
 void Connection<Stream>::readBody() {
   if (parser_->is_done()) return onBodyDone();
-  // An idle timeout, renewed on every read, rather than a deadline for the whole body.
-  if (shared_->opts.read_timeout.count() > 0) {
-    lowest().expires_after(shared_->opts.read_timeout);
-  } else {
+  // An idle timeout, renewed on every read, and a deadline for the whole body, whichever is first.
+  auto deadline = body_deadline_;
+  if (shared_->opts.read_timeout.count() > 0)
+    deadline = std::min(deadline, std::chrono::steady_clock::now() + shared_->opts.read_timeout);
+  if (deadline == std::chrono::steady_clock::time_point::max()) {
     lowest().expires_never();
+  } else {
+    lowest().expires_at(deadline);
   }
   http::async_read_some(stream_, buffer_, *parser_,
                         [self = this->shared_from_this()](beast::error_code ec, size_t) { self->onBodyRead(ec); });
@@ -227,7 +258,15 @@ void Connection<Stream>::onBodyRead(beast::error_code ec) {
     return reject(RejectReason::kBadRequest, 400, Status::invalid("malformed HTTP body: " + ec.message()), false,
                   &route_->formatter);
   }
+  if (ec == beast::error::timeout) {
+    shared_->reject(RejectReason::kBodyTimeout);
+    if (shared_->logger)
+      shared_->logger->debug("closing {}: request body not received in time (read_timeout / read_body_timeout)",
+                             remote_);
+  }
   if (ec) return close();
+  // A chunked body has no Content-Length: its claim grows as it arrives.
+  if (!parser_->content_length() && !admitBody(parser_->get().body().size())) return;
   readBody();
 }
 
@@ -279,6 +318,14 @@ void Connection<Stream>::onBodyDecoded(Status s, std::string body) {
     return reject(too_large ? RejectReason::kTooLarge : RejectReason::kBadEncoding, too_large ? 413 : 400, s,
                   keep_alive_, &route_->formatter);
   }
+  // The claim moves from the wire size to the decompressed size.
+  if (req_.in_flight) {
+    if (Status claim = req_.in_flight->resize(body.size(), "decompressed request body"); !claim.isOk()) {
+      bool busy = claim.retryable();
+      return reject(busy ? RejectReason::kInFlightLimit : RejectReason::kTooLarge, busy ? 429 : 413, claim,
+                    keep_alive_, &route_->formatter);
+    }
+  }
   req_.body = std::move(body);
   dispatch();
 }
@@ -292,7 +339,10 @@ void Connection<Stream>::dispatch() {
   };
   const Route& route = *route_;
   try {
-    route.handler(std::move(req_), Responder(std::move(state)));
+    // Moved out so that what the handler does not keep (the body, the in-flight claim) is freed
+    // when it returns, not when this connection reads its next request.
+    HttpRequest req = std::move(req_);
+    route.handler(std::move(req), Responder(std::move(state)));
   } catch (const std::exception& e) {
     // The dropped Responder answers 500.
     if (shared_->logger) shared_->logger->error("HTTP handler for {} threw: {}", route.path, e.what());
@@ -309,11 +359,15 @@ template <class Stream>
 void Connection<Stream>::reject(RejectReason reason, int http_status, const Status& status, bool keep_alive,
                         const ErrorFormatter* fmt, std::string allow, std::string www_authenticate) {
   shared_->reject(reason);
+  req_.in_flight.reset();  // nothing of this request is kept past the answer
   const ErrorFormatter& f = fmt && *fmt ? *fmt : shared_->default_formatter;
   HttpResponse r = f ? f(status, req_) : defaultErrorFormatter(status, req_);
   r.status = http_status;
   if (!allow.empty()) r.headers.emplace_back("Allow", std::move(allow));
   if (!www_authenticate.empty()) r.headers.emplace_back("WWW-Authenticate", std::move(www_authenticate));
+  bool has_retry_after = std::any_of(r.headers.begin(), r.headers.end(),
+                                     [](const auto& h) { return iequals(h.first, "Retry-After"); });
+  if (status.retryable() && !has_retry_after) r.headers.emplace_back("Retry-After", retryAfterSeconds(status));
   write(std::move(r), keep_alive);
 }
 
@@ -358,8 +412,10 @@ void Connection<Stream>::lingerClose() {
 
 template <class Stream>
 void Connection<Stream>::drain() {
+  constexpr size_t kDrainChunk = 16384;
   if (drained_ > (1u << 20)) return close();
-  lowest().async_read_some(asio::buffer(drain_), [self = this->shared_from_this()](beast::error_code e, size_t n) {
+  if (!drain_) drain_ = std::make_unique<char[]>(kDrainChunk);
+  lowest().async_read_some(asio::buffer(drain_.get(), kDrainChunk), [self = this->shared_from_this()](beast::error_code e, size_t n) {
     self->drained_ += n;
     if (e) return self->close();
     self->drain();

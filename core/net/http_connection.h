@@ -25,8 +25,12 @@ namespace detail {
 class ConnectionBase {
  public:
   virtual ~ConnectionBase() = default;
-  // Posts to the connection's strand: close if waiting for a request (used by stop()).
+  // Posts to the connection's strand: close if waiting for a request (used by stop() and shedding).
   virtual void closeIfIdleAsync() = 0;
+  // steady_clock nanoseconds since the connection began waiting for a request header (keep-alive
+  // idle time included); 0 while it is busy with a request. Read by the acceptor to shed the
+  // connection that has waited longest.
+  std::atomic<int64_t> waiting_since_ns{0};
 };
 }  // namespace detail
 
@@ -43,6 +47,10 @@ struct HttpServer::Shared : std::enable_shared_from_this<HttpServer::Shared> {
 
   void reject(RejectReason r);
   void accept();
+  void onAccepted(boost::asio::ip::tcp::socket socket);
+  // At max_connections: closes the connection waiting longest for a request header. False when
+  // every connection is busy with a request.
+  bool shedLongestWaiting();
   void stopOnStrand();
 
   boost::asio::io_context& ioc;
@@ -93,6 +101,7 @@ class Connection : public ConnectionBase, public std::enable_shared_from_this<Co
   bool checkHead();
   void readBody();
   void onBodyRead(beast::error_code ec);
+  bool admitBody(size_t bytes);
   void onBodyDone();
   // Back on the connection strand once the body is inflated (inline or on the decode executor).
   void onBodyDecoded(Status status, std::string body);
@@ -121,7 +130,9 @@ class Connection : public ConnectionBase, public std::enable_shared_from_this<Co
   std::shared_ptr<http::response<http::string_body>> res_;
   std::shared_ptr<http::response<http::empty_body>> continue_;
   std::string remote_;
-  std::array<char, 16384> drain_{};
+  std::chrono::steady_clock::time_point body_deadline_{};
+  // Only closing connections need it: idle ones stay small (thousands may be open).
+  std::unique_ptr<char[]> drain_;
   size_t drained_ = 0;
 };
 

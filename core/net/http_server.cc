@@ -24,6 +24,9 @@ const char* rejectReasonName(RejectReason r) {
     case RejectReason::kTooManyConnections: return "too_many_connections";
     case RejectReason::kTlsHandshake: return "tls_handshake";
     case RejectReason::kUnauthenticated: return "unauthenticated";
+    case RejectReason::kInFlightLimit: return "in_flight_limit";
+    case RejectReason::kIdleShed: return "idle_connection_shed";
+    case RejectReason::kBodyTimeout: return "body_timeout";
   }
   return "unknown";
 }
@@ -69,24 +72,51 @@ void HttpServer::Shared::accept() {
       // EMFILE and friends: log and keep accepting rather than going deaf.
       if (self->logger) self->logger->warn("HTTP accept on port {} failed: {}", self->port.load(), ec.message());
     } else {
-      size_t count;
-      {
-        std::lock_guard<std::mutex> lock(self->mu);
-        count = self->connections.size();
-      }
-      if (count >= self->opts.max_connections) {
-        self->reject(RejectReason::kTooManyConnections);
-        boost::system::error_code ignored;
-        socket.close(ignored);
-      } else {
-        if (self->opts.tls)
-          std::make_shared<detail::TlsConnection>(std::move(socket), self)->start();
-        else
-          std::make_shared<detail::PlainConnection>(std::move(socket), self)->start();
-      }
+      self->onAccepted(std::move(socket));
     }
     self->accept();
   });
+}
+
+void HttpServer::Shared::onAccepted(tcp::socket socket) {
+  size_t count;
+  {
+    std::lock_guard<std::mutex> lock(mu);
+    count = connections.size();
+  }
+  if (count >= opts.max_connections && !shedLongestWaiting()) {
+    reject(RejectReason::kTooManyConnections);
+    boost::system::error_code ignored;
+    socket.close(ignored);
+    return;
+  }
+  if (opts.tls)
+    std::make_shared<detail::TlsConnection>(std::move(socket), shared_from_this())->start();
+  else
+    std::make_shared<detail::PlainConnection>(std::move(socket), shared_from_this())->start();
+}
+
+bool HttpServer::Shared::shedLongestWaiting() {
+  std::shared_ptr<detail::ConnectionBase> victim;
+  int64_t oldest = 0;
+  {
+    std::lock_guard<std::mutex> lock(mu);
+    for (auto& [ptr, weak] : connections) {
+      int64_t since = ptr->waiting_since_ns.load(std::memory_order_relaxed);
+      if (since == 0 || (oldest != 0 && since >= oldest)) continue;
+      if (auto c = weak.lock()) {
+        victim = std::move(c);
+        oldest = since;
+      }
+    }
+  }
+  if (!victim) return false;
+  // Not waiting any more as far as the next accept is concerned; the close itself runs on the
+  // connection's strand and only if it is still waiting then.
+  victim->waiting_since_ns.store(0, std::memory_order_relaxed);
+  victim->closeIfIdleAsync();
+  reject(RejectReason::kIdleShed);
+  return true;
 }
 
 void HttpServer::Shared::stopOnStrand() {

@@ -24,6 +24,7 @@
 
 #include "core/compression/compression.h"
 #include "core/net/http_types.h"
+#include "core/net/in_flight_budget.h"
 #include "core/status.h"
 
 namespace boost::asio::ssl {
@@ -70,8 +71,16 @@ struct HttpServerOptions {
   compression::Limits decompression;
   std::chrono::milliseconds read_header_timeout{std::chrono::seconds(60)};  // includes keep-alive idle time
   std::chrono::milliseconds read_timeout{std::chrono::seconds(60)};  // max silence while reading a body; 0 = none
+  std::chrono::milliseconds read_body_timeout{0};  // whole body, from the end of the header; 0 = none
   std::chrono::milliseconds write_timeout{std::chrono::seconds(30)};
-  size_t max_connections = 1024;  // further connections are closed on accept
+  // At the cap, a new connection closes the connection that has waited longest for (the rest of) a
+  // request header instead of being refused: idle keep-alive and slow-header clients make room
+  // for clients that are sending. Refused only when every connection is busy with a request.
+  size_t max_connections = 1024;
+  // Bytes of admitted requests (Content-Length before the body is read, then the decompressed
+  // size) the server may hold at once; beyond it 429 + Retry-After. Null = unbounded. The lease
+  // travels with HttpRequest::in_flight so handlers can extend it to what decoding will allocate.
+  std::shared_ptr<InFlightBudget> in_flight;
   // Where compressed bodies are inflated (e.g. Runtime::workers()): a 64 MiB gzip body takes tens of
   // milliseconds, which on the I/O thread would stall every other connection. Unset: inline.
   std::optional<boost::asio::any_io_executor> decode_executor;
@@ -96,8 +105,11 @@ enum class RejectReason {
   kTooManyConnections,  // connection closed on accept
   kTlsHandshake,        // TLS handshake failed (plain text to a TLS port, untrusted client certificate)
   kUnauthenticated,     // 401: HttpServerOptions::authenticate refused the request
+  kInFlightLimit,       // 429 + Retry-After: the in-flight byte budget is spent
+  kIdleShed,            // an idle or slow-header connection closed to make room for a new one
+  kBodyTimeout,         // body not received within read_timeout (idle) or read_body_timeout (total)
 };
-inline constexpr int kRejectReasonCount = 10;
+inline constexpr int kRejectReasonCount = 13;
 const char* rejectReasonName(RejectReason r);  // "bad_request", "not_found", ...
 
 class HttpServer {

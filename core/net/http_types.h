@@ -3,12 +3,15 @@
 
 #include <cstddef>
 #include <map>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
 
 namespace proflow::net {
+
+class InFlightLease;  // in_flight_budget.h
 
 // Header names compare case-insensitively (RFC 9110 5.1).
 struct CaseInsensitiveLess {
@@ -30,6 +33,9 @@ struct HttpRequest {
   std::string body;        // after Content-Encoding decompression
   size_t wire_bytes = 0;   // body bytes as received
   std::string remote_address;  // "ip:port"
+  // The request's claim on the receiver's in-flight budget (null without one); released when the
+  // last copy is gone, so keep the request (or this pointer) until the work is done.
+  std::shared_ptr<InFlightLease> in_flight;
 
   std::string_view header(std::string_view name) const { return headerValue(headers, name); }
   // First value of a query parameter, "" when absent.

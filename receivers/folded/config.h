@@ -16,6 +16,7 @@
 
 #include "core/config/config_reader.h"
 #include "core/auth/auth_config.h"
+#include "core/net/server_limits.h"
 #include "core/net/tls_config.h"
 
 namespace proflow::receivers::folded {
@@ -31,6 +32,7 @@ struct FoldedReceiverConfig {
   int64_t period = 0;  // > 0: counts are samples of this many sample_unit each, values = count * period
   std::optional<net::TlsServerConfig> tls;
   std::optional<auth::AuthConfig> auth;  // authenticates the listener's requests
+  net::ServerLimitsConfig server_limits;  // keys at this level, see core/net/server_limits.h
 
   template <class V>
   void visit(V& v) {
@@ -43,6 +45,7 @@ struct FoldedReceiverConfig {
     v.field("sample_type", sample_type, "sample type of the counts (cpu, wall, alloc_objects, ...)");
     v.field("sample_unit", sample_unit, "unit of the values (count, nanoseconds, bytes, ...)");
     v.field("period", period, "value of one counted sample in sample_unit; 0 = counts are the values");
+    server_limits.visit(v);  // max_in_flight_bytes, max_connections, read_*_timeout
   }
   void validate(config::ValidationContext& ctx) const;
 };

@@ -39,6 +39,7 @@ Status FoldedReceiver::start(Host& host) {
       !s.isOk())
     return s;
   if (Status s = auth::applyServerAuth(host, config_.auth, &opts); !s.isOk()) return s;
+  config_.server_limits.apply(config_.server_limits.makeBudget(), &opts);
   server_ = std::make_unique<net::HttpServer>(settings_.runtime->io(), opts, settings_.logger, settings_.telemetry);
   auto& workers = settings_.runtime->workers();
   server_->route("POST", kFoldedPath, [this, &workers](net::HttpRequest&& req, net::Responder respond) {

@@ -6,6 +6,7 @@ namespace proflow::receivers::jfr {
 
 void JfrReceiverConfig::validate(config::ValidationContext& ctx) const {
   if (endpoint.empty() && !directory) ctx.error("", "nothing to receive: set endpoint, directory, or both");
+  server_limits.validate(ctx, max_request_body_size.bytes);
   if (!endpoint.empty()) {
     net::Endpoint ep;
     if (Status s = net::parseEndpoint(endpoint, &ep); !s.isOk()) ctx.error("endpoint", s.message());

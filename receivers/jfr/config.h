@@ -16,6 +16,7 @@
 
 #include "core/config/config_reader.h"
 #include "core/auth/auth_config.h"
+#include "core/net/server_limits.h"
 #include "core/net/tls_config.h"
 
 namespace proflow::receivers::jfr {
@@ -48,6 +49,7 @@ struct JfrReceiverConfig {
   std::optional<DirectoryConfig> directory;
   std::optional<net::TlsServerConfig> tls;
   std::optional<auth::AuthConfig> auth;  // authenticates the listener's requests
+  net::ServerLimitsConfig server_limits;  // keys at this level, see core/net/server_limits.h
 
   template <class V>
   void visit(V& v) {
@@ -59,6 +61,7 @@ struct JfrReceiverConfig {
     v.field("attributes", attributes, "resource attributes added to every recording");
     v.field("keep_original_payload", keep_original_payload, "keep the JFR bytes in Profile.original_payload");
     v.field("directory", directory, "pick up finished recordings from a directory");
+    server_limits.visit(v);  // max_in_flight_bytes, max_connections, read_*_timeout
   }
   void validate(config::ValidationContext& ctx) const;
 };

@@ -22,6 +22,7 @@ Status JfrReceiver::start(Host& host) {
         !s.isOk())
       return s;
     if (Status s = auth::applyServerAuth(host, config_.auth, &opts); !s.isOk()) return s;
+    config_.server_limits.apply(config_.server_limits.makeBudget(), &opts);
     server_ = std::make_unique<net::HttpServer>(settings_.runtime->io(), opts, settings_.logger, settings_.telemetry);
     server_->route("POST", "/v1/jfr", [this](net::HttpRequest&& req, net::Responder respond) {
       handlePost(std::move(req), std::move(respond));

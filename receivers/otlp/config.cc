@@ -1,5 +1,7 @@
 #include "receivers/otlp/config.h"
 
+#include <algorithm>
+
 #include "core/net/endpoint.h"
 
 namespace proflow::receivers::otlp {
@@ -7,12 +9,17 @@ namespace proflow::receivers::otlp {
 void OtlpReceiverConfig::validate(config::ValidationContext& ctx) const {
   if (!protocols.grpc && !protocols.http)
     ctx.error("protocols", "enable at least one protocol: protocols: { grpc: {}, http: {} }");
+  uint64_t largest = 0;
+  if (protocols.grpc) largest = protocols.grpc->max_recv_msg_size.bytes;
+  if (protocols.http) largest = std::max(largest, protocols.http->max_request_body_size.bytes);
+  server_limits.validate(ctx, largest);
   if (protocols.grpc) {
     net::Endpoint ep;
     if (Status s = net::parseEndpoint(protocols.grpc->endpoint, &ep); !s.isOk())
       ctx.error("protocols.grpc.endpoint", s.message());
     if (protocols.grpc->max_recv_msg_size.bytes == 0 || protocols.grpc->max_recv_msg_size.bytes > (1ull << 31) - 1)
       ctx.error("protocols.grpc.max_recv_msg_size", "must be between 1 byte and 2GiB");
+    if (protocols.grpc->max_inflate_ratio < 1) ctx.error("protocols.grpc.max_inflate_ratio", "must be at least 1");
     if (protocols.grpc->max_concurrent_requests < 1)
       ctx.error("protocols.grpc.max_concurrent_requests", "must be at least 1");
     if (protocols.grpc->tls) {

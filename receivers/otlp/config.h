@@ -13,6 +13,7 @@
 
 #include "core/auth/auth_config.h"
 #include "core/config/config_reader.h"
+#include "core/net/server_limits.h"
 #include "core/net/tls_config.h"
 
 namespace proflow::receivers::otlp {
@@ -21,6 +22,9 @@ struct GrpcProtocolConfig {
   std::string endpoint = "127.0.0.1:4317";
   config::ByteSize max_recv_msg_size = config::ByteSize(64ull << 20);  // after decompression
   int max_concurrent_requests = 64;  // requests decoded/processed at once; more are refused (retryable)
+  // gRPC's own decompression is off: it inflates a whole message before checking its size. proflow
+  // inflates gzip/deflate messages itself, bounded by max_recv_msg_size and this ratio.
+  double max_inflate_ratio = 100;
   std::optional<net::TlsServerConfig> tls;
   std::optional<auth::AuthConfig> auth;
   template <class V>
@@ -30,6 +34,7 @@ struct GrpcProtocolConfig {
     v.field("auth", auth, "authenticate requests: { authenticator: <extension id> }");
     v.field("max_recv_msg_size", max_recv_msg_size, "largest request accepted, after decompression");
     v.field("max_concurrent_requests", max_concurrent_requests, "requests processed at once");
+    v.field("max_inflate_ratio", max_inflate_ratio, "largest decompressed/compressed ratio accepted");
   }
 };
 
@@ -61,9 +66,12 @@ struct ProtocolsConfig {
 
 struct OtlpReceiverConfig {
   ProtocolsConfig protocols;
+  // One in-flight budget for both protocols; connection and timeout keys apply to HTTP.
+  net::ServerLimitsConfig server_limits;
   template <class V>
   void visit(V& v) {
     v.field("protocols", protocols);
+    server_limits.visit(v);  // max_in_flight_bytes, max_connections, read_*_timeout
   }
   void validate(config::ValidationContext& ctx) const;
 };

@@ -4,9 +4,15 @@
 #include <boost/asio/post.hpp>
 #include <cctype>
 #include <grpcpp/grpcpp.h>
+#include <grpcpp/resource_quota.h>
 #include <grpcpp/support/proto_buffer_reader.h>
 
+#include <optional>
+#include <string>
+#include <vector>
+
 #include "core/auth/auth_config.h"
+#include "core/compression/compression.h"
 #include "core/grpc_status.h"
 #include "core/net/tls_server.h"
 #include "core/otlp_profiles_version.h"
@@ -19,34 +25,79 @@ namespace proflow::receivers::otlp {
 
 namespace collector = ::opentelemetry::proto::collector::profiles::v1development;
 
+namespace {
+
+// gRPC's per-message compression is gzip or deflate (zlib framing). With gRPC's own decompression
+// off the message arrives as sent, so the codec is read from its first bytes: neither magic can
+// start a valid ExportProfilesServiceRequest (0x1f is wire type 7; 0x78 would be field 15).
+std::optional<compression::Codec> messageCodec(std::string_view head) {
+  if (head.size() >= 2 && static_cast<unsigned char>(head[0]) == 0x1f && static_cast<unsigned char>(head[1]) == 0x8b)
+    return compression::Codec::kGzip;
+  if (head.size() >= 2) {
+    const auto b0 = static_cast<unsigned char>(head[0]), b1 = static_cast<unsigned char>(head[1]);
+    if ((b0 & 0x0f) == 8 && (b0 >> 4) <= 7 && ((b0 << 8) | b1) % 31 == 0) return compression::Codec::kZlib;
+  }
+  return std::nullopt;
+}
+
+std::string flatten(const grpc::ByteBuffer& raw) {
+  std::vector<grpc::Slice> slices;
+  std::string out;
+  if (!raw.Dump(&slices).ok()) return out;
+  out.reserve(raw.Length());
+  for (const auto& slice : slices) out.append(reinterpret_cast<const char*>(slice.begin()), slice.size());
+  return out;
+}
+
+std::string head(const grpc::ByteBuffer& raw) {
+  std::vector<grpc::Slice> slices;
+  std::string out;
+  if (!raw.Dump(&slices).ok()) return out;
+  for (const auto& slice : slices) {
+    out.append(reinterpret_cast<const char*>(slice.begin()), std::min<size_t>(slice.size(), 2 - out.size()));
+    if (out.size() == 2) break;
+  }
+  return out;
+}
+
+}  // namespace
+
 class GrpcTransport::Service final
     : public collector::ProfilesService::WithRawCallbackMethod_Export<collector::ProfilesService::Service> {
  public:
   Service(const CreateSettings& settings, const GrpcProtocolConfig& config, ConsumerPtr next,
-          const auth::ServerAuthenticator* authenticator)
-      : settings_(settings), config_(config), next_(std::move(next)), authenticator_(authenticator) {}
+          const auth::ServerAuthenticator* authenticator, std::shared_ptr<net::InFlightBudget> budget)
+      : settings_(settings),
+        config_(config),
+        next_(std::move(next)),
+        authenticator_(authenticator),
+        budget_(std::move(budget)) {}
 
   grpc::ServerUnaryReactor* Export(grpc::CallbackServerContext* ctx, const grpc::ByteBuffer* request,
                                    grpc::ByteBuffer* response) override {
     auto* reactor = ctx->DefaultReactor();
     // Metadata only: credentials and the schema version are checked before the request is parsed.
     if (Status s = checkMetadata(*ctx); !s.isOk()) {
-      settings_.telemetry->record(telemetry::Event::kReceived, {});
-      settings_.telemetry->record(telemetry::Event::kRefused, {});
-      reactor->Finish(toGrpcStatus(s));
+      refuse(reactor, s);
       return reactor;
     }
     if (in_flight_.fetch_add(1) >= config_.max_concurrent_requests) {
       in_flight_.fetch_sub(1);
-      settings_.telemetry->record(telemetry::Event::kReceived, {});
-      settings_.telemetry->record(telemetry::Event::kRefused, {});
-      reactor->Finish(toGrpcStatus(Status::exhausted("too many concurrent requests; retry later")
-                                       .withRetryAfter(std::chrono::seconds(1))));
+      refuse(reactor, Status::exhausted("too many concurrent requests (max_concurrent_requests " +
+                                        std::to_string(config_.max_concurrent_requests) + "); retry later")
+                          .withRetryAfter(std::chrono::seconds(1)));
+      return reactor;
+    }
+    // Held until the answer: the message, its inflated form and the parsed request count here.
+    net::InFlightLeasePtr lease;
+    if (Status s = budget_->acquire(request->Length(), &lease, "request message"); !s.isOk()) {
+      in_flight_.fetch_sub(1);
+      refuse(reactor, s);
       return reactor;
     }
     // The ByteBuffer is owned by gRPC until Finish(): the worker reads it before finishing.
-    boost::asio::post(settings_.runtime->workers(), [this, reactor, request, response] {
-      reactor->Finish(handle(*request, response));
+    boost::asio::post(settings_.runtime->workers(), [this, reactor, request, response, lease = std::move(lease)] {
+      reactor->Finish(handle(*request, response, *lease));
       in_flight_.fetch_sub(1);
     });
     return reactor;
@@ -84,19 +135,47 @@ class GrpcTransport::Service final
                                                    "gRPC requests refused before decoding, by reason", labels);
   }
 
-  grpc::Status handle(const grpc::ByteBuffer& raw, grpc::ByteBuffer* out) {
+  void refuse(grpc::ServerUnaryReactor* reactor, const Status& s) {
+    settings_.telemetry->record(telemetry::Event::kReceived, {});
+    settings_.telemetry->record(telemetry::Event::kRefused, {});
+    reactor->Finish(toGrpcStatus(s));
+  }
+
+  grpc::Status refused(const Status& s) {
+    settings_.telemetry->record(telemetry::Event::kReceived, {});
+    settings_.telemetry->record(telemetry::Event::kRefused, {});
+    return toGrpcStatus(s);
+  }
+
+  // Inflates a compressed message within max_recv_msg_size and the ratio cap, stopping as soon as
+  // either is passed, and moves the lease to what the parsed request will hold.
+  Status inflate(const grpc::ByteBuffer& raw, compression::Codec codec, net::InFlightLease& lease,
+                 std::string* out) {
+    compression::Limits limits;
+    limits.max_output_bytes = config_.max_recv_msg_size.bytes;
+    limits.max_inflate_ratio = config_.max_inflate_ratio;
+    if (Status s = compression::decompress(codec, flatten(raw), *out, limits); !s.isOk())
+      return Status(s.code(), "compressed request message: " + s.message() + " (max_recv_msg_size " +
+                                  config_.max_recv_msg_size.str() + ")");
+    return lease.resize(raw.Length() + otlpDecodeClaim(out->size()), "decompressed request message");
+  }
+
+  grpc::Status handle(const grpc::ByteBuffer& raw, grpc::ByteBuffer* out, net::InFlightLease& lease) {
     settings_.telemetry->bytesIn(raw.Length());
     // Parsed onto an arena: many small messages, allocated and freed in blocks.
     Batch batch = Batch::withArena();
-    {
+    bool parsed;
+    if (auto codec = messageCodec(head(raw))) {
+      std::string inflated;
+      if (Status s = inflate(raw, *codec, lease, &inflated); !s.isOk()) return refused(s);
+      parsed = batch.request().ParseFromString(inflated);
+    } else {
+      if (Status s = lease.resize(otlpDecodeClaim(raw.Length()), "request message"); !s.isOk()) return refused(s);
       grpc::ByteBuffer copy(raw);  // shares slices; the reader needs a mutable buffer
       grpc::ProtoBufferReader reader(&copy);
-      if (!batch.request().ParseFromZeroCopyStream(&reader)) {
-        settings_.telemetry->record(telemetry::Event::kReceived, {});
-        settings_.telemetry->record(telemetry::Event::kRefused, {});
-        return toGrpcStatus(Status::invalid("request is not a valid ExportProfilesServiceRequest protobuf"));
-      }
+      parsed = batch.request().ParseFromZeroCopyStream(&reader);
     }
+    if (!parsed) return refused(Status::invalid("request is not a valid ExportProfilesServiceRequest protobuf"));
     IngestResult r = ingest(std::move(batch), *next_, *settings_.telemetry);
     if (!r.status.isOk()) {
       if (!r.status.retryable())
@@ -114,11 +193,13 @@ class GrpcTransport::Service final
   ConsumerPtr next_;
   const auth::ServerAuthenticator* authenticator_;
   telemetry::LogThrottle log_throttle_;  // a sender can trigger the refusal line on every request
+  std::shared_ptr<net::InFlightBudget> budget_;
   std::atomic<int> in_flight_{0};
 };
 
-GrpcTransport::GrpcTransport(const CreateSettings& settings, GrpcProtocolConfig config, ConsumerPtr next)
-    : settings_(settings), config_(std::move(config)), next_(std::move(next)) {}
+GrpcTransport::GrpcTransport(const CreateSettings& settings, GrpcProtocolConfig config, ConsumerPtr next,
+                             const net::ServerLimitsConfig& limits, std::shared_ptr<net::InFlightBudget> budget)
+    : settings_(settings), config_(std::move(config)), next_(std::move(next)), limits_(limits), budget_(std::move(budget)) {}
 
 GrpcTransport::~GrpcTransport() { shutdown(std::chrono::steady_clock::now()); }
 
@@ -126,7 +207,7 @@ Status GrpcTransport::start(Host& host) {
   const auth::ServerAuthenticator* authenticator = nullptr;
   if (Status s = auth::findServerAuthenticator(host, config_.auth, &authenticator); !s.isOk())
     return Status(s.code(), "OTLP/gRPC: " + s.message());
-  service_ = std::make_unique<Service>(settings_, config_, next_, authenticator);
+  service_ = std::make_unique<Service>(settings_, config_, next_, authenticator, budget_);
   std::shared_ptr<grpc::ServerCredentials> credentials = grpc::InsecureServerCredentials();
   if (config_.tls) {
     if (Status s = net::makeGrpcServerCredentials(*config_.tls, &credentials); !s.isOk())
@@ -135,6 +216,16 @@ Status GrpcTransport::start(Host& host) {
   grpc::ServerBuilder builder;
   builder.AddListeningPort(config_.endpoint, credentials, &port_);
   builder.SetMaxReceiveMessageSize(static_cast<int>(config_.max_recv_msg_size.bytes));
+  // gRPC 1.51 inflates a whole compressed message before comparing it with the limit above (a 4 MB
+  // gzip message can become 4 GiB first). Off here: Service::inflate() does it, bounded.
+  builder.AddChannelArgument(GRPC_ARG_ENABLE_PER_MESSAGE_DECOMPRESSION, 0);
+  if (limits_.max_in_flight_bytes.bytes > 0) {
+    // gRPC buffers a whole message before Export() sees it; its memory quota shrinks flow-control
+    // windows under pressure, so concurrent large messages wait at their senders, not here.
+    grpc::ResourceQuota quota("otlp-grpc-receiver");
+    quota.Resize(limits_.max_in_flight_bytes.bytes);
+    builder.SetResourceQuota(quota);
+  }
   builder.RegisterService(service_.get());
   server_ = builder.BuildAndStart();
   if (!server_ || port_ == 0)

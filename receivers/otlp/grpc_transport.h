@@ -16,7 +16,8 @@ namespace proflow::receivers::otlp {
 
 class GrpcTransport {
  public:
-  GrpcTransport(const CreateSettings& settings, GrpcProtocolConfig config, ConsumerPtr next);
+  GrpcTransport(const CreateSettings& settings, GrpcProtocolConfig config, ConsumerPtr next,
+                const net::ServerLimitsConfig& limits, std::shared_ptr<net::InFlightBudget> budget);
   ~GrpcTransport();
 
   Status start(Host& host);
@@ -28,6 +29,8 @@ class GrpcTransport {
   CreateSettings settings_;
   GrpcProtocolConfig config_;
   ConsumerPtr next_;
+  net::ServerLimitsConfig limits_;
+  std::shared_ptr<net::InFlightBudget> budget_;
   std::unique_ptr<Service> service_;
   std::unique_ptr<grpc::Server> server_;
   int port_ = 0;

@@ -6,6 +6,7 @@
 #include "core/formats/otlp_json/otlp_json.h"
 #include "core/grpc_status.h"
 #include "core/net/http_util.h"
+#include "core/net/in_flight_budget.h"
 #include "core/net/receiver_server.h"
 #include "core/otlp_profiles_version.h"
 #include "google/rpc/status.pb.h"
@@ -49,8 +50,9 @@ net::HttpResponse otlpErrorResponse(const Status& status, const net::HttpRequest
   return r;
 }
 
-HttpTransport::HttpTransport(const CreateSettings& settings, HttpProtocolConfig config, ConsumerPtr next)
-    : settings_(settings), config_(std::move(config)), next_(std::move(next)) {}
+HttpTransport::HttpTransport(const CreateSettings& settings, HttpProtocolConfig config, ConsumerPtr next,
+                             const net::ServerLimitsConfig& limits, std::shared_ptr<net::InFlightBudget> budget)
+    : settings_(settings), config_(std::move(config)), next_(std::move(next)), limits_(limits), budget_(std::move(budget)) {}
 
 HttpTransport::~HttpTransport() { shutdown(std::chrono::steady_clock::now()); }
 
@@ -63,6 +65,7 @@ Status HttpTransport::start(Host& host) {
     return Status(s.code(), "OTLP/HTTP: " + s.message());
   if (Status s = auth::applyServerAuth(host, config_.auth, &opts); !s.isOk())
     return Status(s.code(), "OTLP/HTTP: " + s.message());
+  limits_.apply(budget_, &opts);
   server_ = std::make_unique<net::HttpServer>(settings_.runtime->io(), opts, settings_.logger, settings_.telemetry);
   server_->route("POST", kPath, [this](net::HttpRequest&& req, net::Responder respond) {
     handle(std::move(req), std::move(respond));
@@ -94,6 +97,15 @@ void HttpTransport::handle(net::HttpRequest&& req, net::Responder respond) {
   }
   // Decoding can take a while for big bodies: keep it off the I/O thread.
   boost::asio::post(settings_.runtime->workers(), [this, req = std::move(req), respond, enc]() mutable {
+    if (req.in_flight) {
+      if (Status s = req.in_flight->resize(otlpDecodeClaim(req.body.size()), "decoded request"); !s.isOk()) {
+        settings_.telemetry->record(telemetry::Event::kReceived, {});
+        settings_.telemetry->record(telemetry::Event::kRefused, {});
+        auto refusal = otlpErrorResponse(s, req);
+        respond(std::move(refusal));
+        return;
+      }
+    }
     // Parsed onto an arena: many small messages, allocated and freed in blocks.
     Batch batch = Batch::withArena();
     ::proflow::otlp::Request& request = batch.request();

@@ -14,7 +14,8 @@ namespace proflow::receivers::otlp {
 
 class HttpTransport {
  public:
-  HttpTransport(const CreateSettings& settings, HttpProtocolConfig config, ConsumerPtr next);
+  HttpTransport(const CreateSettings& settings, HttpProtocolConfig config, ConsumerPtr next,
+                const net::ServerLimitsConfig& limits, std::shared_ptr<net::InFlightBudget> budget);
   ~HttpTransport();
 
   Status start(Host& host);
@@ -27,6 +28,8 @@ class HttpTransport {
   CreateSettings settings_;
   HttpProtocolConfig config_;
   ConsumerPtr next_;
+  net::ServerLimitsConfig limits_;
+  std::shared_ptr<net::InFlightBudget> budget_;
   std::unique_ptr<net::HttpServer> server_;
 };
 

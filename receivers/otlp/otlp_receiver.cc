@@ -12,12 +12,14 @@ OtlpReceiver::OtlpReceiver(const CreateSettings& settings, OtlpReceiverConfig co
 OtlpReceiver::~OtlpReceiver() { shutdown(std::chrono::steady_clock::now()); }
 
 Status OtlpReceiver::start(Host& host) {
+  // One budget for both protocols: memory is the receiver's, whichever way requests arrive.
+  auto budget = config_.server_limits.makeBudget();
   if (config_.protocols.grpc) {
-    grpc_ = std::make_unique<GrpcTransport>(settings_, *config_.protocols.grpc, next_);
+    grpc_ = std::make_unique<GrpcTransport>(settings_, *config_.protocols.grpc, next_, config_.server_limits, budget);
     if (Status s = grpc_->start(host); !s.isOk()) return s;
   }
   if (config_.protocols.http) {
-    http_ = std::make_unique<HttpTransport>(settings_, *config_.protocols.http, next_);
+    http_ = std::make_unique<HttpTransport>(settings_, *config_.protocols.http, next_, config_.server_limits, budget);
     if (Status s = http_->start(host); !s.isOk()) {
       shutdown(std::chrono::steady_clock::now());
       return s;

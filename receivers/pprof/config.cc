@@ -93,6 +93,7 @@ std::string normalizeTargetUrl(const std::string& endpoint) {
 }
 
 void PprofReceiverConfig::validate(config::ValidationContext& ctx) const {
+  server_limits.validate(ctx, max_request_body_size.bytes);
   if (!endpoint.empty()) {
     net::Endpoint ep;
     if (Status s = net::parseEndpoint(endpoint, &ep); !s.isOk()) ctx.error("endpoint", s.message());

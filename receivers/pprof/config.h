@@ -22,6 +22,7 @@
 
 #include "core/config/config_reader.h"
 #include "core/auth/auth_config.h"
+#include "core/net/server_limits.h"
 #include "core/net/tls_config.h"
 
 namespace proflow::receivers::pprof {
@@ -80,6 +81,7 @@ struct PprofReceiverConfig {
   std::optional<ScrapeConfig> scrape;
   std::optional<net::TlsServerConfig> tls;  // for the push listener
   std::optional<auth::AuthConfig> auth;  // authenticates the listener's requests
+  net::ServerLimitsConfig server_limits;    // keys at this level, see core/net/server_limits.h
   template <class V>
   void visit(V& v) {
     v.field("endpoint", endpoint, "host:port for POST /v1/pprof; empty = no listener");
@@ -89,6 +91,7 @@ struct PprofReceiverConfig {
     v.field("max_inflate_ratio", max_inflate_ratio, "largest decompressed/compressed ratio accepted");
     v.field("attributes", attributes, "resource attributes added to every profile");
     v.field("scrape", scrape, "pull profiles from /debug/pprof endpoints (present = on)");
+    server_limits.visit(v);  // max_in_flight_bytes, max_connections, read_*_timeout
   }
   void validate(config::ValidationContext& ctx) const;
 };

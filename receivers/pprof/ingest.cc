@@ -22,8 +22,10 @@ namespace {
 // Runs `convert(options, &request)` and consumes the request; refusals are counted here.
 template <class Convert>
 Status convertAndDeliver(const Attributes& resource_attributes, ProfilesConsumer& next,
-                         telemetry::ComponentTelemetry& telemetry, const Convert& convert) {
+                         telemetry::ComponentTelemetry& telemetry, const Convert& convert,
+                         std::function<Status(size_t)> reserve_memory = {}) {
   ::proflow::pprof::PprofToOtlpOptions options;
+  options.reserve_memory = std::move(reserve_memory);
   options.resource_attributes = resource_attributes;
   options.scope_name = "proflow.receiver.pprof";
   Batch batch = Batch::withArena();
@@ -46,10 +48,13 @@ Status deliverProfile(const ::proflow::pprof::Profile& profile, const Attributes
 
 Status deliverPprofBytes(std::string_view body, const ::proflow::pprof::DecodeOptions& decode,
                          const Attributes& resource_attributes, ProfilesConsumer& next,
-                         telemetry::ComponentTelemetry& telemetry) {
-  return convertAndDeliver(resource_attributes, next, telemetry, [&](const auto& options, otlp::Request* out) {
-    return ::proflow::pprof::pprofBytesToOtlp(body, options, out, decode);
-  });
+                         telemetry::ComponentTelemetry& telemetry, std::function<Status(size_t)> reserve_memory) {
+  return convertAndDeliver(
+      resource_attributes, next, telemetry,
+      [&](const auto& options, otlp::Request* out) {
+        return ::proflow::pprof::pprofBytesToOtlp(body, options, out, decode);
+      },
+      std::move(reserve_memory));
 }
 
 net::HttpResponse errorResponse(const Status& status) {

@@ -2,6 +2,7 @@
 // attributes of its source and hand it to the pipelines. Also the HTTP answer for a status.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -26,9 +27,12 @@ Status deliverProfile(const ::proflow::pprof::Profile& profile, const Attributes
 
 // The same for a pushed body (gzip/zstd/raw pprof): decoded and converted in one pass over its wire
 // bytes (pprofBytesToOtlp), bounded by `decode.limits`. Refusals are counted the same way.
+// `reserve_memory` (optional) is asked for what conversion will hold before it starts (see
+// PprofToOtlpOptions::reserve_memory).
 Status deliverPprofBytes(std::string_view body, const ::proflow::pprof::DecodeOptions& decode,
                          const Attributes& resource_attributes, ProfilesConsumer& next,
-                         telemetry::ComponentTelemetry& telemetry);
+                         telemetry::ComponentTelemetry& telemetry,
+                         std::function<Status(size_t)> reserve_memory = {});
 
 // text/plain answer for a refusal: the status' HTTP code, except that retryable refusals become
 // 429 with Retry-After (seconds, at least 1) so clients back off and send again.

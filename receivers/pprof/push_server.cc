@@ -3,6 +3,7 @@
 #include <boost/asio/post.hpp>
 
 #include "core/auth/server_auth.h"
+#include "core/net/in_flight_budget.h"
 #include "core/net/receiver_server.h"
 #include "receivers/pprof/ingest.h"
 
@@ -22,7 +23,14 @@ struct PushServer::Context {
     for (const auto& [k, v] : config.attributes) setAttribute(attrs, k, v);
     for (const auto& [k, v] : req.query)
       if (!k.empty()) setAttribute(attrs, k, v);
-    Status s = deliverPprofBytes(req.body, options, attrs, *next, *telemetry);
+    // The request's claim grows from its body to everything conversion will hold, or it is refused
+    // (429 while other requests hold the budget, 413 when it alone is over it).
+    std::function<Status(size_t)> reserve;
+    if (req.in_flight)
+      reserve = [lease = req.in_flight, body = req.body.size()](size_t conversion) {
+        return lease->resize(body + conversion, "decoded profile");
+      };
+    Status s = deliverPprofBytes(req.body, options, attrs, *next, *telemetry, std::move(reserve));
     respond(s.isOk() ? net::HttpResponse::text(200, "") : errorResponse(s));
   }
 };
@@ -40,6 +48,7 @@ Status PushServer::start(Host& host) {
       !s.isOk())
     return s;
   if (Status s = auth::applyServerAuth(host, ctx_->config.auth, &opts); !s.isOk()) return s;
+  ctx_->config.server_limits.apply(ctx_->config.server_limits.makeBudget(), &opts);
   server_ = std::make_unique<net::HttpServer>(settings_.runtime->io(), opts, settings_.logger, settings_.telemetry);
   auto& workers = settings_.runtime->workers();
   server_->route("POST", kPushPath, [ctx = ctx_, &workers](net::HttpRequest&& req, net::Responder respond) {

@@ -15,6 +15,7 @@
 
 #include "core/config/config_reader.h"
 #include "core/auth/auth_config.h"
+#include "core/net/server_limits.h"
 #include "core/net/tls_config.h"
 
 namespace proflow::receivers::pyroscope {
@@ -29,6 +30,7 @@ struct PyroscopeReceiverConfig {
   int max_concurrent_requests = 64;  // decoded at once; more are answered 429 + Retry-After
   std::optional<net::TlsServerConfig> tls;
   std::optional<auth::AuthConfig> auth;  // authenticates the listener's requests
+  net::ServerLimitsConfig server_limits;  // keys at this level, see core/net/server_limits.h
 
   template <class V>
   void visit(V& v) {
@@ -39,6 +41,7 @@ struct PyroscopeReceiverConfig {
     v.field("max_profile_size", max_profile_size, "largest profile accepted after decompressing gzip pprof");
     v.field("max_inflate_ratio", max_inflate_ratio, "largest decompressed/compressed ratio accepted");
     v.field("max_concurrent_requests", max_concurrent_requests, "requests converted at once; more get 429");
+    server_limits.visit(v);  // max_in_flight_bytes, max_connections, read_*_timeout
   }
   void validate(config::ValidationContext& ctx) const;
 };

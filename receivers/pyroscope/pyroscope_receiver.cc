@@ -139,6 +139,7 @@ Status PyroscopeReceiver::start(Host& host) {
       !s.isOk())
     return s;
   if (Status s = auth::applyServerAuth(host, cfg.auth, &opts); !s.isOk()) return s;
+  cfg.server_limits.apply(cfg.server_limits.makeBudget(), &opts);
   server_ = std::make_unique<net::HttpServer>(state_->settings.runtime->io(), opts, state_->settings.logger,
                                               state_->settings.telemetry);
   for (const char* path : {"/ingest", "/pyroscope/ingest"}) {

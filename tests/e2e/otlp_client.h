@@ -9,12 +9,14 @@
 namespace proflow::testing {
 
 inline grpc::Status exportTo(int port, const otlp::Request& request,
-                             std::chrono::seconds timeout = std::chrono::seconds(10)) {
+                             std::chrono::seconds timeout = std::chrono::seconds(10),
+                             grpc_compression_algorithm compression = GRPC_COMPRESS_NONE) {
   namespace collector = ::opentelemetry::proto::collector::profiles::v1development;
   auto ch = grpc::CreateChannel("127.0.0.1:" + std::to_string(port), grpc::InsecureChannelCredentials());
   auto stub = collector::ProfilesService::NewStub(ch);
   grpc::ClientContext ctx;
   ctx.set_deadline(std::chrono::system_clock::now() + timeout);
+  ctx.set_compression_algorithm(compression);
   otlp::Response response;
   return stub->Export(&ctx, request, &response);
 }

@@ -351,8 +351,29 @@ class Converter {
   std::unordered_map<int64_t, std::string> sanitized_;
 };
 
+// The guard against small inputs that convert huge: bounded sample types, then the estimate of what
+// conversion allocates checked with the caller (`held_bytes`: input the caller keeps meanwhile).
 template <class P>
-Status convertValid(const P& p, const PprofToOtlpOptions& options, otlp::Request* out) {
+Status checkAmplification(const P& p, const PprofToOtlpOptions& options, size_t held_bytes) {
+  const auto types = static_cast<size_t>(p.sample_type_size());
+  if (types > options.max_sample_types)
+    return Status::tooLarge("pprof: " + std::to_string(types) + " sample types, above the limit of " +
+                            std::to_string(options.max_sample_types) + " (max_sample_types)");
+  if (!options.reserve_memory) return {};
+  size_t location_refs = 0, label_refs = 0;
+  for (const auto& smp : p.sample()) {
+    location_refs += static_cast<size_t>(smp.location_id().size());
+    label_refs += static_cast<size_t>(smp.label_size());
+  }
+  const size_t dictionary = static_cast<size_t>(p.location_size()) + static_cast<size_t>(p.function_size()) +
+                            static_cast<size_t>(p.mapping_size()) + static_cast<size_t>(p.string_table_size());
+  return options.reserve_memory(held_bytes + estimateConversionBytes(static_cast<size_t>(p.sample_size()), types,
+                                                                     location_refs, label_refs, dictionary));
+}
+
+template <class P>
+Status convertValid(const P& p, const PprofToOtlpOptions& options, otlp::Request* out, size_t held_bytes = 0) {
+  if (auto st = checkAmplification(p, options, held_bytes); !st) return st;
   const uint64_t total = static_cast<uint64_t>(p.sample_size()) * static_cast<uint64_t>(p.sample_type_size());
   if (total > options.max_otlp_samples)
     return Status::tooLarge("pprof: " + std::to_string(p.sample_size()) + " samples x " +
@@ -365,6 +386,16 @@ Status convertValid(const P& p, const PprofToOtlpOptions& options, otlp::Request
 }
 
 }  // namespace
+
+size_t estimateConversionBytes(size_t samples, size_t sample_types, size_t location_refs, size_t label_refs,
+                               size_t dictionary_entries) {
+  // Arena sizes, rounded up: an OTLP Sample with one value ~96 bytes, 4 per attribute index (copied
+  // into every profile), a stack ~48 bytes + 4 per location, a dictionary entry (with its interning
+  // slot) ~96 bytes.
+  const size_t per_otlp_sample = 96;
+  return samples * sample_types * per_otlp_sample + label_refs * sample_types * 4 + samples * 48 +
+         location_refs * 4 + dictionary_entries * 96;
+}
 
 Status pprofToOtlp(const Profile& p, const PprofToOtlpOptions& options, otlp::Request* out) {
   if (auto st = validateProfile(p); !st) return st;
@@ -379,10 +410,11 @@ Status pprofBytesToOtlp(std::string_view data, const PprofToOtlpOptions& options
   ProfileView view;
   if (auto st = parseProfileView(raw, &view); !st) return st;
   if (auto st = validateProfile(view, decode.profile_limits); !st) return st;  // the converter indexes tables without checks
-  if (!options.keep_original_payload || !options.original_payload.empty()) return convertValid(view, options, out);
+  if (!options.keep_original_payload || !options.original_payload.empty())
+    return convertValid(view, options, out, raw.size());
   PprofToOtlpOptions with_payload = options;
   with_payload.original_payload = data;
-  return convertValid(view, with_payload, out);
+  return convertValid(view, with_payload, out, raw.size() + data.size());
 }
 
 }  // namespace proflow::pprof

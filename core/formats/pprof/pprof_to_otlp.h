@@ -11,6 +11,8 @@
 //   pprof.profile.* (only when non-empty).
 #pragma once
 
+#include <cstddef>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -38,7 +40,22 @@ struct PprofToOtlpOptions {
   // Every pprof sample becomes one OTLP sample per sample type: a small file with many value columns
   // would multiply into a huge request. Refused (kPayloadTooLarge) above samples x sample types.
   size_t max_otlp_samples = 20'000'000;
+  // Sample types (value columns) per pprof. Real producers write few: Go at most 4 (heap), JFR and
+  // async-profiler conversions a handful; thousands only come from crafted input. Refused
+  // (kPayloadTooLarge) above.
+  size_t max_sample_types = 64;
+  // Asked, before converting, for the bytes conversion will hold (estimateConversionBytes(), plus the
+  // decompressed pprof on the bytes path). A non-OK answer refuses the profile with it: receivers
+  // pass their in-flight budget here so a small body that decodes large is refused before it
+  // allocates.
+  std::function<Status(size_t bytes)> reserve_memory;
 };
+
+// What converting a pprof of this shape allocates, roughly and on the high side: every pprof sample
+// becomes one OTLP sample per sample type (with its values and attribute indices), one stack per
+// distinct sample, and dictionary entries per location/function/string.
+size_t estimateConversionBytes(size_t samples, size_t sample_types, size_t location_refs, size_t label_refs,
+                               size_t dictionary_entries);
 
 // Appends the converted profile to `out`, interning through a DictionaryBuilder on
 // out->mutable_dictionary() (existing dictionary entries are reused). `p` must be valid

@@ -340,16 +340,18 @@ TEST_F(HttpServerTest, HeaderTimeoutClosesSilentConnections) {
   EXPECT_TRUE(c.closed());
 }
 
-TEST_F(HttpServerTest, MaxConnectionsClosesExtraConnections) {
+TEST_F(HttpServerTest, MaxConnectionsClosesExtraConnectionsWhenAllAreBusy) {
   HttpServerOptions o;
   o.max_connections = 1;
   start(o);
   RawConn first(server_->port());
-  first.send(post("/echo", "1"));
-  ASSERT_TRUE(first.read());  // the first connection is registered by now
+  first.send(post("/hold", "1"));
+  Responder busy = held_.get_future().get();  // the first connection is handling a request
   RawConn second(server_->port());
   EXPECT_TRUE(second.closed());
   EXPECT_EQ(server_->rejected(RejectReason::kTooManyConnections), 1u);
+  busy(HttpResponse::text(200, "done"));
+  EXPECT_TRUE(first.read());
 }
 
 TEST_F(HttpServerTest, StartFailsOnBusyPortNamingTheAddress) {

@@ -50,6 +50,23 @@ scrape:
   EXPECT_EQ(normalizeTargetUrl(c.scrape->targets[1].endpoint), "http://10.0.0.7:6060/app");
 }
 
+TEST(PprofConfigTest, ServerLimitsSitNextToEndpointAndAreValidated) {
+  PprofReceiverConfig c;
+  ASSERT_EQ(check("{}", &c), "");
+  EXPECT_EQ(c.server_limits.max_in_flight_bytes.bytes, 512u << 20);
+  EXPECT_EQ(c.server_limits.max_connections, 4096);
+  ASSERT_EQ(check("{ max_in_flight_bytes: 1GiB, max_connections: 10000, read_header_timeout: 10s, "
+                  "read_body_idle_timeout: 20s, read_body_timeout: 2m }",
+                  &c),
+            "");
+  EXPECT_EQ(c.server_limits.max_in_flight_bytes.bytes, 1u << 30);
+  EXPECT_EQ(c.server_limits.read_body_timeout.value, std::chrono::minutes(2));
+  const std::string errors = check("{ max_request_body_size: 64MiB, max_in_flight_bytes: 16MiB, max_connections: 0 }");
+  EXPECT_NE(errors.find("receivers.pprof.max_in_flight_bytes"), std::string::npos) << errors;
+  EXPECT_NE(errors.find("at least max_request_body_size"), std::string::npos) << errors;
+  EXPECT_NE(errors.find("receivers.pprof.max_connections"), std::string::npos) << errors;
+}
+
 TEST(PprofConfigTest, ProfilePathsAndPrecomputedDeltas) {
   EXPECT_EQ(profilePath("cpu", 9), "/debug/pprof/profile?seconds=9");
   EXPECT_EQ(profilePath("allocs", 9), "/debug/pprof/allocs");

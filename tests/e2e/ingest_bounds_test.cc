@@ -1,0 +1,61 @@
+// The daemon's receivers bound memory before work is done: a gRPC gzip bomb is refused while it is
+// inflated (not after), measured on the real process's peak RSS.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <string>
+
+#include "tests/e2e/otlp_client.h"
+#include "tests/support/daemon.h"
+#include "tests/support/profile_builder.h"
+#include "tests/support/temp_dir.h"
+
+namespace proflow {
+namespace {
+
+// VmHWM (peak resident set) of a process, in bytes; 0 when unreadable.
+uint64_t peakRss(pid_t pid) {
+  std::ifstream in("/proc/" + std::to_string(pid) + "/status");
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.rfind("VmHWM:", 0) == 0) return std::stoull(line.substr(6)) * 1024;
+  }
+  return 0;
+}
+
+TEST(IngestBounds, GrpcGzipBombIsRefusedWhileInflatingWithSmallRssGrowth) {
+  testing::TempDir dir;
+  const int grpc_port = testing::freePort(), metrics_port = testing::freePort();
+  const std::string config =
+      "receivers: { otlp: { protocols: { grpc: { endpoint: 127.0.0.1:" + std::to_string(grpc_port) +
+      ", max_recv_msg_size: 4MiB } } } }\n"
+      "exporters: { debug: {} }\n"
+      "service:\n  telemetry: { metrics: { address: 127.0.0.1:" + std::to_string(metrics_port) + " } }\n" +
+      "  pipelines: { profiles: { receivers: [otlp], exporters: [debug] } }\n";
+  testing::Daemon daemon({"--config", dir.write("bomb.yaml", config)}, dir.file("daemon.log"));
+  ASSERT_TRUE(daemon.waitHealthy(metrics_port)) << daemon.log();
+  ASSERT_TRUE(testing::exportTo(grpc_port, testing::makeRequest("warm-up", {testing::makeProfile(10)})).ok());
+  const uint64_t before = peakRss(daemon.pid());
+  ASSERT_GT(before, 0u);
+
+  // 256 MiB of one byte: about 256 KiB once gzip'd by the client, 64x the 4 MiB limit once inflated.
+  otlp::Request bomb;
+  bomb.mutable_dictionary()->add_string_table(std::string(256u << 20, 'a'));
+  grpc::Status s = testing::exportTo(grpc_port, bomb, std::chrono::seconds(60), GRPC_COMPRESS_GZIP);
+  bomb.Clear();
+  EXPECT_EQ(s.error_code(), grpc::StatusCode::RESOURCE_EXHAUSTED) << s.error_message();
+  EXPECT_NE(s.error_message().find("max_recv_msg_size"), std::string::npos) << s.error_message();
+
+  // gRPC's own inflation would have held the whole 256 MiB before refusing it.
+  const uint64_t growth = peakRss(daemon.pid()) - before;
+  EXPECT_LT(growth, 64u << 20) << "peak RSS grew by " << (growth >> 20) << " MiB";
+
+  // Still serving, and a gzip'd request of honest size is inflated and accepted.
+  EXPECT_TRUE(testing::exportTo(grpc_port, testing::makeRequest("after", {testing::makeProfile(50)}),
+                                std::chrono::seconds(10), GRPC_COMPRESS_GZIP)
+                  .ok());
+  EXPECT_EQ(daemon.terminate(), 0) << daemon.log();
+}
+
+}  // namespace
+}  // namespace proflow
