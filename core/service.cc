@@ -35,7 +35,14 @@ void Service::registerProcessMetrics() {
 
 Status Service::start() {
   registerProcessMetrics();
-  runtime_ = std::make_unique<Runtime>(1, 2);
+  const unsigned affinity = affinityCpus();
+  const std::optional<double> quota = cgroupCpuQuota();
+  const unsigned cpus = usableCpus(affinity, quota);
+  const RuntimeSize size = resolveRuntimeSize(
+      {static_cast<unsigned>(config_.runtime.workers), static_cast<unsigned>(config_.runtime.io_threads)}, cpus);
+  spdlog::info("runtime: {} worker(s), {} I/O thread(s) ({} usable CPU(s): affinity {}, cgroup quota {})",
+               size.workers, size.io_threads, cpus, affinity, quota ? fmt::format("{:.2f}", *quota) : "none");
+  runtime_ = std::make_unique<Runtime>(size.io_threads, size.workers);
   const auto& addr = config_.telemetry.metrics.address;
   if (!addr.empty() && addr != "none") {
     telemetry_server_ = std::make_unique<TelemetryServer>(runtime_->io(), addr, metrics_, [this] { return healthy(); });

@@ -36,6 +36,8 @@ class ExporterHelper final : public Exporter {
   Status start(Host& host) override;
   void shutdown(Deadline deadline) override;
   Status consume(Batch batch) override;
+  // With a persistent queue, an accepted batch is on disk (fsync'd with `sending_queue.fsync`).
+  Capabilities capabilities() const override { return {.mutates_data = false, .durable = store_ != nullptr}; }
 
   size_t queued() const;
 
@@ -65,7 +67,6 @@ class ExporterHelper final : public Exporter {
   std::condition_variable cv_;
   std::deque<Entry> queue_;
   std::unique_ptr<PersistentStore> store_;  // null: memory-only queue
-  std::mutex store_mu_;                     // orders appends (sequence numbers)
   bool started_ = false;
   bool stopping_ = false;
   Deadline deadline_{};

@@ -29,6 +29,11 @@ class LoadBalancingExporter final : public Exporter {
   Status start(Host& host) override;
   void shutdown(Deadline deadline) override;
   Status consume(Batch batch) override;
+  // Durable when the backends' queues are persistent: an accepted part is on the disk of its backend.
+  Capabilities capabilities() const override {
+    const auto& queue = config_.protocol.otlp.helper.sending_queue;
+    return {.mutates_data = false, .durable = queue.enabled && !queue.directory.empty()};
+  }
 
   // The backend a routing key goes to now ("" before start).
   std::string backendFor(const std::string& key) const;

@@ -14,8 +14,26 @@ namespace proflow::processors::batch {
 
 class ScriptedSink : public ProfilesConsumer {
  public:
-  Status consume(Batch b) override {
+  // Plays an exporter with a persistent queue (what the batch processor's wait_for_flush: auto sees).
+  bool durable = false;
+  // While true, consume() blocks (a slow disk or network), so tests can pile callers up behind it.
+  void hold(bool on) {
     std::lock_guard lock(mu_);
+    held_ = on;
+    cv_.notify_all();
+  }
+  int inFlight() {
+    std::lock_guard lock(mu_);
+    return in_flight_;
+  }
+
+  Capabilities capabilities() const override { return {.mutates_data = false, .durable = durable}; }
+  Status consume(Batch b) override {
+    std::unique_lock lock(mu_);
+    ++in_flight_;
+    cv_.notify_all();
+    cv_.wait(lock, [&] { return !held_; });
+    --in_flight_;
     ++attempts_;
     Status s = default_;
     if (!script_.empty()) {
@@ -66,6 +84,8 @@ class ScriptedSink : public ProfilesConsumer {
   Status default_;
   std::vector<Batch> delivered_;
   int attempts_ = 0;
+  bool held_ = false;
+  int in_flight_ = 0;
 };
 
 }  // namespace proflow::processors::batch
