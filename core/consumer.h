@@ -12,10 +12,6 @@ struct Capabilities {
   // The consumer edits the batch in place. Fan-out gives such a consumer its own deep copy, so
   // read-only consumers can share one request without copying.
   bool mutates_data = false;
-  // Accepting a batch means it is in persistent storage (an exporter with a persistent queue, or a
-  // fan-out to at least one). A processor that holds data before passing it on (batch) waits for
-  // such a consumer before acknowledging, so "acknowledged" keeps meaning "survives a crash".
-  bool durable = false;
 };
 
 class ProfilesConsumer {

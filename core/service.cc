@@ -5,6 +5,7 @@
 #include <chrono>
 #include <fstream>
 
+#include "core/cpu_limits.h"
 #include "core/telemetry/telemetry_server.h"
 
 namespace proflow {

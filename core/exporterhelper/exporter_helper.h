@@ -23,12 +23,13 @@
 
 #include "core/exporterhelper/exporter_helper_config.h"
 #include "core/exporterhelper/persistent_store.h"
+#include "core/durable_acceptance.h"
 #include "core/exporterhelper/sender.h"
 #include "core/factory.h"
 
 namespace proflow::exporterhelper {
 
-class ExporterHelper final : public Exporter {
+class ExporterHelper final : public Exporter, public DurableAcceptance {
  public:
   ExporterHelper(const CreateSettings& settings, ExporterHelperConfig config, std::unique_ptr<Sender> sender);
   ~ExporterHelper() override;
@@ -37,7 +38,7 @@ class ExporterHelper final : public Exporter {
   void shutdown(Deadline deadline) override;
   Status consume(Batch batch) override;
   // With a persistent queue, an accepted batch is on disk (fsync'd with `sending_queue.fsync`).
-  Capabilities capabilities() const override { return {.mutates_data = false, .durable = store_ != nullptr}; }
+  bool acceptsDurably() const override { return store_ != nullptr; }
 
   size_t queued() const;
 

@@ -4,9 +4,8 @@ namespace proflow::graph {
 
 FanoutConsumer::FanoutConsumer(std::vector<ConsumerPtr> consumers) : consumers_(std::move(consumers)) {
   for (const auto& c : consumers_) {
-    const Capabilities caps = c->capabilities();
-    mutates_.push_back(caps.mutates_data);
-    any_durable_ = any_durable_ || caps.durable;
+    mutates_.push_back(c->capabilities().mutates_data);
+    any_durable_ = any_durable_ || proflow::acceptsDurably(*c);
   }
 }
 

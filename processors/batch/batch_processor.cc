@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "core/durable_acceptance.h"
 #include "processors/batch/request_splitter.h"
 #include "processors/batch/shard_router.h"
 
@@ -38,7 +39,7 @@ Status BatchProcessor::start(Host&) {
   std::lock_guard lock(mu_);
   if (sender_.joinable() || stopped_) return Status::ok();
   wait_for_flush_ = config_.wait_for_flush == "true" ||
-                    (config_.wait_for_flush == "auto" && next_ && next_->capabilities().durable);
+                    (config_.wait_for_flush == "auto" && next_ && acceptsDurably(*next_));
   if (wait_for_flush_ && settings_.logger)
     settings_.logger->info("batch processor {}: acknowledging data only once the downstream took it{} ({} shards)",
                            settings_.id.str(),

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "core/runtime.h"
+#include "core/cpu_limits.h"
 
 namespace proflow::processors::batch {
 namespace {

@@ -9,10 +9,11 @@
 #include <vector>
 
 #include "core/consumer.h"
+#include "core/durable_acceptance.h"
 
 namespace proflow::processors::batch {
 
-class ScriptedSink : public ProfilesConsumer {
+class ScriptedSink : public ProfilesConsumer, public DurableAcceptance {
  public:
   // Plays an exporter with a persistent queue (what the batch processor's wait_for_flush: auto sees).
   bool durable = false;
@@ -27,7 +28,7 @@ class ScriptedSink : public ProfilesConsumer {
     return in_flight_;
   }
 
-  Capabilities capabilities() const override { return {.mutates_data = false, .durable = durable}; }
+  bool acceptsDurably() const override { return durable; }
   Status consume(Batch b) override {
     std::unique_lock lock(mu_);
     ++in_flight_;

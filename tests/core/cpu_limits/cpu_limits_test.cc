@@ -3,7 +3,7 @@
 #include <filesystem>
 
 #include "core/config/service_config.h"
-#include "core/runtime.h"
+#include "core/cpu_limits.h"
 #include "tests/support/fake_components.h"
 #include "tests/support/temp_dir.h"
 
@@ -105,12 +105,6 @@ TEST(RuntimeSize, DefaultsFollowTheUsableCpus) {
 TEST(RuntimeSize, ThisProcessHasAtLeastOneCpuAndNoMoreThanItsAffinity) {
   EXPECT_GE(usableCpus(), 1u);
   EXPECT_LE(usableCpus(), affinityCpus());
-}
-
-TEST(Runtime, RunsTheRequestedThreads) {
-  Runtime rt(2, 3);
-  EXPECT_EQ(rt.workerCount(), 3u);
-  EXPECT_EQ(rt.ioThreadCount(), 2u);
 }
 
 class ServiceRuntimeConfig : public ::testing::Test {
