@@ -29,11 +29,6 @@ using ::proflow::testing::stackFrames;
 using ::testing::HasSubstr;
 using ::testing::IsEmpty;
 
-class NullHost : public Host {
- public:
-  void reportFatalError(const ComponentId&, const Status&) override {}
-};
-
 struct Harness {
   telemetry::MetricsRegistry registry;
   telemetry::ComponentTelemetry telemetry{registry, ComponentKind::kProcessor, "batch"};
@@ -43,13 +38,7 @@ struct Harness {
 
   explicit Harness(BatchProcessorConfig c, bool durable_sink = false) {
     sink->durable = durable_sink;
-    CreateSettings s;
-    s.id = {"batch", ""};
-    s.kind = ComponentKind::kProcessor;
-    s.logger = std::make_shared<spdlog::logger>("batch", std::make_shared<spdlog::sinks::null_sink_mt>());
-    s.telemetry = &telemetry;
-    s.runtime = nullptr;
-    processor = std::make_unique<BatchProcessor>(s, c, sink);
+    processor = std::make_unique<BatchProcessor>(batchTestSettings(&telemetry), c, sink);
     EXPECT_TRUE(processor->start(host).isOk());
   }
   double metric(const std::string& name) { return registry.value(name, {{"processor", "batch"}}); }
@@ -287,7 +276,11 @@ TEST(BatchProcessor, ShardsKeepTheOrderWithinAResource) {
     for (int svc = 0; svc < kServices; ++svc) {
       ProfileSpec p = makeProfile(1, i);
       p.samples[0].value = svc * 1000 + i;
-      ASSERT_TRUE(h.push("svc" + std::to_string(svc), {p}).isOk());
+      Status s;
+      // A refusal is backpressure (the cap is 7 x 3 profiles): resend, as a client would.
+      while ((s = h.push("svc" + std::to_string(svc), {p})).code() == StatusCode::kResourceExhausted)
+        std::this_thread::yield();
+      ASSERT_TRUE(s.isOk()) << s.toString();
     }
   h.processor->shutdown(Deadline::clock::now() + 30s);
   std::map<std::string, std::vector<int64_t>> seen;

@@ -20,11 +20,6 @@ namespace {
 
 using namespace std::chrono_literals;
 
-class NullHost : public Host {
- public:
-  void reportFatalError(const ComponentId&, const Status&) override {}
-};
-
 // Refuses (retryably) about one call in `one_in`, from any thread.
 class FlakySink : public ScriptedSink {
  public:
@@ -75,13 +70,7 @@ void runStress(bool wait_for_flush, int refuse_one_in) {
   c.timeout = 1ms;
   c.shards = 7;
   c.wait_for_flush = wait_for_flush ? "true" : "false";
-  CreateSettings s;
-  s.id = {"batch", ""};
-  s.kind = ComponentKind::kProcessor;
-  s.logger = std::make_shared<spdlog::logger>("batch", std::make_shared<spdlog::sinks::null_sink_mt>());
-  s.telemetry = &telemetry;
-  s.runtime = nullptr;
-  BatchProcessor processor(s, c, sink);
+  BatchProcessor processor(batchTestSettings(&telemetry), c, sink);
   NullHost host;
   ASSERT_TRUE(processor.start(host).isOk());
 

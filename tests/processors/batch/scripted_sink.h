@@ -8,10 +8,30 @@
 #include <mutex>
 #include <vector>
 
+#include <spdlog/logger.h>
+#include <spdlog/sinks/null_sink.h>
+
 #include "core/consumer.h"
 #include "core/durable_acceptance.h"
+#include "core/factory.h"
 
 namespace proflow::processors::batch {
+
+class NullHost : public Host {
+ public:
+  void reportFatalError(const ComponentId&, const Status&) override {}
+};
+
+// Settings of a batch processor under test: a silent logger, the given counters, no runtime.
+inline CreateSettings batchTestSettings(telemetry::ComponentTelemetry* telemetry) {
+  CreateSettings s;
+  s.id = {"batch", ""};
+  s.kind = ComponentKind::kProcessor;
+  s.logger = std::make_shared<spdlog::logger>("batch", std::make_shared<spdlog::sinks::null_sink_mt>());
+  s.telemetry = telemetry;
+  s.runtime = nullptr;
+  return s;
+}
 
 class ScriptedSink : public ProfilesConsumer, public DurableAcceptance {
  public:
