@@ -6,6 +6,7 @@
 #include <fstream>
 
 #include "core/auth/auth_config.h"
+#include "core/cpu_limits.h"
 #include "core/telemetry/telemetry_server.h"
 
 namespace proflow {
@@ -36,7 +37,14 @@ void Service::registerProcessMetrics() {
 
 Status Service::start() {
   registerProcessMetrics();
-  runtime_ = std::make_unique<Runtime>(1, 2);
+  const unsigned affinity = affinityCpus();
+  const std::optional<double> quota = cgroupCpuQuota();
+  const unsigned cpus = usableCpus(affinity, quota);
+  const RuntimeSize size = resolveRuntimeSize(
+      {static_cast<unsigned>(config_.runtime.workers), static_cast<unsigned>(config_.runtime.io_threads)}, cpus);
+  spdlog::info("runtime: {} worker(s), {} I/O thread(s) ({} usable CPU(s): affinity {}, cgroup quota {})",
+               size.workers, size.io_threads, cpus, affinity, quota ? fmt::format("{:.2f}", *quota) : "none");
+  runtime_ = std::make_unique<Runtime>(size.io_threads, size.workers);
   Status s = graph::PipelineGraph::build(config_, *runtime_, metrics_, &graph_);
   if (!s.isOk()) return s;
   s = graph_->start(*this);

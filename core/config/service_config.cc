@@ -196,6 +196,28 @@ const std::map<ComponentId, ComponentEntry>& ServiceConfig::section(ComponentKin
   return receivers;
 }
 
+namespace {
+
+constexpr int kMaxThreads = 1024;
+
+void decodeRuntime(const ConfigNode& node, RuntimeConfig& runtime, ConfigErrors& errors) {
+  FieldLocations locs;
+  FieldReader reader(node, "service.runtime", errors, &locs);
+  runtime.visit(reader);
+  reader.finish();
+  auto check = [&](const char* key, int value) {
+    const std::string path = std::string("service.runtime.") + key;
+    if (value < 0 || value > kMaxThreads)
+      errors.add(path, locs[path],
+                 std::string(key) + " must be between 0 (sized to the usable CPUs) and " + std::to_string(kMaxThreads) +
+                     ", got " + std::to_string(value));
+  };
+  check("workers", runtime.workers);
+  check("io_threads", runtime.io_threads);
+}
+
+}  // namespace
+
 ServiceConfig buildServiceConfig(const ConfigNode& root, const Registry& registry, ConfigErrors& errors) {
   ServiceConfig cfg;
   static const std::set<std::string> kTopLevel = {"receivers", "processors", "exporters", "extensions", "service"};
@@ -218,10 +240,12 @@ ServiceConfig buildServiceConfig(const ConfigNode& root, const Registry& registr
   }
   for (size_t i = 0; i < service->entries.size(); ++i) {
     const auto& key = service->entries[i].first;
-    if (key != "pipelines" && key != "telemetry" && key != "extensions" && key != "shutdown_timeout")
+    if (key != "pipelines" && key != "telemetry" && key != "extensions" && key != "shutdown_timeout" &&
+        key != "runtime")
       errors.add("service." + key, service->key_locations[i],
-                 "unknown key '" + key + "'; valid keys: extensions, pipelines, shutdown_timeout, telemetry");
+                 "unknown key '" + key + "'; valid keys: extensions, pipelines, runtime, shutdown_timeout, telemetry");
   }
+  if (const ConfigNode* r = service->find("runtime")) decodeRuntime(*r, cfg.runtime, errors);
   if (const ConfigNode* t = service->find("telemetry")) {
     FieldLocations locs;
     FieldReader reader(*t, "service.telemetry", errors, &locs);

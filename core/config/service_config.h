@@ -46,6 +46,17 @@ struct TelemetryConfig {
   }
 };
 
+// service.runtime: threads shared by every component; 0 = sized to the CPUs the process may use.
+struct RuntimeConfig {
+  int workers = 0;
+  int io_threads = 0;
+  template <class V>
+  void visit(V& v) {
+    v.field("workers", workers, "threads decoding, processing and exporting; 0 = one per usable CPU");
+    v.field("io_threads", io_threads, "threads serving sockets and timers; 0 = one per 4 workers, at least 1");
+  }
+};
+
 struct ComponentEntry {
   ComponentId id;
   const Factory* factory = nullptr;
@@ -69,6 +80,7 @@ struct ServiceConfig {
   std::vector<ComponentId> enabled_extensions;
   std::vector<PipelineConfig> pipelines;
   TelemetryConfig telemetry;
+  RuntimeConfig runtime;
   Duration shutdown_timeout = std::chrono::seconds(15);  // drain deadline on SIGTERM/SIGINT
 
   const std::map<ComponentId, ComponentEntry>& section(ComponentKind kind) const;

@@ -85,14 +85,12 @@ Status ExporterHelper::enqueuePersistent(Batch batch) {
     std::lock_guard lock(mu_);
     if (Status s = refusalLocked(); !s.isOk()) return s;
   }
-  // Written outside mu_ so disk latency never holds up the senders; acknowledged only once written.
+  // Written outside any lock, so concurrent callers serialize and write (and fsync) in parallel and
+  // disk latency never holds up the senders; acknowledged only once written.
   uint64_t seq = 0;
-  {
-    std::lock_guard lock(store_mu_);
-    if (Status s = store_->append(batch, &seq); !s.isOk()) {
-      settings_.logger->error("cannot persist a batch, refusing it: {}", s.toString());
-      return s;  // retryable: the client sends it again
-    }
+  if (Status s = store_->append(batch, &seq); !s.isOk()) {
+    settings_.logger->error("cannot persist a batch, refusing it: {}", s.toString());
+    return s;  // retryable: the client sends it again
   }
   std::lock_guard lock(mu_);
   pushLocked(Entry{std::move(batch), seq});

@@ -23,12 +23,13 @@
 
 #include "core/exporterhelper/exporter_helper_config.h"
 #include "core/exporterhelper/persistent_store.h"
+#include "core/durable_acceptance.h"
 #include "core/exporterhelper/sender.h"
 #include "core/factory.h"
 
 namespace proflow::exporterhelper {
 
-class ExporterHelper final : public Exporter {
+class ExporterHelper final : public Exporter, public DurableAcceptance {
  public:
   ExporterHelper(const CreateSettings& settings, ExporterHelperConfig config, std::unique_ptr<Sender> sender);
   ~ExporterHelper() override;
@@ -36,6 +37,8 @@ class ExporterHelper final : public Exporter {
   Status start(Host& host) override;
   void shutdown(Deadline deadline) override;
   Status consume(Batch batch) override;
+  // With a persistent queue, an accepted batch is on disk (fsync'd with `sending_queue.fsync`).
+  bool acceptsDurably() const override { return store_ != nullptr; }
 
   size_t queued() const;
 
@@ -65,7 +68,6 @@ class ExporterHelper final : public Exporter {
   std::condition_variable cv_;
   std::deque<Entry> queue_;
   std::unique_ptr<PersistentStore> store_;  // null: memory-only queue
-  std::mutex store_mu_;                     // orders appends (sequence numbers)
   bool started_ = false;
   bool stopping_ = false;
   Deadline deadline_{};

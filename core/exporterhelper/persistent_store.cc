@@ -87,7 +87,7 @@ Status PersistentStore::open(std::vector<uint64_t>* leftover) {
 Status PersistentStore::append(const Batch& batch, uint64_t* seq) {
   std::string data;
   if (!batch.request().SerializeToString(&data)) return Status::internal("persistent queue: cannot serialize batch");
-  *seq = next_seq_++;
+  *seq = next_seq_.fetch_add(1);
   const std::string path = pathOf(*seq), tmp = path + ".tmp";
   int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
   if (fd < 0) return Status::unavailable("persistent queue: cannot create " + tmp + ": " + errnoText());

@@ -9,6 +9,7 @@
 //   *.corrupt             files that could not be read back, moved aside and logged, never resent
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -28,7 +29,8 @@ class PersistentStore {
   // Creates the directory, takes the lock and lists the batches a previous run left, oldest first.
   Status open(std::vector<uint64_t>* leftover);
   // Writes `batch` as the next sequence number (write to a temp name, then rename, so a crash never
-  // leaves a half file under a real name). Returns the sequence number in `seq`.
+  // leaves a half file under a real name). Returns the sequence number in `seq`. Thread-safe:
+  // concurrent appends take distinct numbers and write in parallel.
   Status append(const Batch& batch, uint64_t* seq);
   // Reads a batch back. A file that does not parse is renamed to *.corrupt; the error says so.
   Status load(uint64_t seq, Batch* batch);
@@ -41,7 +43,7 @@ class PersistentStore {
   std::string dir_;
   bool fsync_;
   int lock_fd_ = -1;
-  uint64_t next_seq_ = 1;
+  std::atomic<uint64_t> next_seq_{1};
 };
 
 }  // namespace proflow::exporterhelper

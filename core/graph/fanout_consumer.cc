@@ -3,7 +3,10 @@
 namespace proflow::graph {
 
 FanoutConsumer::FanoutConsumer(std::vector<ConsumerPtr> consumers) : consumers_(std::move(consumers)) {
-  for (const auto& c : consumers_) mutates_.push_back(c->capabilities().mutates_data);
+  for (const auto& c : consumers_) {
+    mutates_.push_back(c->capabilities().mutates_data);
+    any_durable_ = any_durable_ || proflow::acceptsDurably(*c);
+  }
 }
 
 Status FanoutConsumer::consume(Batch batch) {

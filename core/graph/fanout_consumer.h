@@ -5,14 +5,17 @@
 #include <vector>
 
 #include "core/consumer.h"
+#include "core/durable_acceptance.h"
 
 namespace proflow::graph {
 
-class FanoutConsumer final : public ProfilesConsumer {
+class FanoutConsumer final : public ProfilesConsumer, public DurableAcceptance {
  public:
   explicit FanoutConsumer(std::vector<ConsumerPtr> consumers);
 
   Capabilities capabilities() const override { return {}; }
+  // Durable when any consumer is: a batch held upstream must reach that consumer's storage first.
+  bool acceptsDurably() const override { return any_durable_; }
   // All consumers get the batch. If any refused, the result is a refusal: a retryable one if any
   // consumer asked to retry (the client resends; consumers that took it see a duplicate, which OTLP
   // allows), else the first permanent error.
@@ -21,6 +24,7 @@ class FanoutConsumer final : public ProfilesConsumer {
  private:
   std::vector<ConsumerPtr> consumers_;
   std::vector<bool> mutates_;
+  bool any_durable_ = false;
 };
 
 // Returns `consumers[0]` when there is one, else a FanoutConsumer.

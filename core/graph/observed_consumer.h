@@ -5,11 +5,12 @@
 #pragma once
 
 #include "core/consumer.h"
+#include "core/durable_acceptance.h"
 #include "core/telemetry/component_telemetry.h"
 
 namespace proflow::graph {
 
-class ObservedConsumer final : public ProfilesConsumer {
+class ObservedConsumer final : public ProfilesConsumer, public DurableAcceptance {
  public:
   enum class Role {
     kInbound,   // in front of a component, or after a receiver: received, then accepted or refused
@@ -19,6 +20,7 @@ class ObservedConsumer final : public ProfilesConsumer {
       : next_(std::move(next)), telemetry_(telemetry), role_(role) {}
 
   Capabilities capabilities() const override { return next_->capabilities(); }
+  bool acceptsDurably() const override { return proflow::acceptsDurably(*next_); }
   Status consume(Batch batch) override;
 
  private:

@@ -15,13 +15,14 @@
 #include <mutex>
 #include <thread>
 
+#include "core/durable_acceptance.h"
 #include "core/factory.h"
 #include "exporters/loadbalancing/config.h"
 #include "exporters/loadbalancing/hash_ring.h"
 
 namespace proflow::exporters::loadbalancing {
 
-class LoadBalancingExporter final : public Exporter {
+class LoadBalancingExporter final : public Exporter, public DurableAcceptance {
  public:
   LoadBalancingExporter(const CreateSettings& settings, LoadBalancingExporterConfig config);
   ~LoadBalancingExporter() override;
@@ -29,6 +30,11 @@ class LoadBalancingExporter final : public Exporter {
   Status start(Host& host) override;
   void shutdown(Deadline deadline) override;
   Status consume(Batch batch) override;
+  // Durable when the backends' queues are persistent: an accepted part is on the disk of its backend.
+  bool acceptsDurably() const override {
+    const auto& queue = config_.protocol.otlp.helper.sending_queue;
+    return queue.enabled && !queue.directory.empty();
+  }
 
   // The backend a routing key goes to now ("" before start).
   std::string backendFor(const std::string& key) const;

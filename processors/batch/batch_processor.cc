@@ -1,15 +1,18 @@
 #include "processors/batch/batch_processor.h"
 
 #include <algorithm>
-#include <limits>
 
+#include "core/durable_acceptance.h"
 #include "processors/batch/request_splitter.h"
+#include "processors/batch/shard_router.h"
 
 namespace proflow::processors::batch {
 namespace {
 
 constexpr std::chrono::milliseconds kInitialBackoff{100};
 constexpr std::chrono::milliseconds kMaxBackoff{5000};
+
+int64_t ticks(std::chrono::steady_clock::time_point t) { return t.time_since_epoch().count(); }
 
 }  // namespace
 
@@ -19,6 +22,8 @@ BatchProcessor::BatchProcessor(const CreateSettings& settings, const BatchProces
       next_(std::move(next)),
       max_profiles_(config.maxBufferedProfiles()),
       backoff_(kInitialBackoff) {
+  const size_t n = std::max<size_t>(1, config_.shardCount());
+  for (size_t i = 0; i < n; ++i) shards_.push_back(std::make_unique<Shard>());
   if (settings_.telemetry) {
     buffered_profiles_gauge_ =
         &settings_.telemetry->gauge("batch_buffered_profiles", "profiles held: pending plus waiting for a retry");
@@ -32,63 +37,189 @@ BatchProcessor::~BatchProcessor() { shutdown(Clock::now()); }
 
 Status BatchProcessor::start(Host&) {
   std::lock_guard lock(mu_);
-  if (sender_.joinable() || stopping_) return Status::ok();
-  sender_ = std::thread([this] { senderLoop(); });
+  if (sender_.joinable() || stopped_) return Status::ok();
+  wait_for_flush_ = config_.wait_for_flush == "true" ||
+                    (config_.wait_for_flush == "auto" && next_ && acceptsDurably(*next_));
+  if (wait_for_flush_ && settings_.logger)
+    settings_.logger->info("batch processor {}: acknowledging data only once the downstream took it{} ({} shards)",
+                           settings_.id.str(),
+                           config_.wait_for_flush == "auto" ? " (a downstream exporter has a persistent queue)" : "",
+                           shards_.size());
+  if (!wait_for_flush_) sender_ = std::thread([this] { senderLoop(); });
   return Status::ok();
 }
 
 Status BatchProcessor::consume(Batch batch) {
   const BatchCounts counts = batch.counts();
   if (counts.profiles == 0) return Status::ok();  // nothing to deliver
-  const uint64_t bytes = batch.byteSize();
-
-  std::lock_guard lock(mu_);
   if (stopping_) return Status::unavailable("batch processor " + settings_.id.str() + " is shutting down");
-  // An oversized batch is still taken when nothing is held, or it could never get through.
-  const bool over_profiles = max_profiles_ > 0 && buffered_profiles_ + counts.profiles > max_profiles_;
-  const bool over_bytes = buffered_bytes_ + bytes > config_.max_buffered_bytes.bytes;
-  if (buffered_profiles_ > 0 && (over_profiles || over_bytes))
-    return Status::exhausted("batch processor " + settings_.id.str() + " buffer is full (" +
-                             std::to_string(buffered_profiles_) + " profiles, " + std::to_string(buffered_bytes_) +
-                             " bytes held); retry later");
-
-  if (!pending_) {
-    pending_ = std::make_unique<Pending>();
-    pending_->first_arrival = Clock::now();
+  const uint64_t bytes = batch.byteSize();
+  // The whole batch is taken or refused: a refusal never leaves part of it behind.
+  if (Status s = reserve(counts, bytes); !s.isOk()) return s;
+  std::vector<ShardPart> parts = splitByShard(std::move(batch), shards_.size());
+  if (parts.size() == 1) return consumePart(*shards_[parts[0].shard], std::move(parts[0].batch), counts, bytes);
+  std::vector<uint64_t> part_bytes;
+  for (const auto& part : parts) part_bytes.push_back(part.batch.byteSize());
+  uint64_t total = 0;
+  for (uint64_t b : part_bytes) total += b;
+  buffered_bytes_.fetch_add(total);  // held as its parts from now on
+  buffered_bytes_.fetch_sub(bytes);
+  // Waiting callers get the first refusal; the parts already taken may then arrive twice when the
+  // client resends, which OTLP allows.
+  Status result;
+  for (size_t i = 0; i < parts.size(); ++i) {
+    const BatchCounts part_counts = parts[i].batch.counts();
+    Status s = consumePart(*shards_[parts[i].shard], std::move(parts[i].batch), part_counts, part_bytes[i]);
+    if (result.isOk()) result = s;
   }
-  pending_->merger.append(batch.request());
-  pending_->profiles += counts.profiles;
-  pending_->bytes += bytes;
-  buffered_profiles_ += counts.profiles;
-  buffered_bytes_ += bytes;
+  return result;
+}
 
-  const bool size_reached = config_.send_batch_size > 0 && pending_->profiles >= config_.send_batch_size;
-  const bool max_reached = config_.send_batch_max_size > 0 && pending_->profiles >= config_.send_batch_max_size;
-  if (size_reached || max_reached || config_.timeout.zero()) cutLocked();
-  updateGaugesLocked();
-  cv_.notify_all();  // a new pending request starts a timeout; a cut one is ready to send
+Status BatchProcessor::reserve(const BatchCounts& counts, uint64_t bytes) {
+  const uint64_t held_profiles = buffered_profiles_.fetch_add(counts.profiles);
+  const uint64_t held_bytes = buffered_bytes_.fetch_add(bytes);
+  const bool over_profiles = max_profiles_ > 0 && held_profiles + counts.profiles > max_profiles_;
+  const bool over_bytes = held_bytes + bytes > config_.max_buffered_bytes.bytes;
+  // An oversized batch is still taken when nothing is held, or it could never get through.
+  if (held_profiles == 0 || !(over_profiles || over_bytes)) return Status::ok();
+  release(counts.profiles, bytes);
+  return Status::exhausted("batch processor " + settings_.id.str() + " buffer is full (" +
+                           std::to_string(held_profiles) + " profiles, " + std::to_string(held_bytes) +
+                           " bytes held); retry later");
+}
+
+void BatchProcessor::release(uint64_t profiles, uint64_t bytes) {
+  buffered_profiles_.fetch_sub(profiles);
+  buffered_bytes_.fetch_sub(bytes);
+}
+
+Status BatchProcessor::consumePart(Shard& shard, Batch batch, const BatchCounts& counts, uint64_t bytes) {
+  std::unique_lock lock(shard.mu);
+  if (stopping_) {  // checked under the shard's lock: shutdown() passes every shard's lock after setting it
+    lock.unlock();
+    release(counts.profiles, bytes);
+    wakeSender();  // a draining sender waits for the held count to reach 0
+    return Status::unavailable("batch processor " + settings_.id.str() + " is shutting down");
+  }
+  const bool first = !shard.pending;
+  mergeLocked(shard, batch, counts.profiles, bytes);
+  if (wait_for_flush_) return flushAndWait(shard, lock);
+  // Handed to the sender under the shard's lock, so one shard's requests reach it in cut order.
+  if (flushDueLocked(shard)) handOff(cutLocked(shard));
+  else if (first) wakeSender();  // a new pending request starts a timeout the sender must wake up for
+  lock.unlock();
+  updateGauges();
   return Status::ok();
 }
 
-void BatchProcessor::cutLocked() {
-  if (!pending_) return;
-  std::unique_ptr<Pending> p = std::move(pending_);
-  buffered_bytes_ -= p->bytes;
+void BatchProcessor::wakeSender() {
+  { std::lock_guard sender_lock(mu_); }
+  cv_.notify_all();
+}
+
+void BatchProcessor::mergeLocked(Shard& shard, const Batch& batch, uint64_t profiles, uint64_t bytes) {
+  if (!shard.pending) {
+    shard.pending = std::make_unique<Pending>();
+    shard.pending->first_arrival = Clock::now();
+    if (!wait_for_flush_) shard.due = ticks(shard.pending->first_arrival + config_.timeout.value);
+  }
+  shard.pending->merger.append(batch.request());
+  shard.pending->profiles += profiles;
+  shard.pending->bytes += bytes;
+}
+
+bool BatchProcessor::flushDueLocked(const Shard& shard) const {
+  const uint64_t n = shard.pending->profiles;
+  return (config_.send_batch_size > 0 && n >= config_.send_batch_size) ||
+         (config_.send_batch_max_size > 0 && n >= config_.send_batch_max_size) || config_.timeout.zero();
+}
+
+std::vector<BatchProcessor::Ready> BatchProcessor::cutLocked(Shard& shard) {
+  std::vector<Ready> out;
+  if (!shard.pending) return out;
+  std::unique_ptr<Pending> p = std::move(shard.pending);
+  shard.due = kNever;
+  uint64_t bytes = 0;
   for (auto& part : splitRequest(std::move(*p->request), config_.send_batch_max_size)) {
     Ready r;
     r.counts = countRequest(part);
     // Computed here, before anyone else can see the request: ByteSizeLong caches sizes in it.
     r.bytes = part.ByteSizeLong();
     r.batch = Batch(std::move(part));
-    buffered_bytes_ += r.bytes;
-    ready_.push_back(std::move(r));
+    bytes += r.bytes;
+    out.push_back(std::move(r));
+  }
+  // From the incoming sizes to the merged sizes (smaller: shared dictionary entries appear once).
+  buffered_bytes_.fetch_add(bytes);
+  buffered_bytes_.fetch_sub(p->bytes);
+  return out;
+}
+
+Status BatchProcessor::flushAndWait(Shard& shard, std::unique_lock<std::mutex>& lock) {
+  const std::shared_ptr<FlushOutcome> outcome = shard.pending->outcome;
+  ++waiting_;
+  while (!outcome->done) {
+    if (shard.flushing) {
+      shard.flushed.wait(lock);
+      continue;
+    }
+    // No flush of this shard in flight: this caller flushes everything pending, its own data and
+    // whatever merged while the previous flush ran. Cuts happen only here, and a flush ends (done)
+    // before the next one starts, so the pending request is the one `outcome` belongs to.
+    shard.flushing = true;
+    std::vector<Ready> parts = cutLocked(shard);
+    lock.unlock();
+    Status s = deliverNow(std::move(parts));
+    lock.lock();
+    shard.flushing = false;
+    outcome->done = true;
+    outcome->status = s;
+    shard.flushed.notify_all();
+  }
+  lock.unlock();
+  --waiting_;
+  updateGauges();
+  return outcome->status;
+}
+
+Status BatchProcessor::deliverNow(std::vector<Ready> parts) {
+  Status result;
+  for (auto& part : parts) {
+    if (result.isOk()) result = next_->consume(part.batch);
+    release(part.counts.profiles, part.bytes);
+  }
+  return result;
+}
+
+void BatchProcessor::handOff(std::vector<Ready> parts) {
+  if (parts.empty()) return;
+  {
+    std::lock_guard lock(mu_);
+    for (auto& r : parts) ready_.push_back(std::move(r));
+    if (settings_.telemetry) settings_.telemetry->queueSize().set(static_cast<int64_t>(ready_.size()));
+  }
+  cv_.notify_all();
+}
+
+void BatchProcessor::cutDueShards(bool all) {
+  const auto now = Clock::now();
+  for (auto& shard : shards_) {
+    const int64_t due = shard->due.load();
+    if (due == kNever || (!all && due > ticks(now))) continue;
+    std::lock_guard lock(shard->mu);
+    // Re-checked under the lock: a size flush may have cut it, and a new request started since.
+    if (!shard->pending || (!all && shard->pending->first_arrival + config_.timeout.value > now)) continue;
+    handOff(cutLocked(*shard));
   }
 }
 
 BatchProcessor::Clock::time_point BatchProcessor::nextWakeLocked() const {
   auto wake = Clock::time_point::max();
   if (!ready_.empty()) wake = std::min(wake, retry_at_);
-  if (pending_) wake = std::min(wake, pending_->first_arrival + config_.timeout.value);
+  for (const auto& shard : shards_) {
+    const int64_t due = shard->due.load();
+    if (due != kNever) wake = std::min(wake, Clock::time_point(Clock::duration(due)));
+  }
   if (stopping_) wake = std::min(wake, deadline_);
   return wake;
 }
@@ -97,9 +228,17 @@ void BatchProcessor::senderLoop() {
   std::unique_lock lock(mu_);
   while (true) {
     const auto now = Clock::now();
-    if (stopping_ && (drainedLocked() || now >= deadline_)) break;
-    if (pending_ && (stopping_ || now >= pending_->first_arrival + config_.timeout.value)) {
-      cutLocked();
+    if (stopping_ && (drained() || now >= deadline_)) break;
+    const bool cut_all = stopping_.load();  // the last flush goes out at once
+    bool any_due = false;
+    for (const auto& shard : shards_) {
+      const int64_t due = shard->due.load();
+      any_due = any_due || (due != kNever && (cut_all || due <= ticks(now)));
+    }
+    if (any_due) {
+      lock.unlock();  // shards are locked before the sender's lock, never while holding it
+      cutDueShards(cut_all);
+      lock.lock();
       continue;
     }
     if (!ready_.empty() && now >= retry_at_) {
@@ -114,7 +253,12 @@ void BatchProcessor::senderLoop() {
     if (wake == Clock::time_point::max()) cv_.wait(lock);
     else cv_.wait_until(lock, wake);
   }
-  if (!drainedLocked()) dropLeftoversLocked("shutdown deadline passed before downstream took them");
+  if (!drained()) {
+    lock.unlock();
+    cutDueShards(true);
+    lock.lock();
+    dropLeftoversLocked("shutdown deadline passed before downstream took them");
+  }
 }
 
 void BatchProcessor::handleResultLocked(const Status& s, Clock::time_point now) {
@@ -127,8 +271,7 @@ void BatchProcessor::handleResultLocked(const Status& s, Clock::time_point now) 
         settings_.logger->error("batch processor {}: dropped {} profiles, downstream refused them permanently: {}",
                                 settings_.id.str(), front.counts.profiles, s.toString());
     }
-    buffered_profiles_ -= front.counts.profiles;
-    buffered_bytes_ -= front.bytes;
+    release(front.counts.profiles, front.bytes);
     ready_.pop_front();
     backoff_ = kInitialBackoff;
     retry_at_ = {};
@@ -143,31 +286,30 @@ void BatchProcessor::handleResultLocked(const Status& s, Clock::time_point now) 
       settings_.logger->warn("batch processor {}: downstream refused {} profiles ({}), retrying in {} ms",
                              settings_.id.str(), front.counts.profiles, s.toString(), wait.count());
   }
-  updateGaugesLocked();
+  if (settings_.telemetry) settings_.telemetry->queueSize().set(static_cast<int64_t>(ready_.size()));
+  updateGauges();
 }
 
 void BatchProcessor::dropLeftoversLocked(const char* why) {
-  if (pending_) cutLocked();
   BatchCounts lost;
   for (const auto& r : ready_) {
     if (settings_.telemetry) settings_.telemetry->record(telemetry::Event::kDropped, r.counts);
     lost.profiles += r.counts.profiles;
     lost.samples += r.counts.samples;
+    release(r.counts.profiles, r.bytes);
   }
   if (settings_.logger)
     settings_.logger->error("batch processor {}: dropped {} profiles ({} samples): {}", settings_.id.str(),
                             lost.profiles, lost.samples, why);
   ready_.clear();
-  buffered_profiles_ = 0;
-  buffered_bytes_ = 0;
-  updateGaugesLocked();
+  if (settings_.telemetry) settings_.telemetry->queueSize().set(0);
+  updateGauges();
 }
 
-void BatchProcessor::updateGaugesLocked() {
+void BatchProcessor::updateGauges() {
   if (!settings_.telemetry) return;
-  settings_.telemetry->queueSize().set(static_cast<int64_t>(ready_.size() + (pending_ ? 1 : 0)));
-  buffered_profiles_gauge_->set(static_cast<int64_t>(buffered_profiles_));
-  buffered_bytes_gauge_->set(static_cast<int64_t>(buffered_bytes_));
+  buffered_profiles_gauge_->set(static_cast<int64_t>(buffered_profiles_.load()));
+  buffered_bytes_gauge_->set(static_cast<int64_t>(buffered_bytes_.load()));
 }
 
 void BatchProcessor::shutdown(Deadline deadline) {
@@ -175,15 +317,16 @@ void BatchProcessor::shutdown(Deadline deadline) {
     std::lock_guard lock(mu_);
     if (stopped_) return;
     stopped_ = true;
-    stopping_ = true;
     deadline_ = deadline;
-    // The last flush goes out at once; a pending retry waits no longer than its backoff.
+    stopping_ = true;
   }
+  // After this, no consume() adds to a shard (each checks stopping_ under its shard's lock).
+  for (auto& shard : shards_) std::lock_guard barrier(shard->mu);
   cv_.notify_all();
   // The sender drains until the deadline. A downstream call already in flight is waited for: it
-  // still references this processor's data.
+  // still references this processor's data. Waiting callers flush their own data.
   if (sender_.joinable()) sender_.join();
-  else senderLoop();  // never started: drain on this thread
+  else if (!wait_for_flush_) senderLoop();  // never started: drain on this thread
 }
 
 }  // namespace proflow::processors::batch

@@ -1,19 +1,33 @@
-// The `batch` processor: merges incoming batches into one request with one dictionary and sends it
-// downstream when it holds `send_batch_size` profiles or `timeout` after its first batch arrived.
+// The `batch` processor: merges incoming batches into requests with one dictionary and sends them
+// downstream when one holds `send_batch_size` profiles or `timeout` after its first batch arrived.
 //
-// Delivery: consume() only merges (under a lock) and returns; one sender thread hands requests
-// downstream in order. A retryable refusal keeps the request and retries it with backoff; when the
-// data held passes the caps, consume() refuses new batches with RESOURCE_EXHAUSTED so receivers
-// push back on their clients. Data is dropped (and counted) only on a permanent downstream error or
-// when the shutdown deadline passes.
+// Merging runs on the callers' threads, in `shards` independent buffers: each resource goes to the
+// shard its identity hashes to (shard_router.h), so N workers merge N requests at once and one
+// resource's data stays in order. The only lock shared by all callers guards the hand-off of a cut
+// request to the sender, once per flush; the caps on held data are atomics.
+//
+// Two ways to acknowledge (wait_for_flush):
+// - not waiting (the default unless a downstream exporter is durable): consume() merges and returns;
+//   one sender thread hands cut requests downstream in order, retrying retryable refusals with
+//   backoff. Acknowledged data sits in memory until the downstream takes it, so a crash loses it.
+// - waiting (`true`, or `auto` with a persistent queue downstream): consume() returns only once the
+//   request holding the caller's data was taken downstream, with the downstream's answer. Callers
+//   of one shard share flushes (group commit): the first one flushes, the others' data merges
+//   meanwhile and goes out in the next flush as soon as the current one returns, so a flush never
+//   waits for the timeout while a caller waits for it.
+// Data is dropped (and counted) only on a permanent downstream error or when the shutdown deadline
+// passes, and only in the not-waiting mode (waiting callers get the refusal instead).
 #pragma once
 
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
+#include <cstdint>
 #include <deque>
 #include <memory>
 #include <mutex>
 #include <thread>
+#include <vector>
 
 #include "core/factory.h"
 #include "core/request_merger.h"
@@ -32,16 +46,36 @@ class BatchProcessor final : public Processor {
   void shutdown(Deadline deadline) override;
   Status consume(Batch batch) override;
 
+  // True when consume() acknowledges only after the downstream took the data (known after start()).
+  bool waitsForFlush() const { return wait_for_flush_; }
+  // Callers whose data is merged and who wait for its flush (waiting mode).
+  int waitingCallers() const { return waiting_.load(); }
+
  private:
   using Clock = std::chrono::steady_clock;
 
-  // The request being filled.
+  // How a flush that waiting callers share ended.
+  struct FlushOutcome {
+    bool done = false;
+    Status status;
+  };
+  // The request being filled in one shard.
   struct Pending {
     std::unique_ptr<otlp::Request> request = std::make_unique<otlp::Request>();
     RequestMerger merger{request.get()};
     uint64_t profiles = 0;
     uint64_t bytes = 0;  // sum of the incoming batches' sizes (the merged request is smaller)
     Clock::time_point first_arrival;
+    std::shared_ptr<FlushOutcome> outcome = std::make_shared<FlushOutcome>();
+  };
+  struct Shard {
+    std::mutex mu;
+    std::condition_variable flushed;  // waiting mode: a flush of this shard ended
+    std::unique_ptr<Pending> pending;
+    bool flushing = false;  // waiting mode: one flush per shard at a time keeps the order
+    // When the pending request's timeout is due (ns since the clock's epoch), for the sender to
+    // read without the shard's lock; max = nothing pending.
+    std::atomic<int64_t> due{kNever};
   };
   // A request cut and waiting for the sender (or for a retry).
   struct Ready {
@@ -49,29 +83,48 @@ class BatchProcessor final : public Processor {
     BatchCounts counts;
     uint64_t bytes = 0;
   };
+  static constexpr int64_t kNever = INT64_MAX;
 
-  void cutLocked();
+  Status reserve(const BatchCounts& counts, uint64_t bytes);
+  void release(uint64_t profiles, uint64_t bytes);
+  // Merges one shard's part of a batch (already counted as held).
+  Status consumePart(Shard& shard, Batch batch, const BatchCounts& counts, uint64_t bytes);
+  void mergeLocked(Shard& shard, const Batch& batch, uint64_t profiles, uint64_t bytes);
+  bool flushDueLocked(const Shard& shard) const;
+  // Cuts the shard's pending request into requests of at most send_batch_max_size profiles.
+  std::vector<Ready> cutLocked(Shard& shard);
+  Status flushAndWait(Shard& shard, std::unique_lock<std::mutex>& lock);
+  Status deliverNow(std::vector<Ready> parts);
+
+  // With the shard's lock held (locks nest shard -> sender, never the other way).
+  void handOff(std::vector<Ready> parts);
+  void wakeSender();
   void senderLoop();
-  bool drainedLocked() const { return !pending_ && ready_.empty(); }
+  void cutDueShards(bool all);
+  Clock::time_point nextWakeLocked() const;
+  bool drained() const { return buffered_profiles_.load() == 0; }
   void handleResultLocked(const Status& s, Clock::time_point now);
   void dropLeftoversLocked(const char* why);
-  void updateGaugesLocked();
-  Clock::time_point nextWakeLocked() const;
+  void updateGauges();
 
   CreateSettings settings_;
   BatchProcessorConfig config_;
   ConsumerPtr next_;
   const uint64_t max_profiles_;  // buffered-profile cap, 0 = none
+  std::vector<std::unique_ptr<Shard>> shards_;
+  bool wait_for_flush_ = false;
 
+  std::atomic<uint64_t> buffered_profiles_{0};
+  std::atomic<uint64_t> buffered_bytes_{0};
+  std::atomic<bool> stopping_{false};
+  std::atomic<int> waiting_{0};
+
+  // The sender's state: cut requests in order, retry timing, shutdown.
   std::mutex mu_;
   std::condition_variable cv_;
-  std::unique_ptr<Pending> pending_;
   std::deque<Ready> ready_;
-  uint64_t buffered_profiles_ = 0;
-  uint64_t buffered_bytes_ = 0;
   Clock::time_point retry_at_{};
   std::chrono::milliseconds backoff_;
-  bool stopping_ = false;
   bool stopped_ = false;
   Clock::time_point deadline_{};
   std::thread sender_;

@@ -2,17 +2,30 @@
 
 #include <algorithm>
 
+#include "core/cpu_limits.h"
+
 namespace proflow::processors::batch {
+namespace {
+
+constexpr uint32_t kMaxShards = 1024;
+
+}  // namespace
 
 void BatchProcessorConfig::validate(config::ValidationContext& ctx) const {
   if (send_batch_max_size != 0 && send_batch_max_size < send_batch_size)
     ctx.error("send_batch_max_size", "send_batch_max_size (" + std::to_string(send_batch_max_size) +
                                          ") must be 0 or >= send_batch_size (" + std::to_string(send_batch_size) + ")");
   if (max_buffered_bytes.bytes == 0) ctx.error("max_buffered_bytes", "max_buffered_bytes must be > 0");
+  if (shards > kMaxShards)
+    ctx.error("shards", "shards must be at most " + std::to_string(kMaxShards) + ", got " + std::to_string(shards));
+  if (wait_for_flush != "auto" && wait_for_flush != "true" && wait_for_flush != "false")
+    ctx.error("wait_for_flush", "wait_for_flush must be auto, true or false, got '" + wait_for_flush + "'");
 }
 
 uint64_t BatchProcessorConfig::maxBufferedProfiles() const {
-  return 4 * uint64_t{std::max(send_batch_size, send_batch_max_size)};
+  return (shardCount() + 3) * uint64_t{std::max(send_batch_size, send_batch_max_size)};
 }
+
+size_t BatchProcessorConfig::shardCount() const { return shards != 0 ? shards : 2 * size_t{usableCpus()}; }
 
 }  // namespace proflow::processors::batch

@@ -3,6 +3,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <string>
 
 #include "core/config/config_reader.h"
 #include "core/config/config_types.h"
@@ -14,6 +15,8 @@ struct BatchProcessorConfig {
   uint32_t send_batch_max_size = 0;
   config::Duration timeout = std::chrono::milliseconds(200);
   config::ByteSize max_buffered_bytes = config::ByteSize(uint64_t{128} << 20);
+  uint32_t shards = 0;                  // 0 = two per usable CPU
+  std::string wait_for_flush = "auto";  // auto, true, false
 
   template <class V>
   void visit(V& v) {
@@ -22,11 +25,18 @@ struct BatchProcessorConfig {
     v.field("timeout", timeout, "flush this long after the first batch of a request arrived; 0 = at once");
     v.field("max_buffered_bytes", max_buffered_bytes,
             "data held (pending + waiting for a downstream retry) before new batches are refused");
+    v.field("shards", shards, "independent merge buffers, by resource; 0 = two per usable CPU");
+    v.field("wait_for_flush", wait_for_flush,
+            "acknowledge only once downstream took the data: auto (when a downstream exporter has a persistent "
+            "queue), true, false");
   }
   void validate(config::ValidationContext& ctx) const;
 
-  // Profiles held before new batches are refused: 4 flushes' worth; 0 = no profile cap (bytes only).
+  // Profiles held before new batches are refused: one nearly full request per shard plus 3 flushes'
+  // worth waiting for the downstream; 0 = no profile cap (bytes only).
   uint64_t maxBufferedProfiles() const;
+  // `shards`, or twice the usable CPUs when 0 (so two busy resources rarely share a shard).
+  size_t shardCount() const;
 };
 
 }  // namespace proflow::processors::batch

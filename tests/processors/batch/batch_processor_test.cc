@@ -9,6 +9,7 @@
 #include <thread>
 
 #include "core/config/config_loader.h"
+#include "core/request_merger.h"
 #include "core/telemetry/metrics.h"
 #include "processors/batch/batch_processor.h"
 #include "processors/batch/factory.h"
@@ -28,11 +29,6 @@ using ::proflow::testing::stackFrames;
 using ::testing::HasSubstr;
 using ::testing::IsEmpty;
 
-class NullHost : public Host {
- public:
-  void reportFatalError(const ComponentId&, const Status&) override {}
-};
-
 struct Harness {
   telemetry::MetricsRegistry registry;
   telemetry::ComponentTelemetry telemetry{registry, ComponentKind::kProcessor, "batch"};
@@ -40,13 +36,9 @@ struct Harness {
   NullHost host;
   std::unique_ptr<BatchProcessor> processor;
 
-  explicit Harness(BatchProcessorConfig c) {
-    CreateSettings s;
-    s.id = {"batch", ""};
-    s.kind = ComponentKind::kProcessor;
-    s.logger = std::make_shared<spdlog::logger>("batch", std::make_shared<spdlog::sinks::null_sink_mt>());
-    s.telemetry = &telemetry;
-    processor = std::make_unique<BatchProcessor>(s, c, sink);
+  explicit Harness(BatchProcessorConfig c, bool durable_sink = false) {
+    sink->durable = durable_sink;
+    processor = std::make_unique<BatchProcessor>(batchTestSettings(&telemetry), c, sink);
     EXPECT_TRUE(processor->start(host).isOk());
   }
   double metric(const std::string& name) { return registry.value(name, {{"processor", "batch"}}); }
@@ -65,6 +57,7 @@ BatchProcessorConfig sizeOnly(uint32_t size, uint32_t max = 0) {
   c.send_batch_size = size;
   c.send_batch_max_size = max;
   c.timeout = std::chrono::hours(1);  // never fires during a test
+  c.shards = 1;                        // one request holds every resource, as the tests expect
   return c;
 }
 
@@ -160,7 +153,7 @@ TEST(BatchProcessor, RetryableRefusalKeepsTheDataAndRetries) {
 }
 
 TEST(BatchProcessor, RefusesNewBatchesWhenTheBufferIsFull) {
-  Harness h(sizeOnly(2, 2));  // cap: 4 x 2 = 8 profiles
+  Harness h(sizeOnly(2, 2));  // cap: (1 shard + 3) x 2 = 8 profiles
   h.sink->script({}, Status::unavailable("down"));
   for (int i = 0; i < 4; ++i) ASSERT_TRUE(h.push("a", {makeProfile(1, i), makeProfile(1, i)}).isOk()) << i;
   Status s = h.push("a", {makeProfile(1)});
@@ -273,6 +266,121 @@ TEST(BatchProcessor, ConcurrentProducersLoseNothing) {
   EXPECT_EQ(h.metric("proflow_processor_dropped_profiles_total"), 0);
 }
 
+// Resources spread over shards; each resource's profiles reach the downstream in the order sent.
+TEST(BatchProcessor, ShardsKeepTheOrderWithinAResource) {
+  BatchProcessorConfig c = sizeOnly(3);
+  c.shards = 4;
+  Harness h(c);
+  constexpr int kServices = 6, kEach = 9;
+  for (int i = 0; i < kEach; ++i)
+    for (int svc = 0; svc < kServices; ++svc) {
+      ProfileSpec p = makeProfile(1, i);
+      p.samples[0].value = svc * 1000 + i;
+      Status s;
+      // A refusal is backpressure (the cap is 7 x 3 profiles): resend, as a client would.
+      while ((s = h.push("svc" + std::to_string(svc), {p})).code() == StatusCode::kResourceExhausted)
+        std::this_thread::yield();
+      ASSERT_TRUE(s.isOk()) << s.toString();
+    }
+  h.processor->shutdown(Deadline::clock::now() + 30s);
+  std::map<std::string, std::vector<int64_t>> seen;
+  for (const auto& b : h.sink->delivered())
+    for (int r = 0; r < b.request().resource_profiles_size(); ++r)
+      for (const auto& sp : b.request().resource_profiles(r).scope_profiles())
+        for (const auto& p : sp.profiles()) seen[testing::serviceName(b.request(), r)].push_back(p.samples(0).values(0));
+  ASSERT_EQ(seen.size(), static_cast<size_t>(kServices));
+  for (int svc = 0; svc < kServices; ++svc) {
+    std::vector<int64_t> want;
+    for (int i = 0; i < kEach; ++i) want.push_back(svc * 1000 + i);
+    EXPECT_EQ(seen["svc" + std::to_string(svc)], want) << "svc" << svc;
+  }
+}
+
+// A batch with resources of several shards is split by shard; nothing is lost or duplicated.
+TEST(BatchProcessor, MultiResourceBatchIsSplitAcrossShards) {
+  BatchProcessorConfig c = sizeOnly(1000);
+  c.shards = 8;
+  Harness h(c);
+  otlp::Request merged;
+  RequestMerger m(&merged);
+  for (int svc = 0; svc < 10; ++svc) m.append(makeRequest("svc" + std::to_string(svc), {makeProfile(2, svc)}));
+  ASSERT_TRUE(h.processor->consume(Batch(std::move(merged))).isOk());
+  h.processor->shutdown(Deadline::clock::now() + 30s);
+  std::set<std::string> services;
+  uint64_t profiles = 0;
+  for (const auto& b : h.sink->delivered()) {
+    EXPECT_THAT(dictionaryProblems(b.request()), IsEmpty());
+    profiles += b.counts().profiles;
+    for (int r = 0; r < b.request().resource_profiles_size(); ++r) services.insert(testing::serviceName(b.request(), r));
+  }
+  EXPECT_EQ(profiles, 10u);
+  EXPECT_EQ(services.size(), 10u);
+  EXPECT_GT(h.sink->delivered().size(), 1u);  // 10 resources in 8 shards land in more than one
+}
+
+TEST(BatchProcessor, WaitsForTheFlushWhenTheDownstreamIsDurable) {
+  Harness h(sizeOnly(1000), /*durable_sink=*/true);
+  EXPECT_TRUE(h.processor->waitsForFlush());
+  // Far below send_batch_size and the timeout is an hour away: still, consume() returns only once
+  // the downstream holds the data.
+  ASSERT_TRUE(h.push("a", {makeProfile(2)}).isOk());
+  EXPECT_EQ(h.sink->deliveredProfiles(), 1u);
+  EXPECT_EQ(h.metric("proflow_processor_batch_buffered_profiles"), 0);
+  h.processor->shutdown(Deadline::clock::now() + 30s);
+}
+
+TEST(BatchProcessor, WaitingCallerGetsTheDownstreamRefusal) {
+  Harness h(sizeOnly(1000), /*durable_sink=*/true);
+  h.sink->script({Status::exhausted("queue full"), Status::invalid("bad")});
+  Status s = h.push("a", {makeProfile(2)});
+  EXPECT_EQ(s.code(), StatusCode::kResourceExhausted) << s.toString();
+  s = h.push("a", {makeProfile(2)});
+  EXPECT_EQ(s.code(), StatusCode::kInvalidArgument) << s.toString();
+  EXPECT_TRUE(h.push("a", {makeProfile(2)}).isOk());
+  EXPECT_EQ(h.sink->deliveredProfiles(), 1u);
+  // Nothing is held or dropped by the processor: the callers were told.
+  EXPECT_EQ(h.metric("proflow_processor_batch_buffered_profiles"), 0);
+  EXPECT_EQ(h.metric("proflow_processor_dropped_profiles_total"), 0);
+  h.processor->shutdown(Deadline::clock::now() + 30s);
+}
+
+// Callers that arrive while a flush is in flight merge into the next one (group commit).
+TEST(BatchProcessor, WaitingCallersShareTheNextFlush) {
+  Harness h(sizeOnly(1000), /*durable_sink=*/true);
+  h.sink->hold(true);
+  std::thread first([&] { EXPECT_TRUE(h.push("a", {makeProfile(1, 0)}).isOk()); });
+  while (h.sink->inFlight() == 0) std::this_thread::yield();  // the first flush is in the downstream
+  constexpr int kLater = 5;
+  std::vector<std::thread> later;
+  for (int i = 1; i <= kLater; ++i)
+    later.emplace_back([&, i] { EXPECT_TRUE(h.push("a", {makeProfile(1, i)}).isOk()); });
+  // Every later caller merged its data and waits before the downstream is released.
+  while (h.processor->waitingCallers() < 1 + kLater) std::this_thread::yield();
+  h.sink->hold(false);
+  first.join();
+  for (auto& t : later) t.join();
+  auto got = h.sink->delivered();
+  ASSERT_EQ(got.size(), 2u);
+  EXPECT_EQ(got[0].counts().profiles, 1u);
+  EXPECT_EQ(got[1].counts().profiles, static_cast<uint64_t>(kLater));
+  h.processor->shutdown(Deadline::clock::now() + 30s);
+}
+
+TEST(BatchProcessor, WaitForFlushFalseKeepsAcknowledgingAtOnce) {
+  BatchProcessorConfig c = sizeOnly(1000);
+  c.wait_for_flush = "false";
+  Harness h(c, /*durable_sink=*/true);
+  EXPECT_FALSE(h.processor->waitsForFlush());
+  ASSERT_TRUE(h.push("a", {makeProfile(2)}).isOk());
+  EXPECT_EQ(h.sink->attempts(), 0);
+  h.processor->shutdown(Deadline::clock::now() + 30s);
+  EXPECT_EQ(h.sink->deliveredProfiles(), 1u);
+  BatchProcessorConfig always = sizeOnly(1000);
+  always.wait_for_flush = "true";
+  Harness w(always);
+  EXPECT_TRUE(w.processor->waitsForFlush());
+}
+
 config::ConfigErrors validate(const std::string& yaml) {
   return ::proflow::testing::checkComponentConfig(*makeBatchProcessorFactory(), yaml, "processors.batch");
 }
@@ -284,6 +392,10 @@ TEST(BatchProcessorConfig, MaxSizeBelowSizeIsAnError) {
   EXPECT_THAT(errors.format(), HasSubstr("send_batch_max_size (10) must be 0 or >= send_batch_size (100)"));
   EXPECT_TRUE(validate("send_batch_size: 10\nsend_batch_max_size: 20\nmax_buffered_bytes: 64MiB\n").empty());
   EXPECT_THAT(validate("timeout: soon\n").format(), HasSubstr("expected a duration"));
+  EXPECT_THAT(validate("wait_for_flush: sometimes\n").format(),
+              HasSubstr("wait_for_flush must be auto, true or false, got 'sometimes'"));
+  EXPECT_THAT(validate("shards: 5000\n").format(), HasSubstr("shards must be at most 1024, got 5000"));
+  EXPECT_TRUE(validate("shards: 8\nwait_for_flush: true\n").empty());
 }
 
 }  // namespace

@@ -8,14 +8,53 @@
 #include <mutex>
 #include <vector>
 
+#include <spdlog/logger.h>
+#include <spdlog/sinks/null_sink.h>
+
 #include "core/consumer.h"
+#include "core/durable_acceptance.h"
+#include "core/factory.h"
 
 namespace proflow::processors::batch {
 
-class ScriptedSink : public ProfilesConsumer {
+class NullHost : public Host {
  public:
-  Status consume(Batch b) override {
+  void reportFatalError(const ComponentId&, const Status&) override {}
+};
+
+// Settings of a batch processor under test: a silent logger, the given counters, no runtime.
+inline CreateSettings batchTestSettings(telemetry::ComponentTelemetry* telemetry) {
+  CreateSettings s;
+  s.id = {"batch", ""};
+  s.kind = ComponentKind::kProcessor;
+  s.logger = std::make_shared<spdlog::logger>("batch", std::make_shared<spdlog::sinks::null_sink_mt>());
+  s.telemetry = telemetry;
+  s.runtime = nullptr;
+  return s;
+}
+
+class ScriptedSink : public ProfilesConsumer, public DurableAcceptance {
+ public:
+  // Plays an exporter with a persistent queue (what the batch processor's wait_for_flush: auto sees).
+  bool durable = false;
+  // While true, consume() blocks (a slow disk or network), so tests can pile callers up behind it.
+  void hold(bool on) {
     std::lock_guard lock(mu_);
+    held_ = on;
+    cv_.notify_all();
+  }
+  int inFlight() {
+    std::lock_guard lock(mu_);
+    return in_flight_;
+  }
+
+  bool acceptsDurably() const override { return durable; }
+  Status consume(Batch b) override {
+    std::unique_lock lock(mu_);
+    ++in_flight_;
+    cv_.notify_all();
+    cv_.wait(lock, [&] { return !held_; });
+    --in_flight_;
     ++attempts_;
     Status s = default_;
     if (!script_.empty()) {
@@ -66,6 +105,8 @@ class ScriptedSink : public ProfilesConsumer {
   Status default_;
   std::vector<Batch> delivered_;
   int attempts_ = 0;
+  bool held_ = false;
+  int in_flight_ = 0;
 };
 
 }  // namespace proflow::processors::batch
