@@ -1,7 +1,8 @@
 // Receive-decode -> batch -> encode in one process with 1, 2, 4 and 8 threads: each thread decodes
 // an agent's request (its own service) and hands it to one shared batch processor
-// (send_batch_size 100); flushed requests are encoded by the downstream. Items are requests; with
-// parallel batching the rate grows with the threads up to the cores.
+// (send_batch_size 100); flushed requests are encoded by the downstream. Items are requests. The
+// encode runs on the processor's one sender thread, so past one core it bounds the rate (in the
+// daemon that thread only enqueues into the exporter, whose consumers encode in parallel).
 //
 //   build/bench/bench_batch_threads --benchmark_counters_tabular=true
 #include <benchmark/benchmark.h>
