@@ -164,6 +164,7 @@ TEST(PprofDecode, SizeAndRatioLimits) {
   EXPECT_EQ(decodeProfile(gz, &out).code(), StatusCode::kPayloadTooLarge);
   DecodeOptions generous;
   generous.limits.max_inflate_ratio = 1e9;
+  generous.profile_limits.max_string_length = 8 << 20;  // the 4 MiB string
   EXPECT_TRUE(decodeProfile(gz, &out, generous).isOk());
 }
 

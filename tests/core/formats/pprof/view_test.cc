@@ -209,7 +209,8 @@ TEST(PprofView, PackedVarintsOfEveryLengthAndAtEveryEdge) {
 }
 
 // 200 k empty sample types and 200 k empty samples fit in 800 kB: nothing may be sized from their
-// product (4e10 values). The profile is refused by validation, cleanly.
+// product (4e10 values). The profile is refused by validation, cleanly: by the sample type limit, and
+// past it by the value count check.
 TEST(PprofView, TableSizesComeFromBytesNotFromCounts) {
   Wire w;
   w.bytes(6, "");
@@ -219,7 +220,10 @@ TEST(PprofView, TableSizesComeFromBytesNotFromCounts) {
   ASSERT_TRUE(parseProfileView(w.str(), &v).isOk());
   EXPECT_EQ(v.sample_type_size(), 200000);
   EXPECT_EQ(v.sample_size(), 200000);
-  auto st = validateProfile(v);
+  EXPECT_NE(validateProfile(v).message().find("exceeds max_sample_types 64"), std::string::npos);
+  ProfileLimits wide;
+  wide.max_sample_types = 1 << 20;
+  auto st = validateProfile(v, wide);
   EXPECT_NE(st.message().find("sample 0: has 0 values but there are 200000 sample types"), std::string::npos)
       << st.message();
 }
