@@ -70,7 +70,9 @@ net::HttpResponse FoldedReceiver::handle(const net::HttpRequest& req) {
   options.period = config_.period;
   std::vector<std::pair<std::string, std::string>> resource;
   for (const auto& [k, v] : config_.attributes) resource.emplace_back(k, v);
-  for (const auto& [k, v] : req.query) {
+  for (const auto& param : req.query) {
+    const std::string& k = param.first;  // named, not a structured binding: clang-14 cannot capture those
+    const std::string& v = param.second;
     if (k == "sample_type" && !v.empty()) {
       options.sample_type = v;
     } else if (k == "sample_unit" && !v.empty()) {
