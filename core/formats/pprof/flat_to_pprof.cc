@@ -178,7 +178,7 @@ class DraftBuilder {
   Status addLabels(uint32_t row) {
     bool has_link_labels = false;
     for (int32_t ai : b_.indexList(b_.samples.attributes[row])) {
-      const CachedLabel* c;
+      const CachedLabel* c = nullptr;
       if (auto st = label(ai, &c); !st) return st;
       has_link_labels |= c->is_link;
       if (c->present) out_->labels.push_back(view::Label{c->key, c->str, c->num, c->unit});
@@ -188,7 +188,9 @@ class DraftBuilder {
     if (!inRange(b_.links, link_index)) return dangling("link", link_index, b_.links.size());
     const flat::Link& link = b_.links[static_cast<size_t>(link_index)];
     // A link from a non-pprof source: keep it as the labels pprof-based tools understand.
-    for (auto [key, id] : {std::pair{"span_id", b_.view(link.span_id)}, std::pair{"trace_id", b_.view(link.trace_id)}}) {
+    const std::pair<const char*, std::string_view> ids[] = {{"span_id", b_.view(link.span_id)},
+                                                            {"trace_id", b_.view(link.trace_id)}};
+    for (auto [key, id] : ids) {
       if (id.find_first_not_of('\0') == std::string_view::npos) continue;
       out_->labels.push_back(view::Label{str(key), str(toHex(id)), 0, 0});
     }
@@ -419,9 +421,10 @@ class GroupConverter {
   }
 
   bool hasTimestampAttribute(uint32_t row) const {
-    for (int32_t ai : b_.indexList(b_.samples.attributes[row]))
-      if (inRange(b_.attributes, ai) && b_.string(b_.attributes[static_cast<size_t>(ai)].key_strindex) == kTimestampLabel)
-        return true;
+    for (int32_t ai : b_.indexList(b_.samples.attributes[row])) {
+      if (!inRange(b_.attributes, ai)) continue;
+      if (b_.string(b_.attributes[static_cast<size_t>(ai)].key_strindex) == kTimestampLabel) return true;
+    }
     return false;
   }
 
@@ -508,7 +511,8 @@ Status convertScope(const flat::Batch& b, const flat::Scope& scope, const OtlpTo
                                 ? std::string_view(info.default_sample_type)
                                 : std::string_view();
     // Unreferenced mappings go with the first profile only, so they are not duplicated.
-    if (auto st = convertGroup(b, scope, {p}, dflt, j == 0 ? unreferenced : nullptr, options, sink); !st) return st;
+    const otlp::AnyValue* extra = j == 0 ? unreferenced : nullptr;
+    if (auto st = convertGroup(b, scope, {p}, dflt, extra, options, sink); !st) return st;
   }
   return {};
 }
