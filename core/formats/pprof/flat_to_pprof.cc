@@ -236,7 +236,8 @@ class DraftBuilder {
       if (a.key != attr::kComment) continue;
       const flat::Value& v = b_.attributes[static_cast<size_t>(ai)].value;
       if (v.kind == flat::ValueKind::kArray) {
-        forEachElement(b_.view(v.bytes), [&](std::string_view c) { out_->comment.push_back(str(readAny(c).text(b_))); });
+        forEachElement(b_.view(v.bytes),
+                       [&](std::string_view c) { out_->comment.push_back(str(readAny(c).text(b_))); });
       } else if (a.is_str) {
         out_->comment.push_back(str(a.text));
       }
@@ -391,7 +392,8 @@ class GroupConverter {
       : b_(b), o_(o), out_(out), builder_(b, out) {}
 
   // `unreferenced`: the encoded proflow.pprof.unreferenced_mappings array, or nullptr.
-  Status run(const std::vector<uint32_t>& profiles, std::string_view default_type, const std::string_view* unreferenced) {
+  Status run(const std::vector<uint32_t>& profiles, std::string_view default_type,
+             const std::string_view* unreferenced) {
     for (uint32_t p : profiles) profiles_.push_back(&b_.profiles[p]);
     if (auto st = header(); !st) return st;
     if (!default_type.empty()) out_->default_sample_type = builder_.str(default_type);
