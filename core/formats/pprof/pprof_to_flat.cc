@@ -183,8 +183,9 @@ class FlatConverter {
 
   void convertFunctions() {
     for (const auto& f : p_.function()) {
-      flat::Function ff{.name_strindex = s(f.name()), .system_name_strindex = 0, .filename_strindex = 0,
-                        .start_line = f.start_line()};
+      flat::Function ff;  // strings interned in pprofToOtlp's order: name, system name, file
+      ff.name_strindex = s(f.name());
+      ff.start_line = f.start_line();
       ff.system_name_strindex = s(f.system_name());
       ff.filename_strindex = s(f.filename());
       functions_.set(f.id(), dict_.function(ff));
@@ -242,7 +243,8 @@ class FlatConverter {
     for (int k = 0; k < p_.sample_type_size(); ++k)
       nested::element(order, nested::numberValue(nested::kInt, static_cast<uint64_t>(k)));
     addScopeAttribute(attr::kSampleTypeOrder, flat::ValueKind::kArray, order);
-    if (!unreferenced_.empty()) addScopeAttribute(attr::kUnreferencedMappings, flat::ValueKind::kArray, unreferencedMappings());
+    if (!unreferenced_.empty())
+      addScopeAttribute(attr::kUnreferencedMappings, flat::ValueKind::kArray, unreferencedMappings());
     if (p_.default_sample_type() != 0) {
       flat::KeyValue kv;
       kv.key = b_.addBytes(attr::kDefaultSampleType);

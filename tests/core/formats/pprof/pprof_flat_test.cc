@@ -12,6 +12,7 @@
 #include "core/flat/flat_encode.h"
 #include "core/formats/pprof/flat_to_pprof.h"
 #include "core/formats/pprof/otlp_to_pprof.h"
+#include "core/formats/pprof/pprof_ids.h"
 #include "core/formats/pprof/pprof_to_flat.h"
 #include "core/formats/pprof/pprof_to_otlp.h"
 #include "tests/core/formats/pprof/conversion_helpers.h"
@@ -33,6 +34,17 @@ std::vector<std::pair<std::string, std::string>> fixtures() {
                            "receivers/pyroscope/testdata/ingest_heap.pb.gz"})
     out.emplace_back(file, ::proflow::testing::readFile(dir + file));
   out.emplace_back("rich", testdata::richProfile().SerializeAsString());
+  // Strings OTLP cannot carry as they are (invalid UTF-8 in names, labels and a raw build id) and a
+  // mapping no location refers to.
+  Profile odd = testdata::richProfile();
+  odd.set_string_table(odd.function(0).name(), std::string("bad\xff\xfename"));
+  odd.set_string_table(odd.mapping(0).build_id(), std::string("\x01\x02\xff\x80", 4));
+  testdata::addLabel(&odd, odd.mutable_sample(0), "\xc3(key", "value\xe2\x28\xa1");
+  auto* spare = odd.add_mapping();
+  spare->set_id(99);
+  spare->set_memory_start(0x9000);
+  spare->set_filename(testdata::addString(&odd, "/lib/spare.so"));
+  out.emplace_back("odd strings", odd.SerializeAsString());
   out.emplace_back("small", testdata::smallProfile().SerializeAsString());
   return out;
 }
@@ -74,6 +86,21 @@ TEST(PprofToFlat, EqualsPprofToOtlpOnEveryFixture) {
       EXPECT_EQ(flat::encode(batch), want.SerializeAsString());
     }
   }
+}
+
+TEST(PprofToFlat, OddStringsFixtureReachesSanitizingAndUnreferencedMappings) {
+  for (const auto& [name, data] : fixtures()) {
+    if (name != "odd strings") continue;
+    flat::Batch batch;
+    ASSERT_TRUE(pprofBytesToFlat(data, {}, &batch).isOk());
+    EXPECT_NE(batch.arena.find("bad\xef\xbf\xbd"), std::string::npos);  // U+FFFD
+    EXPECT_NE(batch.arena.find("0102ff80"), std::string::npos);               // raw build id, in hex
+    bool unreferenced = false;
+    for (const auto& kv : batch.key_values) unreferenced |= batch.view(kv.key) == attr::kUnreferencedMappings;
+    EXPECT_TRUE(unreferenced);
+    return;
+  }
+  FAIL() << "fixture missing";
 }
 
 TEST(PprofToFlat, AppendsToAnExistingBatchAsToAnExistingRequest) {
