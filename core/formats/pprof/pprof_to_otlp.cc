@@ -351,14 +351,12 @@ class Converter {
   std::unordered_map<int64_t, std::string> sanitized_;
 };
 
-// The guard against small inputs that convert huge: bounded sample types, then the estimate of what
-// conversion allocates checked with the caller (`held_bytes`: input the caller keeps meanwhile).
+// The guard against small inputs that convert huge (sample types are already bounded by
+// validateProfile's ProfileLimits): the estimate of what conversion allocates checked with the caller
+// (`held_bytes`: input the caller keeps meanwhile).
 template <class P>
 Status checkAmplification(const P& p, const PprofToOtlpOptions& options, size_t held_bytes) {
   const auto types = static_cast<size_t>(p.sample_type_size());
-  if (types > options.max_sample_types)
-    return Status::tooLarge("pprof: " + std::to_string(types) + " sample types, above the limit of " +
-                            std::to_string(options.max_sample_types) + " (max_sample_types)");
   if (!options.reserve_memory) return {};
   size_t location_refs = 0, label_refs = 0;
   for (const auto& smp : p.sample()) {

@@ -40,10 +40,6 @@ struct PprofToOtlpOptions {
   // Every pprof sample becomes one OTLP sample per sample type: a small file with many value columns
   // would multiply into a huge request. Refused (kPayloadTooLarge) above samples x sample types.
   size_t max_otlp_samples = 20'000'000;
-  // Sample types (value columns) per pprof. Real producers write few: Go at most 4 (heap), JFR and
-  // async-profiler conversions a handful; thousands only come from crafted input. Refused
-  // (kPayloadTooLarge) above.
-  size_t max_sample_types = 64;
   // Asked, before converting, for the bytes conversion will hold (estimateConversionBytes(), plus the
   // decompressed pprof on the bytes path). A non-OK answer refuses the profile with it: receivers
   // pass their in-flight budget here so a small body that decodes large is refused before it

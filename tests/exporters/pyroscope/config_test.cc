@@ -49,7 +49,7 @@ external_labels: { "bad.name": x, __name__: y }
   const std::string text = errors.format();
   EXPECT_THAT(text, HasSubstr("endpoint"));
   EXPECT_THAT(text, HasSubstr("unknown api 'grpc'; valid: push, ingest"));
-  EXPECT_THAT(text, HasSubstr("either basic or bearer_token"));
+  EXPECT_THAT(text, HasSubstr("set one of basic, bearer_token or authenticator"));
   EXPECT_THAT(text, HasSubstr("required with basic auth"));
   EXPECT_THAT(text, HasSubstr("'bad.name' is not a valid label name"));
   EXPECT_THAT(text, HasSubstr("reserved"));
