@@ -1,11 +1,19 @@
 // The unit of data flowing through a pipeline: one OTLP profiles request (resources -> scopes ->
-// profiles, plus the one dictionary they share).
+// profiles, plus the one dictionary they share), held as a flat batch (core/flat/README.md).
+//
+// Copies of a Batch share one state: the flat data, read-only, and the protobuf request that
+// components not yet moved to the flat model read, materialized from it lazily, once, whichever
+// thread asks first. A component that declared `mutatesData` receives a batch whose state it owns
+// alone (deepCopy(): it shares the immutable flat data, and whatever it edits is its own).
+// Editing the protobuf request (mutableRequest()) makes it the batch's content; the flat data is
+// converted from it again, once, when someone reads it next.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 #include <memory>
 
+#include "core/flat/flat_batch.h"
 #include "core/otlp_types.h"
 
 namespace proflow {
@@ -16,33 +24,54 @@ struct BatchCounts {
   uint64_t samples = 0;
 };
 
-// Copies of a Batch share one request. A component that declared `mutatesData` receives a batch it
-// owns alone (the fan-out deep-copies for it); every other component must treat the request as
-// read-only.
 class Batch {
  public:
-  Batch();
+  Batch();  // empty
+  explicit Batch(std::shared_ptr<const flat::Batch> data);
+  explicit Batch(flat::Batch&& data);
+  // A protobuf request (from a component or a cold edge): the flat data is converted from it once,
+  // when first read.
   explicit Batch(std::unique_ptr<otlp::Request> request);
   explicit Batch(otlp::Request&& request);
-  // An empty request on its own protobuf arena, for receivers that build large requests: messages
-  // come from arena blocks and are freed at once with the last copy of the batch (freeing a request
-  // of millions of small heap messages cost ~15% of a pprof round trip). Moving the request into a
-  // heap message later copies it, so only the builder should fill it.
+  // An empty request on its own protobuf arena, for receivers that still build protobuf requests:
+  // messages come from arena blocks and are freed at once with the last copy of the batch. Only the
+  // builder should fill it (mutableRequest()).
   static Batch withArena();
 
-  otlp::Request& request() { return *request_; }
-  const otlp::Request& request() const { return *request_; }
-  const otlp::Dictionary& dictionary() const { return request_->dictionary(); }
+  // The flat data; converted once from an edited request first if there is one.
+  const flat::Batch& data() const;
+  std::shared_ptr<const flat::Batch> shared() const;
+  // The flat data for a component that edits it: copied first unless this batch holds it alone.
+  // The edits are this batch's content (a protobuf request materialized before is dropped).
+  flat::Batch& mutableData();
 
+  // The protobuf request, materialized from the flat data on first use (thread-safe, once).
+  const otlp::Request& request() const;
+  // The request for a component that edits it (declared `mutatesData`): its edits become the
+  // batch's content.
+  otlp::Request& mutableRequest();
+  const otlp::Dictionary& dictionary() const { return request().dictionary(); }
+
+  // A batch with its own state for a mutating consumer. The immutable flat data is shared (its
+  // copy is made only if the consumer edits it as flat data).
   Batch deepCopy() const;
-  bool sharesRequestWith(const Batch& other) const { return request_ == other.request_; }
+  // True when both are copies of one Batch (same state: edits through one are seen by the other).
+  bool sharesRequestWith(const Batch& other) const { return state_ == other.state_; }
+  // True when a protobuf request has been materialized or set (tests and benchmarks).
+  bool hasRequest() const;
 
   BatchCounts counts() const;
   bool empty() const;  // no profile at all
-  size_t byteSize() const { return request_->ByteSizeLong(); }
+  // Bytes the flat data holds in memory (exact: every column's capacity and the arena): what
+  // memory limits charge.
+  size_t byteSize() const { return data().memoryBytes(); }
+  // Bytes of the batch as an OTLP request on the wire (exact).
+  size_t encodedSize() const;
 
  private:
-  std::shared_ptr<otlp::Request> request_;
+  struct State;
+  void materializeRequest() const;
+  std::shared_ptr<State> state_;
 };
 
 BatchCounts countRequest(const otlp::Request& request);

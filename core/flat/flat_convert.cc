@@ -11,6 +11,7 @@ Status fromRequest(const otlp::Request& request, Batch* out) {
   DecodeOptions options;
   options.validate = false;
   options.max_entries = SIZE_MAX;
+  options.check_utf8 = false;
   return decode(wire, out, options).request;
 }
 

@@ -84,8 +84,9 @@ class Decoder {
     if (r.failed()) return error_.empty() ? truncated(message) : false;
     return error_.empty();
   }
+  bool utf8(std::string_view s) const { return !options_.check_utf8 || validUtf8(s); }
   bool text(std::string_view s, const char* message, Bytes* out) {
-    if (!validUtf8(s)) return fail(std::string(message) + " holds a string that is not valid UTF-8");
+    if (!utf8(s)) return fail(std::string(message) + " holds a string that is not valid UTF-8");
     *out = b_.addBytes(s);
     return true;
   }
@@ -189,7 +190,7 @@ class Decoder {
     while (r.next(&f, &t)) {
       if (f >= 1 && f <= 4) {
         if (!expect("EntityRef", f, t, wire::kLen)) return false;
-        if (!validUtf8(r.bytes())) return fail("EntityRef holds a string that is not valid UTF-8");
+        if (!utf8(r.bytes())) return fail("EntityRef holds a string that is not valid UTF-8");
       } else {
         r.skip(t);
       }
@@ -295,7 +296,7 @@ class Decoder {
     while (r.next(&f, &t)) {
       if (f == 1) {
         if (!expect("KeyValue", f, t, wire::kLen)) return false;
-        if (!validUtf8(r.bytes())) return fail("KeyValue.key is not valid UTF-8");
+        if (!utf8(r.bytes())) return fail("KeyValue.key is not valid UTF-8");
       } else if (f == 2) {
         if (!expect("KeyValue", f, t, wire::kLen) || !nestedValue(r.bytes(), depth + 1, refs)) return false;
       } else if (f == 3) {
@@ -320,7 +321,7 @@ class Decoder {
       }
       if (!expect("AnyValue", f, t, kTypes[f])) return false;
       if (f == 1) {
-        if (!validUtf8(r.bytes())) return fail("AnyValue.string_value is not valid UTF-8");
+        if (!utf8(r.bytes())) return fail("AnyValue.string_value is not valid UTF-8");
       } else if (f == 5 || f == 6) {
         if (!nestedList(r.bytes(), f == 6, depth + 1, refs)) return false;
       } else if (f == 8) {
@@ -705,6 +706,8 @@ DecodeResult decode(std::string_view wire, Batch* out, const DecodeOptions& opti
   if (options.validate) {
     result = validateAndPrune(out, decoder.unknown_samples);
     if (!result.request.isOk()) out->clear();
+  } else {
+    result.samples_with_unknown_fields = std::move(decoder.unknown_samples);
   }
   return result;
 }

@@ -23,12 +23,17 @@ struct DecodeOptions {
   size_t max_entries = 64u << 20;
   // Nesting of AnyValue arrays and key-value lists (protobuf's own default recursion limit).
   int max_depth = 100;
+  // Refuse string fields that are not UTF-8 (as protobuf's parser does). Off for requests built in
+  // memory (fromRequest), which protobuf serializes whatever their strings hold.
+  bool check_utf8 = true;
 };
 
 struct DecodeResult {
   Status request;                           // non-OK: nothing accepted (INVALID_ARGUMENT)
   std::vector<std::string> profile_errors;  // one per profile removed by validation
   int64_t rejected_profiles = 0;
+  // Without `validate`: sample rows that carried unknown fields, for a later validateAndPrune().
+  std::vector<uint32_t> samples_with_unknown_fields;
 };
 
 // Decodes `wire` into `out` (replacing its content).

@@ -113,7 +113,7 @@ AttributesProcessor::AttributesProcessor(const CreateSettings& settings, const A
 }
 
 Status AttributesProcessor::consume(Batch batch) {
-  EditCounts c = applyToSamples(actions_, matcher_, batch.request());
+  EditCounts c = applyToSamples(actions_, matcher_, batch.mutableRequest());
   if (samples_changed_ && c.samples > 0) samples_changed_->add(c.samples);
   return next_->consume(std::move(batch));
 }

@@ -105,7 +105,7 @@ void FilterProcessor::pruneFrames(otlp::Request& req, Stats& stats) const {
 }
 
 Status FilterProcessor::consume(Batch batch) {
-  auto& req = batch.request();
+  auto& req = batch.mutableRequest();
   Stats stats;
   if (!profile_rules_.empty() || !sample_rules_.empty()) filterRequest(req, stats);
   if (drop_frames_) pruneFrames(req, stats);

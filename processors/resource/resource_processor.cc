@@ -64,7 +64,7 @@ ResourceProcessor::ResourceProcessor(const CreateSettings& settings, const Resou
 }
 
 Status ResourceProcessor::consume(Batch batch) {
-  size_t n = applyToResources(actions_, batch.request());
+  size_t n = applyToResources(actions_, batch.mutableRequest());
   if (changed_ && n > 0) changed_->add(n);
   return next_->consume(std::move(batch));
 }

@@ -202,7 +202,7 @@ void SampleProcessor::apply(otlp::Request& req, Stats& stats, Clock::time_point 
 }
 
 Status SampleProcessor::consume(Batch batch) {
-  auto& req = batch.request();
+  auto& req = batch.mutableRequest();
   Stats stats;
   {
     std::lock_guard lock(mu_);

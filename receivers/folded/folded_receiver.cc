@@ -101,7 +101,7 @@ net::HttpResponse FoldedReceiver::handle(const net::HttpRequest& req) {
   convert.resource_attributes = std::move(resource);
   convert.scope_name = "proflow.receiver.folded";
   Batch batch = Batch::withArena();
-  if (Status s = ::proflow::pprof::pprofToOtlp(profile, convert, &batch.request()); !s.isOk()) return refuse(s);
+  if (Status s = ::proflow::pprof::pprofToOtlp(profile, convert, &batch.mutableRequest()); !s.isOk()) return refuse(s);
   Status s = next_->consume(std::move(batch));
   return s.isOk() ? net::HttpResponse::text(200, "") : refusal(s);
 }

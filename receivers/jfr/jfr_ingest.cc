@@ -32,7 +32,7 @@ Status JfrIngest::ingest(std::string_view body, const std::multimap<std::string,
   if (Status s = compression::decompressAuto(body, raw, limits); !s.isOk()) return refuse(s);
 
   Batch batch = Batch::withArena();
-  otlp::Request& request = batch.request();
+  otlp::Request& request = batch.mutableRequest();
   ::proflow::jfr::ConvertOptions options;
   options.keep_original_payload = config_.keep_original_payload;
   auto bytes = std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(raw.data()), raw.size());

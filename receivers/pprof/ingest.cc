@@ -29,7 +29,7 @@ Status convertAndDeliver(const Attributes& resource_attributes, ProfilesConsumer
   options.resource_attributes = resource_attributes;
   options.scope_name = "proflow.receiver.pprof";
   Batch batch = Batch::withArena();
-  if (Status s = convert(options, &batch.request()); !s.isOk()) {
+  if (Status s = convert(options, &batch.mutableRequest()); !s.isOk()) {
     telemetry.record(telemetry::Event::kReceived, {});
     telemetry.record(telemetry::Event::kRefused, {});
     return s;

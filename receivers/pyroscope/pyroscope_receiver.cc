@@ -95,7 +95,7 @@ void handleIngest(PyroscopeReceiver::State& st, const net::HttpRequest& req, con
   options.limits.max_output_bytes = st.config.max_profile_size.bytes;
   options.limits.max_inflate_ratio = st.config.max_inflate_ratio;
   Batch batch = Batch::withArena();
-  if (Status s = convertIngest(params, req.header("content-type"), req.body, options, &batch.request()); !s.isOk()) {
+  if (Status s = convertIngest(params, req.header("content-type"), req.body, options, &batch.mutableRequest()); !s.isOk()) {
     st.settings.logger->debug("pyroscope ingest from {} refused: {}", req.remote_address, s.message());
     return refuse(st, respond, pyroscopeError(conversionHttpStatus(s), s));
   }

@@ -122,9 +122,9 @@ Status FakeProcessor::start(Host&) {
 void FakeProcessor::shutdown(Deadline) { Journal::global().add("shutdown processor/" + id_); }
 Status FakeProcessor::consume(Batch b) {
   if (cfg_.mutates) {
-    DictionaryBuilder dict(b.request().mutable_dictionary());
+    DictionaryBuilder dict(b.mutableRequest().mutable_dictionary());
     int32_t attr = dict.stringAttribute("touched_by", id_);
-    for (auto& rp : *b.request().mutable_resource_profiles())
+    for (auto& rp : *b.mutableRequest().mutable_resource_profiles())
       for (auto& sp : *rp.mutable_scope_profiles())
         for (auto& p : *sp.mutable_profiles()) p.add_attribute_indices(attr);
   }

@@ -45,6 +45,49 @@ TEST(FanoutConsumer, LastMutatorTakesTheOriginalWhenNobodyReads) {
   EXPECT_TRUE(m2->got[0].sharesRequestWith(b));
 }
 
+// Edits its batch through both models, then keeps it (as a queue would).
+class Editor final : public ProfilesConsumer {
+ public:
+  Capabilities capabilities() const override { return {true}; }
+  Status consume(Batch b) override {
+    b.mutableRequest().mutable_resource_profiles(0)->mutable_scope_profiles(0)->clear_profiles();
+    b.mutableData().resources.clear();
+    got.push_back(b);
+    return {};
+  }
+  std::vector<Batch> got;
+};
+
+// What a reader sees, read when it is called and again after everyone was called.
+class Reader final : public ProfilesConsumer {
+ public:
+  Status consume(Batch b) override {
+    seen_then.push_back(b.request().SerializeAsString());
+    got.push_back(b);
+    return {};
+  }
+  std::vector<std::string> seen_then;
+  std::vector<Batch> got;
+};
+
+TEST(FanoutConsumer, AMutatingConsumerNeverChangesWhatAnotherOneSees) {
+  const std::string original = someBatch().request().SerializeAsString();
+  auto before = std::make_shared<Reader>(), after = std::make_shared<Reader>();
+  auto e1 = std::make_shared<Editor>(), e2 = std::make_shared<Editor>();
+  auto fan = graph::makeFanout({before, e1, after, e2});
+  Batch b = someBatch();
+  ASSERT_TRUE(fan->consume(b).isOk());
+  EXPECT_TRUE(e1->got[0].empty());
+  EXPECT_TRUE(e2->got[0].empty());
+  for (const auto* r : {before.get(), after.get()}) {
+    EXPECT_EQ(r->seen_then[0], original);
+    EXPECT_EQ(r->got[0].request().SerializeAsString(), original);  // still, after the editors ran
+    EXPECT_EQ(r->got[0].counts().samples, 2u);
+    EXPECT_EQ(r->got[0].data().resources.size(), 1u);
+  }
+  EXPECT_EQ(b.request().SerializeAsString(), original);
+}
+
 TEST(FanoutConsumer, SingleConsumerIsNotWrapped) {
   auto r = std::make_shared<Recorder>(true);
   EXPECT_EQ(graph::makeFanout({r}), r);

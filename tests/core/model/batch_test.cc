@@ -1,40 +1,97 @@
-// Batch: copies share one request; an arena-backed request lives as long as its last copy.
+// Batch: a flat batch shared by its copies; the protobuf request materialized lazily, once; edits
+// through mutableRequest() become the batch's content; private copies for mutating consumers.
+#include <google/protobuf/util/message_differencer.h>
 #include <gtest/gtest.h>
 
 #include <optional>
 
 #include "core/batch.h"
+#include "core/flat/flat_decode.h"
+#include "core/flat/flat_encode.h"
+#include "tests/support/profile_builder.h"
 
 namespace proflow {
 namespace {
+
+using google::protobuf::util::MessageDifferencer;
 
 void addProfile(otlp::Request& r, int samples) {
   auto* p = r.add_resource_profiles()->add_scope_profiles()->add_profiles();
   for (int i = 0; i < samples; ++i) p->add_samples()->add_values(i);
 }
 
+Batch decodedBatch(const otlp::Request& r) {
+  auto data = std::make_shared<flat::Batch>();
+  EXPECT_TRUE(flat::decode(r.SerializeAsString(), data.get()).request.isOk());
+  return Batch(std::shared_ptr<const flat::Batch>(std::move(data)));
+}
+
 TEST(Batch, ArenaRequestLivesWithItsLastCopy) {
   std::optional<Batch> original = Batch::withArena();
-  ASSERT_NE(original->request().GetArena(), nullptr);
-  addProfile(original->request(), 1000);
+  ASSERT_NE(original->mutableRequest().GetArena(), nullptr);
+  addProfile(original->mutableRequest(), 1000);
   Batch copy = *original;
   EXPECT_TRUE(copy.sharesRequestWith(*original));
   original.reset();  // the arena must survive in `copy`
   EXPECT_EQ(copy.counts().samples, 1000u);
   EXPECT_EQ(copy.request().resource_profiles(0).scope_profiles(0).profiles(0).samples(999).values(0), 999);
 
-  Batch deep = copy.deepCopy();  // an owned heap copy, independent of the arena
-  EXPECT_EQ(deep.request().GetArena(), nullptr);
+  Batch deep = copy.deepCopy();  // its own state, with the flat data converted once
   EXPECT_FALSE(deep.sharesRequestWith(copy));
+  EXPECT_FALSE(deep.hasRequest());
   EXPECT_EQ(deep.counts().samples, 1000u);
+  EXPECT_EQ(deep.data().values[999], 999);
 }
 
-TEST(Batch, HeapRequestByDefault) {
+TEST(Batch, EmptyByDefault) {
   Batch b;
-  EXPECT_EQ(b.request().GetArena(), nullptr);
   EXPECT_TRUE(b.empty());
-  addProfile(b.request(), 0);
+  EXPECT_EQ(b.encodedSize(), 0u);
+  addProfile(b.mutableRequest(), 0);
   EXPECT_FALSE(b.empty());
+  EXPECT_EQ(b.data().resources.size(), 1u);
+}
+
+TEST(Batch, RequestIsMaterializedFromTheFlatDataOnlyWhenAsked) {
+  const otlp::Request want = testing::makeRequest("svc", {testing::makeProfile(20, 1), testing::makeProfile(5, 2)});
+  Batch b = decodedBatch(want);
+  EXPECT_FALSE(b.hasRequest());
+  EXPECT_EQ(b.counts().profiles, 2u);  // from the columns
+  EXPECT_EQ(b.counts().samples, 25u);
+  EXPECT_EQ(b.encodedSize(), want.ByteSizeLong());
+  EXPECT_GE(b.byteSize(), b.data().arena.size() + 25 * sizeof(int32_t));
+  EXPECT_FALSE(b.hasRequest());
+  EXPECT_TRUE(MessageDifferencer::Equals(b.request(), want));
+  EXPECT_TRUE(b.hasRequest());
+  EXPECT_EQ(&b.request(), &b.request());  // once
+}
+
+TEST(Batch, EditsOfTheRequestBecomeTheFlatData) {
+  Batch b = decodedBatch(testing::makeRequest("svc", {testing::makeProfile(3)}));
+  Batch same = b;  // a copy shares the state, as before
+  b.mutableRequest().mutable_resource_profiles(0)->mutable_scope_profiles(0)->add_profiles()->add_samples()->add_values(7);
+  EXPECT_EQ(b.counts().profiles, 2u);  // counted on the edited request
+  EXPECT_EQ(b.data().profiles.size(), 2u);  // converted once
+  EXPECT_EQ(same.data().profiles.size(), 2u);
+  EXPECT_EQ(flat::encode(b.data()), b.request().SerializeAsString());
+}
+
+TEST(Batch, APrivateCopySharesTheFlatDataUntilItIsEdited) {
+  Batch b = decodedBatch(testing::makeRequest("svc", {testing::makeProfile(4)}));
+  const std::string before = flat::encode(b.data());
+  Batch mine = b.deepCopy();
+  EXPECT_EQ(&mine.data(), &b.data());  // nothing copied yet
+  mine.mutableData().values[0] = 424242;
+  EXPECT_NE(&mine.data(), &b.data());
+  EXPECT_EQ(flat::encode(b.data()), before);
+  EXPECT_EQ(mine.request().resource_profiles(0).scope_profiles(0).profiles(0).samples(0).values(0), 424242);
+
+  Batch other = b.deepCopy();
+  other.mutableRequest().clear_resource_profiles();
+  EXPECT_TRUE(other.empty());
+  EXPECT_EQ(b.counts().profiles, 1u);
+  EXPECT_EQ(flat::encode(b.data()), before);
+  EXPECT_FALSE(b.hasRequest());  // the copy's request was its own
 }
 
 }  // namespace
