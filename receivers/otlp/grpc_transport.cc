@@ -49,6 +49,16 @@ std::string flatten(const grpc::ByteBuffer& raw) {
   return out;
 }
 
+// The message's bytes in one piece: its only slice when it has one (valid while `raw` lives), else
+// copied into `storage`.
+std::string_view contiguous(const grpc::ByteBuffer& raw, std::string* storage) {
+  std::vector<grpc::Slice> slices;
+  if (!raw.Dump(&slices).ok()) return {};
+  if (slices.size() == 1) return {reinterpret_cast<const char*>(slices[0].begin()), slices[0].size()};
+  *storage = flatten(raw);
+  return *storage;
+}
+
 std::string head(const grpc::ByteBuffer& raw) {
   std::vector<grpc::Slice> slices;
   std::string out;
@@ -162,21 +172,17 @@ class GrpcTransport::Service final
 
   grpc::Status handle(const grpc::ByteBuffer& raw, grpc::ByteBuffer* out, net::InFlightLease& lease) {
     settings_.telemetry->bytesIn(raw.Length());
-    // Parsed onto an arena: many small messages, allocated and freed in blocks.
-    Batch batch = Batch::withArena();
-    bool parsed;
+    // Decoded straight from the message's bytes into a flat batch (no protobuf request).
+    std::string storage;
+    std::string_view wire;
     if (auto codec = messageCodec(head(raw))) {
-      std::string inflated;
-      if (Status s = inflate(raw, *codec, lease, &inflated); !s.isOk()) return refused(s);
-      parsed = batch.request().ParseFromString(inflated);
+      if (Status s = inflate(raw, *codec, lease, &storage); !s.isOk()) return refused(s);
+      wire = storage;
     } else {
       if (Status s = lease.resize(otlpDecodeClaim(raw.Length()), "request message"); !s.isOk()) return refused(s);
-      grpc::ByteBuffer copy(raw);  // shares slices; the reader needs a mutable buffer
-      grpc::ProtoBufferReader reader(&copy);
-      parsed = batch.request().ParseFromZeroCopyStream(&reader);
+      wire = contiguous(raw, &storage);
     }
-    if (!parsed) return refused(Status::invalid("request is not a valid ExportProfilesServiceRequest protobuf"));
-    IngestResult r = ingest(std::move(batch), *next_, *settings_.telemetry);
+    IngestResult r = ingestWire(wire, *next_, *settings_.telemetry);
     if (!r.status.isOk()) {
       if (!r.status.retryable())
         log_throttle_.log(*settings_.logger, spdlog::level::debug, "refused", "refused request: " + r.status.toString());

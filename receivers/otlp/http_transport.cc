@@ -106,20 +106,20 @@ void HttpTransport::handle(net::HttpRequest&& req, net::Responder respond) {
         return;
       }
     }
-    // Parsed onto an arena: many small messages, allocated and freed in blocks.
-    Batch batch = Batch::withArena();
-    ::proflow::otlp::Request& request = batch.request();
-    Status parsed = enc == Encoding::kJson ? otlp_json::parseOtlpJson(req.body, &request)
-                                           : (request.ParseFromString(req.body)
-                                                  ? Status::ok()
-                                                  : Status::invalid("body is not a valid ExportProfilesServiceRequest protobuf"));
-    if (!parsed.isOk()) {
-      settings_.telemetry->record(telemetry::Event::kReceived, {});
-      settings_.telemetry->record(telemetry::Event::kRefused, {});
-      respond(otlpErrorResponse(parsed, req));
-      return;
+    IngestResult r;
+    if (enc == Encoding::kJson) {
+      // OTLP/JSON is parsed into a protobuf request, then checked as its protobuf form would be.
+      ::proflow::otlp::Request request;
+      if (Status parsed = otlp_json::parseOtlpJson(req.body, &request); !parsed.isOk()) {
+        settings_.telemetry->record(telemetry::Event::kReceived, {});
+        settings_.telemetry->record(telemetry::Event::kRefused, {});
+        respond(otlpErrorResponse(parsed, req));
+        return;
+      }
+      r = ingestRequest(request, *next_, *settings_.telemetry);
+    } else {
+      r = ingestWire(req.body, *next_, *settings_.telemetry);  // straight into a flat batch
     }
-    IngestResult r = ingest(std::move(batch), *next_, *settings_.telemetry);
     if (!r.status.isOk()) {
       respond(otlpErrorResponse(r.status, req));
       return;

@@ -1,24 +1,45 @@
 #include "receivers/otlp/otlp_ingest.h"
 
-#include "core/otlp_validate.h"
+#include <memory>
+
+#include "core/flat/flat_decode.h"
 
 namespace proflow::receivers::otlp {
+namespace {
 
-IngestResult ingest(Batch batch, ProfilesConsumer& next, telemetry::ComponentTelemetry& telemetry) {
+BatchCounts countsOf(const flat::Batch& b) {
+  const flat::Counts c = b.counts();
+  return {c.resources, c.profiles, c.samples};
+}
+
+void refusedHere(telemetry::ComponentTelemetry& telemetry, const BatchCounts& counts) {
+  // Never reaches the pipeline edge that counts, so count here: received and refused.
+  telemetry.record(telemetry::Event::kReceived, counts);
+  telemetry.record(telemetry::Event::kRefused, counts);
+}
+
+}  // namespace
+
+IngestResult ingestWire(std::string_view wire, ProfilesConsumer& next, telemetry::ComponentTelemetry& telemetry) {
   IngestResult result;
-  ::proflow::otlp::Request& request = batch.request();
-  ValidationResult v = validateAndPrune(&request);
+  auto batch = std::make_shared<flat::Batch>();
+  flat::DecodeOptions options;
+  options.validate = false;  // below, once the request is counted
+  flat::DecodeResult decoded = flat::decode(wire, batch.get(), options);
+  if (!decoded.request.isOk()) {
+    refusedHere(telemetry, {});
+    result.status = Status::invalid("request is not a valid ExportProfilesServiceRequest protobuf (" +
+                                    decoded.request.message() + ")");
+    return result;
+  }
+  flat::DecodeResult v = flat::validateAndPrune(batch.get(), decoded.samples_with_unknown_fields);
   if (!v.request.isOk()) {
-    // Never reaches the pipeline edge that counts, so count here: received and refused.
-    telemetry.record(telemetry::Event::kReceived, countRequest(request));
-    telemetry.record(telemetry::Event::kRefused, countRequest(request));
+    refusedHere(telemetry, countsOf(*batch));
     result.status = v.request;
     return result;
   }
   if (v.rejected_profiles > 0) {
-    const BatchCounts rejected{0, static_cast<uint64_t>(v.rejected_profiles), 0};
-    telemetry.record(telemetry::Event::kReceived, rejected);
-    telemetry.record(telemetry::Event::kRefused, rejected);
+    refusedHere(telemetry, BatchCounts{0, static_cast<uint64_t>(v.rejected_profiles), 0});
     auto* partial = result.response.mutable_partial_success();
     partial->set_rejected_profiles(v.rejected_profiles);
     std::string msg;
@@ -28,9 +49,19 @@ IngestResult ingest(Batch batch, ProfilesConsumer& next, telemetry::ComponentTel
     }
     partial->set_error_message(msg);
   }
-  if (batch.empty()) return result;  // nothing left to deliver; still a success per OTLP
-  result.status = next.consume(std::move(batch));
+  if (batch->empty()) return result;  // nothing left to deliver; still a success per OTLP
+  result.status = next.consume(Batch(std::shared_ptr<const flat::Batch>(std::move(batch))));
   return result;
+}
+
+IngestResult ingestRequest(const ::proflow::otlp::Request& request, ProfilesConsumer& next,
+                           telemetry::ComponentTelemetry& telemetry) {
+  std::string wire;
+  if (!request.SerializeToString(&wire)) {
+    refusedHere(telemetry, {});
+    return {Status::invalid("request could not be encoded as an ExportProfilesServiceRequest"), {}};
+  }
+  return ingestWire(wire, next, telemetry);
 }
 
 }  // namespace proflow::receivers::otlp

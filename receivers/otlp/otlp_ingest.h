@@ -1,9 +1,10 @@
-// What both OTLP transports do with a decoded request (in a batch, usually on an arena): validate it,
-// hand it to the pipelines, and build the OTLP answer (partial success when some profiles were
-// invalid).
+// What both OTLP transports do with a request body: decode it straight into a flat batch, validate
+// it (core/flat/flat_validate.cc: the one set of checks every OTLP entry point applies), hand it to
+// the pipelines, and build the OTLP answer (partial success when some profiles were invalid).
 #pragma once
 
 #include <cstddef>
+#include <string_view>
 
 #include "core/consumer.h"
 #include "core/otlp_types.h"
@@ -16,11 +17,15 @@ struct IngestResult {
   ::proflow::otlp::Response response;  // on OK, possibly with partial_success
 };
 
-// Bytes of the in-flight budget a request of `serialized` bytes holds while it is parsed and
-// validated: the serialized bytes plus the request parsed onto an arena (about as large again).
+// Bytes of the in-flight budget a request of `serialized` bytes holds while it is decoded and
+// validated: the serialized bytes plus the flat batch decoded from it (at most about as large again).
 inline size_t otlpDecodeClaim(size_t serialized) { return 2 * serialized; }
 
-IngestResult ingest(Batch batch, ProfilesConsumer& next,
-                    telemetry::ComponentTelemetry& telemetry);
+// An ExportProfilesServiceRequest in protobuf wire form.
+IngestResult ingestWire(std::string_view wire, ProfilesConsumer& next, telemetry::ComponentTelemetry& telemetry);
+
+// A request parsed from OTLP/JSON: checked and delivered as if it had come in protobuf form.
+IngestResult ingestRequest(const ::proflow::otlp::Request& request, ProfilesConsumer& next,
+                           telemetry::ComponentTelemetry& telemetry);
 
 }  // namespace proflow::receivers::otlp
