@@ -12,6 +12,9 @@
 #include <fstream>
 #include <sstream>
 
+#include "core/flat/flat_decode.h"
+#include "core/flat/flat_encode.h"
+
 namespace proflow::exporterhelper {
 namespace fs = std::filesystem;
 namespace {
@@ -85,8 +88,7 @@ Status PersistentStore::open(std::vector<uint64_t>* leftover) {
 }
 
 Status PersistentStore::append(const Batch& batch, uint64_t* seq) {
-  std::string data;
-  if (!batch.request().SerializeToString(&data)) return Status::internal("persistent queue: cannot serialize batch");
+  const std::string data = flat::encode(batch.data());  // OTLP wire bytes, exact size
   *seq = next_seq_.fetch_add(1);
   const std::string path = pathOf(*seq), tmp = path + ".tmp";
   int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
@@ -105,14 +107,17 @@ Status PersistentStore::load(uint64_t seq, Batch* batch) {
   std::ifstream in(path, std::ios::binary);
   std::ostringstream bytes;
   bytes << in.rdbuf();
-  auto request = std::make_unique<otlp::Request>();
-  if (!in || !request->ParseFromString(bytes.str())) {
+  auto data = std::make_shared<flat::Batch>();
+  flat::DecodeOptions options;
+  options.validate = false;        // written by this queue from an accepted batch
+  options.max_entries = SIZE_MAX;  // the file's size already bounds it
+  if (!in || !flat::decode(bytes.str(), data.get(), options).request.isOk()) {
     std::error_code ec;
     fs::rename(path, path + ".corrupt", ec);
     return Status::invalid("persistent queue: " + path + " cannot be read back as an OTLP request; moved to " +
                            path + ".corrupt");
   }
-  *batch = Batch(std::move(request));
+  *batch = Batch(std::shared_ptr<const flat::Batch>(std::move(data)));
   return Status::ok();
 }
 

@@ -567,19 +567,17 @@ Merger::Merger(Batch* dst) : dst_(dst), dict_(dst) {
   for (uint32_t r = 0; r < dst_->resources.size(); ++r) resource_by_key_.emplace(resourceKey(dst_->resources[r]), r);
 }
 
-std::string Merger::resourceKey(const Resource& r) const {
-  const Batch& b = *dst_;
+std::string keyValuesIdentity(const Batch& b, Range key_values) {
   std::vector<std::string> parts;
-  parts.reserve(r.attributes.size);
-  for (const KeyValue& kv : Batch::slice(b.key_values, r.attributes)) {
+  parts.reserve(key_values.size);
+  for (const KeyValue& kv : Batch::slice(b.key_values, key_values)) {
     std::string p(kv.key_strindex != 0 ? b.string(kv.key_strindex) : b.view(kv.key));
     p.push_back('\0');
     appendValueIdentity(p, kv.value, b, [&](int32_t s) { return b.string(s); });
     parts.push_back(std::move(p));
   }
   std::sort(parts.begin(), parts.end());  // attribute order carries no meaning
-  std::string out(b.view(r.schema_url));
-  out.push_back('\n');
+  std::string out;
   for (const auto& p : parts) {
     out += std::to_string(p.size());
     out.push_back(':');
@@ -587,6 +585,15 @@ std::string Merger::resourceKey(const Resource& r) const {
   }
   return out;
 }
+
+std::string resourceIdentity(const Batch& b, const Resource& r) {
+  std::string out(b.view(r.schema_url));
+  out.push_back('\n');
+  out += keyValuesIdentity(b, r.attributes);
+  return out;
+}
+
+std::string Merger::resourceKey(const Resource& r) const { return resourceIdentity(*dst_, r); }
 
 void Merger::expect(const Batch& src) {
   expected_.samples += src.samples.size();
@@ -611,16 +618,31 @@ void Merger::reserveExpected() {
   expected_ = Expected{};
 }
 
-void Merger::append(const Batch& src) {
+void Merger::append(const Batch& src) { append(src, Selection{}); }
+
+void Merger::append(const Batch& src, const Selection& selection) {
   if (expected_.samples + expected_.profiles != 0) reserveExpected();
   if (&src == dst_) {
     const Batch copy = src;
-    append(copy);
+    append(copy, selection);
     return;
   }
+  // With a profile range, resources and scopes left without a profile are not copied.
+  const bool by_profile = selection.first_profile != 0 || selection.end_profile != UINT64_MAX;
+  auto selected = [&](uint64_t first, uint64_t count) {
+    return first + count > selection.first_profile && first < selection.end_profile;
+  };
+  uint64_t ordinal = 0;  // of the next profile of `src`, in resource -> scope -> profile order
   Batch& dst = *dst_;
   Remap remap(src, dict_);
-  for (const Resource& src_r : src.resources) {
+  for (uint32_t ri = 0; ri < src.resources.size(); ++ri) {
+    const Resource& src_r = src.resources[ri];
+    uint64_t resource_profiles = 0;
+    src.forEachScope(src_r, [&](uint32_t si) { resource_profiles += src.scopes[si].profiles.size; });
+    const uint64_t resource_first = ordinal;
+    ordinal += resource_profiles;
+    if (!selection.resources.empty() && (ri >= selection.resources.size() || !selection.resources[ri])) continue;
+    if (by_profile && !selected(resource_first, resource_profiles)) continue;
     // The resource is re-pointed into the destination first, so identities compare in its terms.
     Resource head;
     head.present = true;
@@ -647,8 +669,12 @@ void Merger::append(const Batch& src) {
 
     // Scopes are appended, never combined: a scope groups profiles that came from one source
     // (for example the sample types of one pprof file), which converters rely on to restore it.
+    uint64_t scope_first = resource_first;
     src.forEachScope(src_r, [&](uint32_t si) {
       const Scope& src_s = src.scopes[si];
+      const uint64_t first = scope_first;
+      scope_first += src_s.profiles.size;
+      if (by_profile && !selected(first, src_s.profiles.size)) return;
       Scope scope;
       scope.present = true;
       scope.name = remap.bytes(src_s.name);
@@ -662,11 +688,12 @@ void Merger::append(const Batch& src) {
       }
       scope.attributes.size = src_s.attributes.size;
       scope.profiles.begin = static_cast<uint32_t>(dst.profiles.size());
-      for (uint32_t p = src_s.profiles.begin; p < src_s.profiles.end(); ++p) {
+      for (uint32_t p = src_s.profiles.begin, n = 0; p < src_s.profiles.end(); ++p, ++n) {
+        if (by_profile && !selected(first + n, 1)) continue;
         Profile out = remap.profile(src.profiles[p]);
         dst.profiles.push_back(out);
       }
-      scope.profiles.size = src_s.profiles.size;
+      scope.profiles.size = static_cast<uint32_t>(dst.profiles.size()) - scope.profiles.begin;
       dst.addScope(r, scope);
     });
   }

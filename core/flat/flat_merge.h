@@ -11,6 +11,7 @@
 #include <memory>
 #include <string>
 #include <unordered_map>
+#include <vector>
 
 #include "core/flat/flat_batch.h"
 #include "core/index_set.h"
@@ -60,15 +61,32 @@ using StringResolver = std::function<std::string_view(int32_t)>;
 // Value identity with reference-based strings resolved (equal meaning -> equal identity), appended.
 void appendValueIdentity(std::string& out, const Value& v, const Batch& b, const StringResolver& resolve);
 
+// Identity of resource or scope attributes (`key_values` of the batch): reference-based and inline
+// forms of one attribute are equal, their order is ignored; the same text as keyValuesIdentity() of
+// core/request_merger.h gives for the protobuf form.
+std::string keyValuesIdentity(const Batch& b, Range key_values);
+// Identity of a resource: its schema_url, '\n', its attributes' identity. The Merger combines
+// resources of equal identity.
+std::string resourceIdentity(const Batch& b, const Resource& r);
+
 class Merger {
  public:
   explicit Merger(Batch* dst);
+
+  // What append() copies of its source; the default is everything.
+  struct Selection {
+    std::vector<bool> resources;  // by resource index; empty = every resource
+    // Profiles [first_profile, end_profile) in resource -> scope -> profile order. When set,
+    // resources and scopes without a profile in the range are left out.
+    uint64_t first_profile = 0, end_profile = UINT64_MAX;
+  };
 
   // Announces a batch that will be appended: the first append() then sizes the destination's
   // sample columns once for all announced batches instead of regrowing them on the way.
   void expect(const Batch& src);
   // Copies `src` into the destination. `src` is only read (it may be the destination itself).
   void append(const Batch& src);
+  void append(const Batch& src, const Selection& selection);
 
  private:
   class Remap;

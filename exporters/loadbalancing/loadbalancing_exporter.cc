@@ -3,8 +3,8 @@
 #include <spdlog/spdlog.h>
 
 #include "core/exporterhelper/exporter_helper.h"
-#include "core/profile_attributes.h"
-#include "core/request_merger.h"
+#include "core/flat/flat_merge.h"
+#include "core/flat/flat_split.h"
 #include "exporters/loadbalancing/resolver.h"
 #include "exporters/otlp/grpc_sender.h"
 
@@ -106,11 +106,43 @@ void LoadBalancingExporter::resolveLoop() {
   }
 }
 
-std::string LoadBalancingExporter::routingKey(const model::Request& request, int resource_index) const {
-  const auto& attrs = request.resource_profiles(resource_index).resource().attributes();
-  if (config_.routing_key == "service")
-    return findKeyValue(attrs, request.dictionary(), "service.name").value_or("");  // unnamed ones go together
-  return keyValuesIdentity(attrs, request.dictionary());
+namespace {
+
+// The text of an attribute value, as the protobuf form's valueText (core/profile_attributes.h) gives.
+std::string valueText(const flat::Batch& b, const flat::Value& v) {
+  switch (v.kind) {
+    case flat::ValueKind::kString: return std::string(b.view(v.bytes));
+    case flat::ValueKind::kStrindex: return std::string(b.string(v.strindex()));
+    case flat::ValueKind::kInt: return std::to_string(v.intValue());
+    case flat::ValueKind::kBool: return v.boolValue() ? "true" : "false";
+    case flat::ValueKind::kDouble: return std::to_string(v.doubleValue());
+    case flat::ValueKind::kBytes: return std::string(b.view(v.bytes));
+    case flat::ValueKind::kArray:
+    case flat::ValueKind::kKvList: {
+      model::AnyValue any;
+      const std::string_view bytes = b.view(v.bytes);
+      if (v.kind == flat::ValueKind::kArray) (void)any.mutable_array_value()->ParseFromArray(bytes.data(), static_cast<int>(bytes.size()));
+      else (void)any.mutable_kvlist_value()->ParseFromArray(bytes.data(), static_cast<int>(bytes.size()));
+      return any.ShortDebugString();
+    }
+    case flat::ValueKind::kAbsent:
+    case flat::ValueKind::kEmpty: return std::string();
+  }
+  return std::string();
+}
+
+}  // namespace
+
+std::string LoadBalancingExporter::routingKey(const flat::Batch& batch, size_t resource_index) const {
+  const flat::Resource& r = batch.resources[resource_index];
+  if (config_.routing_key == "service") {
+    for (const flat::KeyValue& kv : flat::Batch::slice(batch.key_values, r.attributes)) {
+      const std::string_view key = kv.key_strindex != 0 ? batch.string(kv.key_strindex) : batch.view(kv.key);
+      if (key == "service.name") return valueText(batch, kv.value);
+    }
+    return "";  // unnamed ones go together
+  }
+  return flat::keyValuesIdentity(batch, r.attributes);
 }
 
 Status LoadBalancingExporter::consume(Batch batch) {
@@ -121,17 +153,20 @@ Status LoadBalancingExporter::consume(Batch batch) {
     routing = routing_;
   }
   if (!routing) return Status::unavailable("no backend resolved yet").withRetryAfter(std::chrono::seconds(1));
-  const model::Request& request = batch.request();
-  std::map<std::string, std::vector<int>> parts;  // backend -> resource indexes
-  for (int r = 0; r < request.resource_profiles_size(); ++r)
-    parts[routing->ring.backendFor(routingKey(request, r))].push_back(r);
-  if (parts.empty()) return Status::ok();
-  if (parts.size() == 1) return routing->exporters.at(parts.begin()->first)->consume(std::move(batch));
+  const flat::Batch& data = batch.data();
+  std::map<std::string, uint32_t> backends;  // endpoint -> part
+  std::vector<uint32_t> part_of(data.resources.size());
+  for (size_t r = 0; r < data.resources.size(); ++r) {
+    auto [it, added] =
+        backends.emplace(routing->ring.backendFor(routingKey(data, r)), static_cast<uint32_t>(backends.size()));
+    part_of[r] = it->second;
+  }
+  if (backends.empty()) return Status::ok();
+  if (backends.size() == 1) return routing->exporters.at(backends.begin()->first)->consume(std::move(batch));
+  std::vector<flat::Batch> parts = flat::splitByResource(data, part_of, static_cast<uint32_t>(backends.size()));
   Status first_error;
-  for (const auto& [endpoint, resources] : parts) {
-    model::Request part;
-    RequestMerger(&part).appendResources(request, resources);
-    Status s = routing->exporters.at(endpoint)->consume(Batch(std::move(part)));
+  for (const auto& [endpoint, part] : backends) {
+    Status s = routing->exporters.at(endpoint)->consume(Batch(std::move(parts[part])));
     if (!s.isOk() && first_error.isOk()) first_error = Status(s.code(), endpoint + ": " + s.message()).withRetryAfter(s.retryAfter());
   }
   return first_error;

@@ -51,7 +51,7 @@ class LoadBalancingExporter final : public Exporter, public DurableAcceptance {
   };
 
   std::shared_ptr<Exporter> makeBackend(const std::string& endpoint, Status* status);
-  std::string routingKey(const ::proflow::otlp::Request& request, int resource_index) const;
+  std::string routingKey(const flat::Batch& batch, size_t resource_index) const;
   void resolveLoop();
 
   CreateSettings settings_;

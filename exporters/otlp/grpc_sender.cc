@@ -1,19 +1,35 @@
 #include "exporters/otlp/grpc_sender.h"
 
+#include <future>
+
+#include <grpcpp/generic/generic_stub.h>
 #include <grpcpp/grpcpp.h>
+#include <grpcpp/support/proto_buffer_reader.h>
 
 #include "core/auth/client_auth.h"
+#include "core/flat/flat_encode.h"
 #include "core/grpc_status.h"
 #include "core/otlp_profiles_version.h"
 #include "core/net/grpc_channel.h"
-#include "opentelemetry/proto/collector/profiles/v1development/profiles_service.grpc.pb.h"
 
 namespace proflow::exporters::otlp {
+namespace {
 
-namespace collector = ::opentelemetry::proto::collector::profiles::v1development;
+constexpr const char* kExportMethod = "/opentelemetry.proto.collector.profiles.v1development.ProfilesService/Export";
 
+// The encoded request as a message gRPC sends without copying it (the slice owns the string).
+grpc::ByteBuffer messageOf(std::string wire) {
+  auto* owned = new std::string(std::move(wire));
+  grpc::Slice slice(owned->data(), owned->size(), [](void* p) { delete static_cast<std::string*>(p); }, owned);
+  return grpc::ByteBuffer(&slice, 1);
+}
+
+}  // namespace
+
+// The Export call made with gRPC's generic API: the request goes out as the bytes the flat batch
+// encodes to, with no protobuf request built in between.
 struct GrpcSender::Stub {
-  std::unique_ptr<collector::ProfilesService::Stub> stub;
+  std::unique_ptr<grpc::GenericStub> stub;
 };
 
 GrpcSender::GrpcSender(const CreateSettings& settings, OtlpExporterConfig config)
@@ -30,13 +46,14 @@ Status GrpcSender::start(Host& host) {
   bool insecure = false;
   channel_ = net::makeGrpcChannel(config_.endpoint, config_.tls, options, &target, &insecure);
   stub_ = std::make_unique<Stub>();
-  stub_->stub = collector::ProfilesService::NewStub(channel_);
+  stub_->stub = std::make_unique<grpc::GenericStub>(channel_);
   settings_.logger->info("exporting OTLP/gRPC to {}{}", target, insecure ? " (insecure)" : " (TLS)");
   return Status::ok();
 }
 
 Status GrpcSender::push(const Batch& batch, Deadline deadline) {
-  const size_t size = batch.byteSize();
+  std::string wire = flat::encode(batch.data());
+  const size_t size = wire.size();
   if (size > config_.max_request_size.bytes)
     return Status::tooLarge("batch of " + std::to_string(size) + " bytes exceeds max_request_size " +
                             config_.max_request_size.str());
@@ -45,9 +62,17 @@ Status GrpcSender::push(const Batch& batch, Deadline deadline) {
   auth::addClientMetadata(client_auth_, &ctx);
   if (config_.send_version_header)
     ctx.AddMetadata(std::string(kProfilesVersionMetadata), std::string(kProfilesVersionText));
-  ::proflow::otlp::Response response;
-  grpc::Status gs = stub_->stub->Export(&ctx, batch.request(), &response);
+  const grpc::ByteBuffer message = messageOf(std::move(wire));
+  grpc::ByteBuffer answer;
+  std::promise<grpc::Status> done;
+  stub_->stub->UnaryCall(&ctx, kExportMethod, grpc::StubOptions(), &message, &answer,
+                         [&done](grpc::Status s) { done.set_value(std::move(s)); });
+  grpc::Status gs = done.get_future().get();
   if (!gs.ok()) return fromGrpcStatus(gs);
+  ::proflow::otlp::Response response;
+  // An answer that does not parse is a success without partial-success details.
+  grpc::ProtoBufferReader reader(&answer);
+  (void)response.ParseFromZeroCopyStream(&reader);
   settings_.telemetry->bytesOut(size);
   if (response.has_partial_success() && response.partial_success().rejected_profiles() > 0) {
     // The peer took the rest; OTLP forbids retrying a partial success.

@@ -2,13 +2,15 @@
 
 #include "core/auth/client_auth.h"
 #include "core/compression/compression.h"
+#include "core/flat/flat_encode.h"
 #include "core/formats/otlp_json/otlp_json.h"
 #include "core/otlp_profiles_version.h"
 
 namespace proflow::exporters::otlphttp {
 
-Status encodeRequest(const OtlpHttpExporterConfig& config, const otlp::Request& request, EncodedRequest* out) {
-  std::string raw = config.encoding == "json" ? otlp_json::toOtlpJson(request) : request.SerializeAsString();
+Status encodeRequest(const OtlpHttpExporterConfig& config, const Batch& batch, EncodedRequest* out) {
+  // Protobuf straight from the flat batch; JSON (a cold path) through the protobuf request.
+  std::string raw = config.encoding == "json" ? otlp_json::toOtlpJson(batch.request()) : flat::encode(batch.data());
   out->uncompressed_size = raw.size();
   if (raw.size() > config.max_request_size.bytes)
     return Status::tooLarge("request of " + std::to_string(raw.size()) + " bytes exceeds max_request_size " +
@@ -41,7 +43,7 @@ Status HttpSender::start(Host& host) {
 
 Status HttpSender::push(const Batch& batch, Deadline deadline) {
   EncodedRequest enc;
-  if (Status s = encodeRequest(config_, batch.request(), &enc); !s.isOk()) return s;
+  if (Status s = encodeRequest(config_, batch, &enc); !s.isOk()) return s;
   auto timeout = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
   if (timeout.count() <= 0) return Status(StatusCode::kDeadlineExceeded, "no time left for the attempt");
   auth::addClientHeaders(client_auth_, &enc.headers);

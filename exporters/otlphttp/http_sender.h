@@ -19,7 +19,7 @@ struct EncodedRequest {
 };
 
 // Pure encoding step (tests check payloads without a network).
-Status encodeRequest(const OtlpHttpExporterConfig& config, const otlp::Request& request, EncodedRequest* out);
+Status encodeRequest(const OtlpHttpExporterConfig& config, const Batch& batch, EncodedRequest* out);
 
 class HttpSender final : public exporterhelper::Sender {
  public:

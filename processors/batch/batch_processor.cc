@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "core/durable_acceptance.h"
-#include "processors/batch/request_splitter.h"
+#include "core/flat/flat_split.h"
 #include "processors/batch/shard_router.h"
 
 namespace proflow::processors::batch {
@@ -123,7 +123,7 @@ void BatchProcessor::mergeLocked(Shard& shard, const Batch& batch, uint64_t prof
     shard.pending->first_arrival = Clock::now();
     if (!wait_for_flush_) shard.due = ticks(shard.pending->first_arrival + config_.timeout.value);
   }
-  shard.pending->merger.append(batch.request());
+  shard.pending->merger.append(batch.data());
   shard.pending->profiles += profiles;
   shard.pending->bytes += bytes;
 }
@@ -140,11 +140,11 @@ std::vector<BatchProcessor::Ready> BatchProcessor::cutLocked(Shard& shard) {
   std::unique_ptr<Pending> p = std::move(shard.pending);
   shard.due = kNever;
   uint64_t bytes = 0;
-  for (auto& part : splitRequest(std::move(*p->request), config_.send_batch_max_size)) {
+  for (auto& part : flat::splitByProfiles(std::move(p->merged), config_.send_batch_max_size)) {
     Ready r;
-    r.counts = countRequest(part);
-    // Computed here, before anyone else can see the request: ByteSizeLong caches sizes in it.
-    r.bytes = part.ByteSizeLong();
+    const flat::Counts c = part.counts();
+    r.counts = {c.resources, c.profiles, c.samples};
+    r.bytes = part.memoryBytes();
     r.batch = Batch(std::move(part));
     bytes += r.bytes;
     out.push_back(std::move(r));

@@ -30,7 +30,7 @@
 #include <vector>
 
 #include "core/factory.h"
-#include "core/request_merger.h"
+#include "core/flat/flat_merge.h"
 #include "processors/batch/config.h"
 
 namespace proflow::processors::batch {
@@ -59,12 +59,12 @@ class BatchProcessor final : public Processor {
     bool done = false;
     Status status;
   };
-  // The request being filled in one shard.
+  // The batch being filled in one shard (flat: appended through remap tables, linear time).
   struct Pending {
-    std::unique_ptr<otlp::Request> request = std::make_unique<otlp::Request>();
-    RequestMerger merger{request.get()};
+    flat::Batch merged;
+    flat::Merger merger{&merged};
     uint64_t profiles = 0;
-    uint64_t bytes = 0;  // sum of the incoming batches' sizes (the merged request is smaller)
+    uint64_t bytes = 0;  // sum of the incoming batches' sizes (the merged batch is smaller)
     Clock::time_point first_arrival;
     std::shared_ptr<FlushOutcome> outcome = std::make_shared<FlushOutcome>();
   };

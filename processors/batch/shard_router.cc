@@ -1,33 +1,36 @@
 #include "processors/batch/shard_router.h"
 
-#include <map>
+#include <algorithm>
 
-#include "core/request_merger.h"
+#include "core/flat/flat_merge.h"
+#include "core/flat/flat_split.h"
 #include "core/stable_hash.h"
 
 namespace proflow::processors::batch {
 
-size_t shardOfResource(const otlp::Request& request, int resource_index, size_t shards) {
+size_t shardOfResource(const flat::Batch& batch, size_t resource_index, size_t shards) {
   if (shards <= 1) return 0;
-  const auto& rp = request.resource_profiles(resource_index);
-  const std::string identity = rp.schema_url() + '\n' + keyValuesIdentity(rp.resource().attributes(), request.dictionary());
-  return static_cast<size_t>(stableHash(identity) % shards);
+  return static_cast<size_t>(stableHash(flat::resourceIdentity(batch, batch.resources[resource_index])) % shards);
 }
 
 std::vector<ShardPart> splitByShard(Batch batch, size_t shards) {
-  const otlp::Request& src = batch.request();
-  std::map<size_t, std::vector<int>> by_shard;
-  for (int r = 0; r < src.resource_profiles_size(); ++r) by_shard[shardOfResource(src, r, shards)].push_back(r);
+  const flat::Batch& src = batch.data();
+  std::vector<uint32_t> shard_of(src.resources.size());
+  std::vector<bool> used(std::max<size_t>(shards, 1));
+  size_t distinct = 0;
+  for (size_t r = 0; r < src.resources.size(); ++r) {
+    shard_of[r] = static_cast<uint32_t>(shardOfResource(src, r, shards));
+    if (!used[shard_of[r]]) ++distinct;
+    used[shard_of[r]] = true;
+  }
   std::vector<ShardPart> parts;
-  if (by_shard.size() <= 1) {
-    parts.push_back({by_shard.empty() ? 0 : by_shard.begin()->first, std::move(batch)});
+  if (distinct <= 1) {
+    parts.push_back({shard_of.empty() ? 0 : shard_of[0], std::move(batch)});
     return parts;
   }
-  for (const auto& [shard, resources] : by_shard) {
-    otlp::Request part;
-    RequestMerger(&part).appendResources(src, resources);
-    parts.push_back({shard, Batch(std::move(part))});
-  }
+  std::vector<flat::Batch> split = flat::splitByResource(src, shard_of, static_cast<uint32_t>(used.size()));
+  for (size_t shard = 0; shard < split.size(); ++shard)
+    if (used[shard]) parts.push_back({shard, Batch(std::move(split[shard]))});
   return parts;
 }
 

@@ -15,8 +15,8 @@ struct ShardPart {
   Batch batch;
 };
 
-// The shard of each resource of `request`, in `shards` shards.
-size_t shardOfResource(const otlp::Request& request, int resource_index, size_t shards);
+// The shard of resource `resource_index` of `batch`, in `shards` shards.
+size_t shardOfResource(const flat::Batch& batch, size_t resource_index, size_t shards);
 
 // One part per shard that has resources of `batch`. A batch whose resources all fall in one shard
 // (the common case: one resource per request) is passed on as is, without a copy.

@@ -88,5 +88,21 @@ TEST(FlatMerge, AppendingABatchToItselfDoublesItsProfiles) {
   EXPECT_EQ(b.strings.size(), strings);  // every string was already there
 }
 
+TEST(FlatMerge, ResourceIdentityIsTheTextTheProtobufFormGives) {
+  // Shards and load-balancing routes hash this text: it must not move when the model changes.
+  std::vector<otlp::Request> inputs = {testing::everyFieldRequest()};
+  for (auto& [name, r] : testing::corpus()) inputs.push_back(r);
+  for (const auto& r : inputs) {
+    const Batch b = decoded(r);
+    ASSERT_EQ(b.resources.size(), static_cast<size_t>(r.resource_profiles_size()));
+    for (int i = 0; i < r.resource_profiles_size(); ++i) {
+      const auto& rp = r.resource_profiles(i);
+      const std::string want = ::proflow::keyValuesIdentity(rp.resource().attributes(), r.dictionary());
+      EXPECT_EQ(keyValuesIdentity(b, b.resources[static_cast<size_t>(i)].attributes), want);
+      EXPECT_EQ(resourceIdentity(b, b.resources[static_cast<size_t>(i)]), rp.schema_url() + '\n' + want);
+    }
+  }
+}
+
 }  // namespace
 }  // namespace proflow::flat

@@ -1,17 +1,20 @@
+// Cutting a flat batch: by profile count (the batch processor's send_batch_max_size) and by
+// resource (its shards), each part with only the dictionary entries its profiles reference.
+#include <google/protobuf/util/message_differencer.h>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include "core/batch.h"
+#include "core/flat/flat_convert.h"
+#include "core/flat/flat_split.h"
 #include "core/request_merger.h"
-#include "processors/batch/request_splitter.h"
+#include "tests/core/flat/test_requests.h"
 #include "tests/support/profile_builder.h"
 
-namespace proflow::processors::batch {
+namespace proflow::flat {
 namespace {
 
 using ::proflow::testing::dictionaryProblems;
-using ::proflow::testing::makeProfile;
-using ::proflow::testing::makeRequest;
 using ::proflow::testing::ProfileSpec;
 using ::testing::IsEmpty;
 
@@ -25,26 +28,40 @@ otlp::Request tenProfiles() {
   std::vector<ProfileSpec> a, b;
   for (int i = 0; i < 6; ++i) a.push_back(profile(i));
   for (int i = 6; i < 10; ++i) b.push_back(profile(i));
-  otlp::Request r = makeRequest("a", a);
-  RequestMerger(&r).append(makeRequest("b", b));
+  otlp::Request r = ::proflow::testing::makeRequest("a", a);
+  RequestMerger(&r).append(::proflow::testing::makeRequest("b", b));
   return r;
 }
 
-TEST(RequestSplitter, CutsIntoPartsOfAtMostNProfilesInOrder) {
+Batch flatOf(const otlp::Request& r) {
+  Batch b;
+  EXPECT_TRUE(fromRequest(r, &b).isOk());
+  return b;
+}
+
+otlp::Request requestOf(const Batch& b) {
+  otlp::Request r;
+  EXPECT_TRUE(toRequest(b, &r).isOk());
+  return r;
+}
+
+TEST(FlatSplit, CutsIntoPartsOfAtMostNProfilesInOrder) {
   // [a0..a3] [a4 a5 | b6 b7] [b8 b9]: the middle part straddles both resources.
-  auto parts = splitRequest(tenProfiles(), 4);
+  auto parts = splitByProfiles(flatOf(tenProfiles()), 4);
   ASSERT_EQ(parts.size(), 3u);
   std::vector<std::string> services;
   int next_value = 0;
-  for (const auto& part : parts) {
+  for (const auto& flat_part : parts) {
+    const otlp::Request part = requestOf(flat_part);
     EXPECT_THAT(dictionaryProblems(part), IsEmpty());
-    EXPECT_LE(countRequest(part).profiles, 4u);
+    EXPECT_LE(flat_part.counts().profiles, 4u);
     for (int r = 0; r < part.resource_profiles_size(); ++r) {
-      services.push_back(testing::serviceName(part, r));
+      services.push_back(::proflow::testing::serviceName(part, r));
+      ASSERT_EQ(part.resource_profiles(r).scope_profiles_size(), 1);  // no scope without profiles
       for (const auto& p : part.resource_profiles(r).scope_profiles(0).profiles()) {
         const auto& s = p.samples(0);
         EXPECT_EQ(s.values(0), next_value);
-        EXPECT_EQ(testing::stackFrames(part.dictionary(), s.stack_index()),
+        EXPECT_EQ(::proflow::testing::stackFrames(part.dictionary(), s.stack_index()),
                   (std::vector<std::string>{"leaf" + std::to_string(next_value), "main"}));
         ++next_value;
       }
@@ -54,9 +71,10 @@ TEST(RequestSplitter, CutsIntoPartsOfAtMostNProfilesInOrder) {
   EXPECT_EQ(services, (std::vector<std::string>{"a", "a", "b", "b"}));
 }
 
-TEST(RequestSplitter, EachPartCarriesOnlyWhatItsProfilesReference) {
-  auto parts = splitRequest(tenProfiles(), 3);
-  const auto& strings = parts[0].dictionary().string_table();
+TEST(FlatSplit, EachPartCarriesOnlyWhatItsProfilesReference) {
+  auto parts = splitByProfiles(flatOf(tenProfiles()), 3);
+  const otlp::Request first = requestOf(parts[0]);
+  const auto& strings = first.dictionary().string_table();
   auto has = [&](const std::string& s) { return std::find(strings.begin(), strings.end(), s) != strings.end(); };
   EXPECT_TRUE(has("leaf0"));
   EXPECT_TRUE(has("leaf2"));
@@ -64,14 +82,40 @@ TEST(RequestSplitter, EachPartCarriesOnlyWhatItsProfilesReference) {
   EXPECT_FALSE(has("leaf9"));
 }
 
-TEST(RequestSplitter, SmallRequestsPassThroughUntouched) {
-  otlp::Request r = tenProfiles();
-  const std::string before = r.SerializeAsString();
-  auto parts = splitRequest(std::move(r), 10);
+TEST(FlatSplit, SmallBatchesPassThroughUntouched) {
+  Batch b = flatOf(tenProfiles());
+  const std::string before = tenProfiles().SerializeAsString();
+  auto parts = splitByProfiles(std::move(b), 10);
   ASSERT_EQ(parts.size(), 1u);
-  EXPECT_EQ(parts[0].SerializeAsString(), before);
-  EXPECT_EQ(splitRequest(tenProfiles(), 0).size(), 1u);
+  EXPECT_EQ(requestOf(parts[0]).SerializeAsString(), before);
+  EXPECT_EQ(splitByProfiles(flatOf(tenProfiles()), 0).size(), 1u);
+}
+
+TEST(FlatSplit, ByResourceGivesWhatRequestMergerGivesForThoseResources) {
+  // Three services (one of them reference-based) over the corpus' every-field request.
+  otlp::Request src = testing::everyFieldRequest();
+  RequestMerger merger(&src);
+  merger.append(testing::agentRequest(2, 40, 1));
+  merger.append(tenProfiles());
+  const Batch flat_src = flatOf(src);
+  ASSERT_GE(flat_src.resources.size(), 3u);
+  std::vector<uint32_t> group(flat_src.resources.size());
+  for (size_t r = 0; r < group.size(); ++r) group[r] = static_cast<uint32_t>(r % 2);
+  std::vector<Batch> parts = splitByResource(flat_src, group, 3);
+  ASSERT_EQ(parts.size(), 3u);
+  EXPECT_EQ(parts[2].counts().profiles, 0u);  // a group without resources
+  for (uint32_t g = 0; g < 2; ++g) {
+    std::vector<int> resources;
+    for (size_t r = 0; r < group.size(); ++r)
+      if (group[r] == g) resources.push_back(static_cast<int>(r));
+    otlp::Request want;
+    RequestMerger(&want).appendResources(src, resources);
+    std::string diff;
+    google::protobuf::util::MessageDifferencer d;
+    d.ReportDifferencesToString(&diff);
+    EXPECT_TRUE(d.Compare(want, requestOf(parts[g]))) << "group " << g << ": " << diff.substr(0, 2000);
+  }
 }
 
 }  // namespace
-}  // namespace proflow::processors::batch
+}  // namespace proflow::flat

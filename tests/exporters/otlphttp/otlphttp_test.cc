@@ -30,7 +30,7 @@ TEST(OtlpHttpEncode, ProducesTheDeclaredEncodingAndCompression) {
       cfg.encoding = enc;
       cfg.compression = comp;
       exporters::otlphttp::EncodedRequest out;
-      ASSERT_TRUE(exporters::otlphttp::encodeRequest(cfg, sample(), &out).isOk());
+      ASSERT_TRUE(exporters::otlphttp::encodeRequest(cfg, Batch(sample()), &out).isOk());
       std::string raw;
       auto codec = *compression::codecFromName(comp);
       ASSERT_TRUE(compression::decompress(codec, out.body, raw, {}).isOk());
@@ -42,7 +42,7 @@ TEST(OtlpHttpEncode, ProducesTheDeclaredEncodingAndCompression) {
     }
   cfg.max_request_size = config::ByteSize(10);
   exporters::otlphttp::EncodedRequest out;
-  EXPECT_EQ(exporters::otlphttp::encodeRequest(cfg, sample(), &out).code(), StatusCode::kPayloadTooLarge);
+  EXPECT_EQ(exporters::otlphttp::encodeRequest(cfg, Batch(sample()), &out).code(), StatusCode::kPayloadTooLarge);
 }
 
 class OtlpHttpChainTest : public ::testing::TestWithParam<std::pair<const char*, const char*>> {};

@@ -8,11 +8,15 @@
 #include <set>
 #include <thread>
 
+#include <google/protobuf/util/message_differencer.h>
+
 #include "core/config/config_loader.h"
+#include "core/flat/flat_decode.h"
 #include "core/request_merger.h"
 #include "core/telemetry/metrics.h"
 #include "processors/batch/batch_processor.h"
 #include "processors/batch/factory.h"
+#include "tests/core/flat/test_requests.h"
 #include "tests/processors/batch/scripted_sink.h"
 #include "tests/support/component_config.h"
 #include "tests/support/profile_builder.h"
@@ -74,6 +78,33 @@ TEST(BatchProcessor, FlushesWhenSendBatchSizeIsReached) {
   ASSERT_EQ(got.size(), 1u);
   EXPECT_EQ(got[0].counts().profiles, 4u);
   EXPECT_EQ(got[0].counts().resources, 1u);  // same service: one resource
+  h.processor->shutdown(Deadline::clock::now() + 30s);
+}
+
+TEST(BatchProcessor, MergesRealRequestsAsRequestMergerDid) {
+  // Converted pprof fixtures, agent-shaped requests and one that sets every field, arriving as the
+  // OTLP receiver hands them over (decoded into flat batches).
+  std::vector<otlp::Request> inputs;
+  for (auto& [name, r] : flat::testing::corpus()) inputs.push_back(r);
+  for (uint32_t seed = 0; seed < 4; ++seed) inputs.push_back(flat::testing::agentRequest(2, 60, seed));
+  uint64_t profiles = 0;
+  for (const auto& r : inputs) profiles += countRequest(r).profiles;
+  Harness h(sizeOnly(static_cast<uint32_t>(profiles)));
+  for (const auto& r : inputs) {
+    auto data = std::make_shared<flat::Batch>();
+    ASSERT_TRUE(flat::decode(r.SerializeAsString(), data.get()).request.isOk());
+    ASSERT_TRUE(h.processor->consume(Batch(std::shared_ptr<const flat::Batch>(std::move(data)))).isOk());
+  }
+  ASSERT_TRUE(h.sink->waitFor([&] { return h.sink->deliveredProfilesLocked() == profiles; }));
+  ASSERT_EQ(h.sink->delivered().size(), 1u);
+
+  otlp::Request want;
+  RequestMerger merger(&want);
+  for (const auto& r : inputs) merger.append(r);
+  std::string diff;
+  google::protobuf::util::MessageDifferencer d;
+  d.ReportDifferencesToString(&diff);
+  EXPECT_TRUE(d.Compare(want, h.sink->delivered().at(0).request())) << diff.substr(0, 4000);
   h.processor->shutdown(Deadline::clock::now() + 30s);
 }
 
