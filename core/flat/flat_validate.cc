@@ -1,5 +1,5 @@
-// The receivers' structural checks (core/otlp_validate.cc) on a flat batch, with the same rules and
-// messages, so a request is accepted or refused alike whichever model decodes it.
+// The receivers' structural checks on a flat batch: the only copy of these rules (the protobuf
+// validateAndPrune of core/otlp_validate.cc runs them on a request's wire form).
 #include <algorithm>
 
 #include "core/flat/flat_decode.h"

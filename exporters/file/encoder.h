@@ -9,7 +9,7 @@
 #include <string_view>
 #include <vector>
 
-#include "core/otlp_types.h"
+#include "core/batch.h"
 #include "core/status.h"
 
 namespace proflow::exporters::file {
@@ -23,15 +23,15 @@ struct EncodedGroup {
 class Encoder {
  public:
   virtual ~Encoder() = default;
-  // Appends the record for `request` to `out`. A non-OK status means nothing usable was appended.
-  virtual Status encode(const otlp::Request& request, std::string& out) const = 0;
+  // Appends the record for `batch` to `out`. A non-OK status means nothing usable was appended.
+  virtual Status encode(const Batch& batch, std::string& out) const = 0;
   // Suggested file extension, e.g. ".jsonl" (documentation and defaults only).
   virtual std::string_view extension() const = 0;
 
   // True: `path` is a directory and each batch becomes whole files (encodeGroups), not a record.
   virtual bool filePerGroup() const { return false; }
   // File-per-group formats only: one entry per output file, in request order.
-  virtual Status encodeGroups(const otlp::Request&, std::vector<EncodedGroup>*) const {
+  virtual Status encodeGroups(const Batch&, std::vector<EncodedGroup>*) const {
     return Status::internal("this format appends records; it has no file groups");
   }
 };

@@ -42,10 +42,10 @@ void FileExporter::record(telemetry::Event event, const BatchCounts& counts) {
   if (settings_.telemetry) settings_.telemetry->record(event, counts);
 }
 
-Status FileExporter::writeRecord(const otlp::Request& request, size_t* bytes) {
+Status FileExporter::writeRecord(const Batch& batch, size_t* bytes) {
   // Encoding is the expensive part and needs no lock, so concurrent callers encode in parallel.
   std::string encoded;
-  if (Status s = encoder_->encode(request, encoded); !s.isOk()) return s;
+  if (Status s = encoder_->encode(batch, encoded); !s.isOk()) return s;
   std::lock_guard lock(mu_);
   if (!running_) return Status::unavailable("file exporter " + settings_.id.str() + " is not running");
   Status s = file_.write(encoded);
@@ -55,9 +55,9 @@ Status FileExporter::writeRecord(const otlp::Request& request, size_t* bytes) {
   return config_.flush_interval.zero() ? file_.sync() : Status::ok();
 }
 
-Status FileExporter::writeGroups(const otlp::Request& request, size_t* bytes) {
+Status FileExporter::writeGroups(const Batch& batch, size_t* bytes) {
   std::vector<EncodedGroup> groups;
-  if (Status s = encoder_->encodeGroups(request, &groups); !s.isOk()) return s;
+  if (Status s = encoder_->encodeGroups(batch, &groups); !s.isOk()) return s;
   std::lock_guard lock(mu_);
   if (!running_) return Status::unavailable("file exporter " + settings_.id.str() + " is not running");
   // Files written before a failure stay: each is complete, and the batch is reported failed.
@@ -73,7 +73,7 @@ Status FileExporter::writeGroups(const otlp::Request& request, size_t* bytes) {
 Status FileExporter::consume(Batch batch) {
   const BatchCounts counts = batch.counts();
   size_t bytes = 0;
-  Status s = dir_ ? writeGroups(batch.request(), &bytes) : writeRecord(batch.request(), &bytes);
+  Status s = dir_ ? writeGroups(batch, &bytes) : writeRecord(batch, &bytes);
   if (settings_.telemetry && bytes > 0) settings_.telemetry->bytesOut(bytes);
   if (!s.isOk()) {
     record(telemetry::Event::kFailed, counts);

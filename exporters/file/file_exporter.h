@@ -30,8 +30,8 @@ class FileExporter final : public Exporter {
   void syncLoop(std::stop_token stop);
   void syncNow();
   void record(telemetry::Event event, const BatchCounts& counts);
-  Status writeRecord(const otlp::Request& request, size_t* bytes);
-  Status writeGroups(const otlp::Request& request, size_t* bytes);
+  Status writeRecord(const Batch& batch, size_t* bytes);
+  Status writeGroups(const Batch& batch, size_t* bytes);
 
   CreateSettings settings_;
   FileExporterConfig config_;

@@ -8,8 +8,8 @@ namespace {
 // ProfilesData (resourceProfiles, dictionary), so it is encoded directly.
 class OtlpJsonEncoder final : public Encoder {
  public:
-  Status encode(const otlp::Request& request, std::string& out) const override {
-    std::string json = otlp_json::toOtlpJson(request);
+  Status encode(const Batch& batch, std::string& out) const override {
+    std::string json = otlp_json::toOtlpJson(batch.request());  // JSON goes through the protobuf request
     // Compact printing never emits a raw newline (strings escape it); checked because a stray one
     // would split a record in two for every reader.
     if (json.find('\n') != std::string::npos)

@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <limits>
 
+#include "core/flat/flat_encode.h"
 #include "exporters/file/encoder.h"
 
 namespace proflow::exporters::file {
@@ -10,21 +11,17 @@ namespace {
 
 class OtlpProtoEncoder final : public Encoder {
  public:
-  Status encode(const otlp::Request& request, std::string& out) const override {
-    const size_t size = request.ByteSizeLong();
+  Status encode(const Batch& batch, std::string& out) const override {
+    const flat::Batch& data = batch.data();  // encoded straight from the flat batch
+    const size_t size = flat::encodedSize(data);
     if (size > std::numeric_limits<uint32_t>::max())
       return Status::tooLarge("batch of " + std::to_string(size) + " bytes does not fit a 4-byte size prefix");
-    const size_t start = out.size();
-    out.resize(start + 4 + size);
-    auto* p = reinterpret_cast<uint8_t*>(out.data() + start);
-    p[0] = static_cast<uint8_t>(size >> 24);
-    p[1] = static_cast<uint8_t>(size >> 16);
-    p[2] = static_cast<uint8_t>(size >> 8);
-    p[3] = static_cast<uint8_t>(size);
-    if (!request.SerializeWithCachedSizesToArray(p + 4)) {
-      out.resize(start);
-      return Status::internal("protobuf serialization failed");
-    }
+    out.reserve(out.size() + 4 + size);
+    out.push_back(static_cast<char>(size >> 24));
+    out.push_back(static_cast<char>(size >> 16));
+    out.push_back(static_cast<char>(size >> 8));
+    out.push_back(static_cast<char>(size));
+    flat::encodeTo(data, &out);
     return Status::ok();
   }
   std::string_view extension() const override { return ".binpb"; }

@@ -3,6 +3,7 @@
 #include <spdlog/spdlog.h>
 
 #include "core/exporterhelper/exporter_helper.h"
+#include "core/flat/flat_attributes.h"
 #include "core/flat/flat_merge.h"
 #include "core/flat/flat_split.h"
 #include "exporters/loadbalancing/resolver.h"
@@ -106,42 +107,10 @@ void LoadBalancingExporter::resolveLoop() {
   }
 }
 
-namespace {
-
-// The text of an attribute value, as the protobuf form's valueText (core/profile_attributes.h) gives.
-std::string valueText(const flat::Batch& b, const flat::Value& v) {
-  switch (v.kind) {
-    case flat::ValueKind::kString: return std::string(b.view(v.bytes));
-    case flat::ValueKind::kStrindex: return std::string(b.string(v.strindex()));
-    case flat::ValueKind::kInt: return std::to_string(v.intValue());
-    case flat::ValueKind::kBool: return v.boolValue() ? "true" : "false";
-    case flat::ValueKind::kDouble: return std::to_string(v.doubleValue());
-    case flat::ValueKind::kBytes: return std::string(b.view(v.bytes));
-    case flat::ValueKind::kArray:
-    case flat::ValueKind::kKvList: {
-      model::AnyValue any;
-      const std::string_view bytes = b.view(v.bytes);
-      if (v.kind == flat::ValueKind::kArray) (void)any.mutable_array_value()->ParseFromArray(bytes.data(), static_cast<int>(bytes.size()));
-      else (void)any.mutable_kvlist_value()->ParseFromArray(bytes.data(), static_cast<int>(bytes.size()));
-      return any.ShortDebugString();
-    }
-    case flat::ValueKind::kAbsent:
-    case flat::ValueKind::kEmpty: return std::string();
-  }
-  return std::string();
-}
-
-}  // namespace
-
 std::string LoadBalancingExporter::routingKey(const flat::Batch& batch, size_t resource_index) const {
   const flat::Resource& r = batch.resources[resource_index];
-  if (config_.routing_key == "service") {
-    for (const flat::KeyValue& kv : flat::Batch::slice(batch.key_values, r.attributes)) {
-      const std::string_view key = kv.key_strindex != 0 ? batch.string(kv.key_strindex) : batch.view(kv.key);
-      if (key == "service.name") return valueText(batch, kv.value);
-    }
-    return "";  // unnamed ones go together
-  }
+  if (config_.routing_key == "service")
+    return flat::resourceAttribute(batch, r, "service.name").value_or("");  // unnamed ones go together
   return flat::keyValuesIdentity(batch, r.attributes);
 }
 
