@@ -27,6 +27,17 @@ std::string valueText(const Batch& b, const Value& v) {
   return std::string();
 }
 
+std::optional<std::string> scalarText(const Batch& b, const Value& v) {
+  switch (v.kind) {
+    case ValueKind::kString:
+    case ValueKind::kStrindex:
+    case ValueKind::kInt:
+    case ValueKind::kBool:
+    case ValueKind::kDouble: return valueText(b, v);
+    default: return std::nullopt;
+  }
+}
+
 std::optional<std::string> resourceAttribute(const Batch& b, const Resource& r, std::string_view key) {
   for (const KeyValue& kv : Batch::slice(b.key_values, r.attributes)) {
     const std::string_view k = kv.key_strindex != 0 ? b.string(kv.key_strindex) : b.view(kv.key);

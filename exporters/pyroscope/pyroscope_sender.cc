@@ -81,7 +81,7 @@ Status PyroscopeSender::push(const Batch& batch, Deadline deadline) {
   SeriesOptions options;
   options.external_labels = config_.external_labels;
   std::vector<Series> series;
-  if (Status s = buildSeries(batch.request(), options, &series); !s.isOk())
+  if (Status s = buildSeries(batch.data(), options, &series); !s.isOk())
     return Status::invalid("pyroscope: cannot convert the batch to pprof: " + s.message());
   if (series.empty()) return Status::ok();
   if (config_.api == "push")

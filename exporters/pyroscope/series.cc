@@ -4,9 +4,8 @@
 #include <cctype>
 #include <random>
 
-#include "core/dictionary_builder.h"
-#include "core/formats/pprof/otlp_to_pprof.h"
-#include "core/profile_attributes.h"
+#include "core/flat/flat_attributes.h"
+#include "core/formats/pprof/flat_to_pprof.h"
 #include "core/pyroscope_metric.h"
 
 namespace proflow::exporters::pyroscope {
@@ -22,27 +21,31 @@ constexpr size_t kMaxLabelName = 1024;   // and longer names (max-length-label-n
 constexpr size_t kMaxLabels = 30;        // and more names per series (max-label-names-per-series)
 
 // Profile attribute `key` of one OTLP profile, as text; "" when absent or not a scalar.
-std::string profileAttr(const otlp::Dictionary& d, const otlp::Profile& p, std::string_view key) {
-  for (int32_t i : p.attribute_indices()) {
-    if (i < 0 || i >= d.attribute_table_size()) continue;
-    const auto& kv = d.attribute_table(i);
-    if (dictString(d, kv.key_strindex()) == key) return scalarText(kv.value(), d).value_or("");
+std::string profileAttr(const flat::Batch& b, const flat::Profile& p, std::string_view key) {
+  for (int32_t i : b.indexList(p.attributes)) {
+    if (i < 0 || static_cast<size_t>(i) >= b.attributes.size()) continue;
+    const flat::Attribute& a = b.attributes[static_cast<size_t>(i)];
+    if (b.string(a.key_strindex) == key) return flat::scalarText(b, a.value).value_or("");
   }
   return {};
 }
 
-std::string metricName(const otlp::Dictionary& d, const std::vector<const otlp::Profile*>& profiles) {
+std::string metricName(const flat::Batch& b, const std::vector<const flat::Profile*>& profiles) {
   for (const auto* p : profiles)
-    if (std::string m = profileAttr(d, *p, kProfileNameAttr); !m.empty()) return m;
+    if (std::string m = profileAttr(b, *p, kProfileNameAttr); !m.empty()) return m;
   for (const auto* p : profiles)
-    if (std::string m = pyroscopeMetricFamily(dictString(d, p->sample_type().type_strindex())); !m.empty()) return m;
-  return profiles.empty() ? "unknown" : sanitizeLabelName(dictString(d, profiles[0]->sample_type().type_strindex()));
+    if (std::string m = pyroscopeMetricFamily(b.string(p->sample_type.type_strindex)); !m.empty()) return m;
+  return profiles.empty() ? "unknown" : sanitizeLabelName(b.string(profiles[0]->sample_type.type_strindex));
 }
 
-std::map<std::string, std::string> resourceLabels(const otlp::ResourceProfiles& rp, const otlp::Dictionary& d) {
+std::map<std::string, std::string> resourceLabels(const flat::Batch& b, const flat::Resource& r) {
   std::map<std::string, std::string> labels;
   std::string service = "unknown_service";
-  for (auto& [key, value] : scalarAttributes(rp.resource().attributes(), d)) {
+  for (const flat::KeyValue& kv : flat::Batch::slice(b.key_values, r.attributes)) {
+    std::optional<std::string> text = flat::scalarText(b, kv.value);
+    if (!text) continue;
+    std::string value = std::move(*text);
+    const std::string key(kv.key_strindex != 0 ? b.string(kv.key_strindex) : b.view(kv.key));
     if (value.empty() || value.size() > kMaxLabelValue) continue;
     if (key == "service.name") {
       service = std::move(value);
@@ -54,6 +57,13 @@ std::map<std::string, std::string> resourceLabels(const otlp::ResourceProfiles& 
   }
   labels["service_name"] = service;
   return labels;
+}
+
+// The n-th scope of resource `r` (n counts from 0 in the resource's order).
+const flat::Scope& scopeAt(const flat::Batch& b, const flat::Resource& r, int n) {
+  uint32_t s = r.first_scope;
+  for (int i = 0; i < n; ++i) s = b.scopes[s].next_scope;
+  return b.scopes[s];
 }
 
 // Pyroscope refuses a series with more than 30 label names. service_name, the external labels,
@@ -74,23 +84,22 @@ void capResourceLabels(std::map<std::string, std::string>* labels, const std::ma
 
 }  // namespace
 
-Status buildSeries(const otlp::Request& batch, const SeriesOptions& options, std::vector<Series>* out) {
+Status buildSeries(const flat::Batch& batch, const SeriesOptions& options, std::vector<Series>* out) {
   out->clear();
   std::vector<pprof::EncodedPprof> encoded;
-  if (Status s = pprof::otlpToPprofBytes(batch, &encoded); !s.isOk()) return s;
-  const auto& dict = batch.dictionary();
+  if (Status s = pprof::flatToPprofBytes(batch, &encoded); !s.isOk()) return s;
   std::map<Labels, size_t> index;
   for (auto& e : encoded) {
-    const auto& rp = batch.resource_profiles(e.resource_index);
-    const auto& scope = rp.scope_profiles(e.scope_index);
-    std::vector<const otlp::Profile*> profiles;
-    for (int i : e.profile_indices) profiles.push_back(&scope.profiles(i));
-    std::map<std::string, std::string> labels = resourceLabels(rp, dict);
+    const flat::Resource& r = batch.resources[static_cast<size_t>(e.resource_index)];
+    const flat::Scope& scope = scopeAt(batch, r, e.scope_index);
+    std::vector<const flat::Profile*> profiles;
+    for (int i : e.profile_indices) profiles.push_back(&batch.profiles[scope.profiles.begin + static_cast<uint32_t>(i)]);
+    std::map<std::string, std::string> labels = resourceLabels(batch, r);
     capResourceLabels(&labels, options.external_labels);
     for (const auto& [k, v] : options.external_labels) labels[k] = v;
-    labels["__name__"] = metricName(dict, profiles);
+    labels["__name__"] = metricName(batch, profiles);
     bool cumulative = false;
-    for (const auto* p : profiles) cumulative = cumulative || profileAttr(dict, *p, kCumulativeAttr) == "true";
+    for (const auto* p : profiles) cumulative = cumulative || profileAttr(batch, *p, kCumulativeAttr) == "true";
     if (!cumulative) labels["__delta__"] = "false";  // already a delta: the server must not difference it
     Labels sorted(labels.begin(), labels.end());
     auto [it, added] = index.try_emplace(sorted, out->size());
@@ -98,8 +107,8 @@ Status buildSeries(const otlp::Request& batch, const SeriesOptions& options, std
     SeriesProfile sp;
     sp.raw_profile = std::move(e.data);
     if (!profiles.empty()) {
-      sp.time_ns = static_cast<int64_t>(profiles[0]->time_unix_nano());
-      sp.duration_ns = static_cast<int64_t>(profiles[0]->duration_nano());
+      sp.time_ns = static_cast<int64_t>(profiles[0]->time_unix_nano);
+      sp.duration_ns = static_cast<int64_t>(profiles[0]->duration_nano);
     }
     (*out)[it->second].profiles.push_back(std::move(sp));
   }

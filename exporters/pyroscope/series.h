@@ -19,7 +19,7 @@
 #include <utility>
 #include <vector>
 
-#include "core/otlp_types.h"
+#include "core/flat/flat_batch.h"
 #include "core/prometheus_labels.h"
 #include "core/status.h"
 #include "pyroscope/push/v1/push.pb.h"
@@ -46,7 +46,8 @@ struct SeriesOptions {
 // Label names: isValidLabelName / sanitizeLabelName from core/prometheus_labels.h.
 
 // Errors (kInvalidArgument) come from the OTLP -> pprof conversion (dangling dictionary indexes).
-Status buildSeries(const otlp::Request& batch, const SeriesOptions& options, std::vector<Series>* out);
+// Reads the flat batch directly (flat_to_pprof), without the protobuf request.
+Status buildSeries(const flat::Batch& batch, const SeriesOptions& options, std::vector<Series>* out);
 
 // The push API body; RawSample.ID is a random UUID (v4) per profile.
 push::v1::PushRequest encodePushRequest(const std::vector<Series>& series);

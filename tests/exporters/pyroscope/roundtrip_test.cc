@@ -6,6 +6,7 @@
 #include <fstream>
 #include <map>
 
+#include "core/batch.h"
 #include "core/formats/pprof/pprof_codec.h"
 #include "exporters/pyroscope/series.h"
 #include "receivers/pyroscope/ingest_converter.h"
@@ -31,7 +32,7 @@ TEST(PyroscopeRoundTripTest, NodeSdkWallProfileKeepsItsSeries) {
   ASSERT_TRUE(receivers::pyroscope::convertIngest(params, "application/octet-stream", body, {}, &req).isOk());
 
   std::vector<exporters::pyroscope::Series> series;
-  ASSERT_TRUE(exporters::pyroscope::buildSeries(req, {}, &series).isOk());
+  ASSERT_TRUE(exporters::pyroscope::buildSeries(Batch(std::move(req)).data(), {}, &series).isOk());
   ASSERT_EQ(series.size(), 1u);
   const std::map<std::string, std::string> labels(series[0].labels.begin(), series[0].labels.end());
   const std::map<std::string, std::string> want = {{"__delta__", "false"},     {"__name__", "wall"},

@@ -3,6 +3,7 @@
 
 #include <regex>
 
+#include "core/flat/flat_convert.h"
 #include "core/formats/pprof/pprof_codec.h"
 #include "exporters/pyroscope/series.h"
 #include "tests/exporters/pyroscope/test_profiles.h"
@@ -14,12 +15,18 @@ namespace {
 using testing::cpuPprof;
 using testing::toOtlp;
 
+flat::Batch flatOf(const otlp::Request& r) {
+  flat::Batch b;
+  EXPECT_TRUE(flat::fromRequest(r, &b).isOk());
+  return b;
+}
+
 TEST(SeriesTest, LabelsFromResourceAndExternalLabels) {
   const pprof::Profile cpu = cpuPprof();
   otlp::Request req = toOtlp(cpu, {{"service.name", "shop"}, {"k8s.pod.name", "p-1"}, {"pyroscope.spy_name", "gospy"},
                                    {"cluster", "from-resource"}, {"9lives", "x"}, {"__hidden", "y"}});
   std::vector<Series> series;
-  ASSERT_TRUE(buildSeries(req, {{{"cluster", "eu"}}}, &series).isOk());
+  ASSERT_TRUE(buildSeries(flatOf(req), {{{"cluster", "eu"}}}, &series).isOk());
   ASSERT_EQ(series.size(), 1u);
   const Labels want = {{"_9lives", "x"},          {"__delta__", "false"},  {"__name__", "process_cpu"},
                        {"cluster", "eu"},         {"k8s_pod_name", "p-1"}, {"pyroscope_spy", "gospy"},
@@ -44,7 +51,7 @@ TEST(SeriesTest, ReferenceBasedResourceAttributesAreReadLikeInlineOnes) {
   proflow::testing::referenceResourceAttributes(&req);
   ASSERT_EQ(req.resource_profiles(0).resource().attributes(0).key(), "");  // only the dictionary has them
   std::vector<Series> series;
-  ASSERT_TRUE(buildSeries(req, {}, &series).isOk());
+  ASSERT_TRUE(buildSeries(flatOf(req), {}, &series).isOk());
   ASSERT_EQ(series.size(), 1u);
   const Labels want = {{"__delta__", "false"}, {"__name__", "process_cpu"}, {"k8s_pod_name", "p-1"},
                        {"service_name", "shop"}};
@@ -54,7 +61,7 @@ TEST(SeriesTest, ReferenceBasedResourceAttributesAreReadLikeInlineOnes) {
 TEST(SeriesTest, MetricFromAttributeOrSampleTypeAndUnknownService) {
   otlp::Request req = toOtlp(testing::heapPprof(), {});
   std::vector<Series> series;
-  ASSERT_TRUE(buildSeries(req, {}, &series).isOk());
+  ASSERT_TRUE(buildSeries(flatOf(req), {}, &series).isOk());
   ASSERT_EQ(series.size(), 1u);
   auto label = [&](const std::string& k) {
     for (const auto& [n, v] : series[0].labels)
@@ -67,7 +74,7 @@ TEST(SeriesTest, MetricFromAttributeOrSampleTypeAndUnknownService) {
   // The receiver's pyroscope.profile.name attribute wins (Go mutex and block share sample types).
   testing::addProfileAttribute(&req, "pyroscope.profile.name", "mutex");
   testing::addProfileAttribute(&req, "pyroscope.cumulative", "true");
-  ASSERT_TRUE(buildSeries(req, {}, &series).isOk());
+  ASSERT_TRUE(buildSeries(flatOf(req), {}, &series).isOk());
   EXPECT_EQ(label("__name__"), "mutex");
   EXPECT_EQ(label("__delta__"), "<absent>");  // cumulative: let the server difference it
 }
@@ -77,12 +84,12 @@ TEST(SeriesTest, SameLabelsShareOneSeries) {
   testing::appendOtlp(&req, cpuPprof(), {{"service.name", "a"}});
   testing::appendOtlp(&req, cpuPprof(), {{"service.name", "a"}});
   std::vector<Series> series;
-  ASSERT_TRUE(buildSeries(req, {}, &series).isOk());
+  ASSERT_TRUE(buildSeries(flatOf(req), {}, &series).isOk());
   ASSERT_EQ(series.size(), 1u);
   EXPECT_EQ(series[0].profiles.size(), 2u);
 
   testing::appendOtlp(&req, cpuPprof(), {{"service.name", "b"}});
-  ASSERT_TRUE(buildSeries(req, {}, &series).isOk());
+  ASSERT_TRUE(buildSeries(flatOf(req), {}, &series).isOk());
   ASSERT_EQ(series.size(), 2u);
   EXPECT_EQ(series[1].profiles.size(), 1u);
 }
@@ -90,7 +97,7 @@ TEST(SeriesTest, SameLabelsShareOneSeries) {
 TEST(SeriesTest, PushRequestRoundTripsWithUuids) {
   otlp::Request req = toOtlp(cpuPprof(), {{"service.name", "shop"}});
   std::vector<Series> series;
-  ASSERT_TRUE(buildSeries(req, {}, &series).isOk());
+  ASSERT_TRUE(buildSeries(flatOf(req), {}, &series).isOk());
   push::v1::PushRequest pr;
   ASSERT_TRUE(pr.ParseFromString(encodePushRequest(series).SerializeAsString()));
   ASSERT_EQ(pr.series_size(), 1);
@@ -120,7 +127,7 @@ TEST(SeriesTest, AtMostThirtyLabelNamesPerSeries) {
   attrs.emplace_back("long", std::string(3000, 'x'));  // over Pyroscope's value limit: skipped
   otlp::Request req = toOtlp(cpuPprof(), attrs);
   std::vector<Series> series;
-  ASSERT_TRUE(buildSeries(req, {{{"zone", "z1"}, {"attr_100", "external"}}}, &series).isOk());
+  ASSERT_TRUE(buildSeries(flatOf(req), {{{"zone", "z1"}, {"attr_100", "external"}}}, &series).isOk());
   ASSERT_EQ(series.size(), 1u);
   const auto& l = series[0].labels;
   EXPECT_EQ(l.size(), 30u);
