@@ -450,6 +450,19 @@ Status decompressAuto(std::string_view in, std::string& out, const Limits& limit
   return decompress(detectCodec(in), in, out, limits);
 }
 
+Status inflateOrView(std::string_view in, const Limits& limits, std::string* storage, std::string_view* out) {
+  const Codec codec = detectCodec(in);
+  if (codec != Codec::kNone) {
+    if (Status s = decompress(codec, in, *storage, limits); !s.isOk()) return s;
+    *out = *storage;
+    return Status::ok();
+  }
+  if (in.size() > limits.max_output_bytes)
+    return Status::tooLarge("body size exceeds limit of " + formatBytes(limits.max_output_bytes));
+  *out = in;
+  return Status::ok();
+}
+
 Status compress(Codec codec, std::string_view in, std::string& out, int level) {
   switch (codec) {
     case Codec::kNone: out.assign(in.data(), in.size()); return Status::ok();

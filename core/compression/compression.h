@@ -39,6 +39,10 @@ Status decompress(Codec codec, std::string_view in, std::string& out, const Limi
 // Detects the codec by magic bytes, then decompresses (kNone: copies).
 Status decompressAuto(std::string_view in, std::string& out, const Limits& limits);
 
+// decompressAuto() without the copy of uncompressed input: `*out` views `in` itself (checked against
+// max_output_bytes) or the inflated bytes in `*storage`.
+Status inflateOrView(std::string_view in, const Limits& limits, std::string* storage, std::string_view* out);
+
 // level 0 = codec default (gzip 6, zstd 3).
 Status compress(Codec codec, std::string_view in, std::string& out, int level = 0);
 

@@ -1,5 +1,8 @@
 // The client channel every gRPC exporter opens: endpoint scheme (http:// = plain, https:// = TLS),
-// the `tls` block, send/receive caps and gzip.
+// the `tls` block, send/receive caps and gzip. Every `tls` field is honoured: `insecure` (plain
+// text), `ca_file` (roots; the system's when empty), `cert_file`/`key_file` (client certificate),
+// `server_name_override` (SNI and the name verified) and `insecure_skip_verify` (TLS without
+// checking the server's certificate chain or name).
 #pragma once
 
 #include <grpcpp/channel.h>
@@ -29,8 +32,10 @@ std::shared_ptr<grpc::Channel> makeGrpcChannel(const std::string& endpoint, cons
                                                bool* insecure_out = nullptr);
 
 // What a gRPC exporter's config says about its client: `compression` (gzip | none), metadata keys
-// (gRPC wants them lowercase, without spaces) and the `tls` block.
-void validateGrpcClient(config::ValidationContext& ctx, const std::string& compression,
+// (gRPC wants them lowercase, without spaces) and the `tls` block against the `endpoint`: a setting
+// the channel would not use (TLS options on a plain-text channel, `insecure: true` with https://) is
+// an error, never silently ignored.
+void validateGrpcClient(config::ValidationContext& ctx, const std::string& endpoint, const std::string& compression,
                         const std::map<std::string, std::string>& headers, const TlsClientConfig& tls);
 
 // One call's deadline (from the exporter helper's steady-clock deadline) and metadata.

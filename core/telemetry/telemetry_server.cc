@@ -6,24 +6,42 @@
 #include "core/net/http_server.h"
 
 namespace proflow {
+namespace {
+
+bool isOpenPath(const net::HttpRequest& head) {
+  return (head.method == "GET" || head.method == "HEAD") && head.path == TelemetryServer::kHealthPath;
+}
+
+}  // namespace
 
 TelemetryServer::TelemetryServer(boost::asio::io_context& io, std::string address, telemetry::MetricsRegistry& metrics,
                                  std::function<bool()> healthy, const auth::ServerAuthenticator* authenticator)
-    : address_(std::move(address)), metrics_(metrics), healthy_(std::move(healthy)) {
+    : address_(std::move(address)),
+      metrics_(metrics),
+      healthy_(std::move(healthy)),
+      requests_(metrics, ComponentKind::kReceiver, "service.telemetry") {
   net::HttpServerOptions opts;
   opts.endpoint = address_;
   opts.max_request_body_bytes = 4096;  // GET only
   opts.max_wire_body_bytes = 4096;
   opts.max_connections = 64;
   auth::protectHttpServer(authenticator, &opts);
-  server_ = std::make_unique<net::HttpServer>(io, opts, spdlog::default_logger());
+  if (opts.authenticate) {
+    // Kubernetes probes carry no credentials: the health answer (ok / unhealthy, nothing else) is
+    // open; /metrics, the index and every other path need them.
+    opts.authenticate = [check = std::move(opts.authenticate)](const net::HttpRequest& head) {
+      if (isOpenPath(head)) return Status::ok();
+      return check(head);
+    };
+  }
+  server_ = std::make_unique<net::HttpServer>(io, opts, spdlog::default_logger(), &requests_);
   server_->route("GET", "/metrics", [this](net::HttpRequest&&, net::Responder respond) {
     net::HttpResponse r;
     r.content_type = "text/plain; version=0.0.4; charset=utf-8";
     r.body = metrics_.renderPrometheus();
     respond(std::move(r));
   });
-  server_->route("GET", "/healthz", [this](net::HttpRequest&&, net::Responder respond) {
+  server_->route("GET", kHealthPath, [this](net::HttpRequest&&, net::Responder respond) {
     bool ok = healthy_();
     respond(net::HttpResponse::text(ok ? 200 : 503, ok ? "ok\n" : "unhealthy: a pipeline is not running\n"));
   });

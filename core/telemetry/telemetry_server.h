@@ -1,6 +1,8 @@
 // The self-telemetry endpoint (service.telemetry.metrics.address): GET /metrics (Prometheus text),
 // GET /healthz (200 when every pipeline runs, else 503) and GET / (a short index). With an
-// authenticator (service.telemetry.metrics.auth) every path needs credentials.
+// authenticator (service.telemetry.metrics.auth) every path needs credentials except /healthz, which
+// liveness and readiness probes call without any and which tells only "ok" or "unhealthy".
+// Refused requests are counted under receiver="service.telemetry" (no component id has a dot).
 #pragma once
 
 #include <functional>
@@ -10,6 +12,7 @@
 #include <boost/asio/io_context.hpp>
 
 #include "core/status.h"
+#include "core/telemetry/component_telemetry.h"
 #include "core/telemetry/metrics.h"
 
 namespace proflow {
@@ -23,6 +26,8 @@ class ServerAuthenticator;
 
 class TelemetryServer {
  public:
+  static constexpr const char* kHealthPath = "/healthz";
+
   TelemetryServer(boost::asio::io_context& io, std::string address, telemetry::MetricsRegistry& metrics,
                   std::function<bool()> healthy, const auth::ServerAuthenticator* authenticator = nullptr);
   ~TelemetryServer();
@@ -35,6 +40,9 @@ class TelemetryServer {
   std::string address_;
   telemetry::MetricsRegistry& metrics_;
   std::function<bool()> healthy_;
+  // Requests the endpoint refused (bad requests, unknown paths, missing credentials) are counted
+  // like a receiver's: proflow_receiver_http_rejected_requests_total{receiver="service.telemetry"}.
+  telemetry::ComponentTelemetry requests_;
   std::unique_ptr<net::HttpServer> server_;
 };
 

@@ -6,7 +6,7 @@ namespace proflow::exporters::otlp {
 
 void OtlpExporterConfig::validate(config::ValidationContext& ctx) const {
   if (endpoint.empty()) ctx.error("endpoint", "required: host:port of the OTLP/gRPC server");
-  net::validateGrpcClient(ctx, compression, headers, tls);
+  net::validateGrpcClient(ctx, endpoint, compression, headers, tls);
   helper.validate(ctx);
 }
 

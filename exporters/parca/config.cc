@@ -18,7 +18,7 @@ void ParcaExporterConfig::validate(config::ValidationContext& ctx) const {
     if (!isValidLabelName(k) || k.rfind("__", 0) == 0)
       ctx.error("external_labels", "label name '" + k + "' must match [a-zA-Z_][a-zA-Z0-9_]* and not start with __");
   }
-  net::validateGrpcClient(ctx, compression, headers, tls);
+  net::validateGrpcClient(ctx, endpoint, compression, headers, tls);
   helper.validate(ctx);
 }
 

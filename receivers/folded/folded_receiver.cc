@@ -10,6 +10,7 @@
 #include "core/formats/folded/folded.h"
 #include "core/formats/pprof/pprof_to_otlp.h"
 #include "core/net/http_util.h"
+#include "core/net/in_flight_budget.h"
 #include "core/net/receiver_server.h"
 
 namespace proflow::receivers::folded {
@@ -58,11 +59,12 @@ net::HttpResponse FoldedReceiver::handle(const net::HttpRequest& req) {
     return refusal(s);
   };
   // The body itself may be gzip/zstd (a .folded.gz file posted as is): bounded like Content-Encoding.
-  std::string text;
+  std::string inflated;  // empty when the body is the text itself (no copy)
+  std::string_view text;
   compression::Limits limits;
   limits.max_output_bytes = config_.max_request_body_size.bytes;
   limits.max_inflate_ratio = config_.max_inflate_ratio;
-  if (Status s = compression::decompressAuto(req.body, text, limits); !s.isOk()) return refuse(s);
+  if (Status s = compression::inflateOrView(req.body, limits, &inflated, &text); !s.isOk()) return refuse(s);
 
   ::proflow::folded::FoldedOptions options;
   options.sample_type = config_.sample_type;
@@ -95,13 +97,19 @@ net::HttpResponse FoldedReceiver::handle(const net::HttpRequest& req) {
   options.time_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
                         std::chrono::system_clock::now().time_since_epoch())
                         .count();
-  ::proflow::pprof::Profile profile;
-  if (Status s = ::proflow::folded::foldedToPprof(text, options, &profile); !s.isOk()) return refuse(s);
   ::proflow::pprof::PprofToOtlpOptions convert;
   convert.resource_attributes = std::move(resource);
   convert.scope_name = "proflow.receiver.folded";
+  // The request's claim grows from its body to what parsing and conversion will hold, or it is
+  // refused (429 while other requests hold the budget, 413 when it alone is over it).
+  std::function<Status(size_t)> reserve;
+  if (req.in_flight)
+    reserve = [lease = req.in_flight](size_t total) { return lease->resize(total, "decoded folded stacks"); };
   Batch batch = Batch::withArena();
-  if (Status s = ::proflow::pprof::pprofToOtlp(profile, convert, &batch.mutableRequest()); !s.isOk()) return refuse(s);
+  if (Status s = ::proflow::folded::foldedToOtlp(text, options, convert, req.body.size() + inflated.size(), reserve,
+                                                 &batch.mutableRequest());
+      !s.isOk())
+    return refuse(s);
   Status s = next_->consume(std::move(batch));
   return s.isOk() ? net::HttpResponse::text(200, "") : refusal(s);
 }

@@ -19,7 +19,8 @@ void addResourceAttribute(otlp::ResourceProfiles* rp, const std::string& key, co
 
 }  // namespace
 
-Status JfrIngest::ingest(std::string_view body, const std::multimap<std::string, std::string>& extra) {
+Status JfrIngest::ingest(std::string_view body, const std::multimap<std::string, std::string>& extra,
+                         std::function<Status(size_t bytes)> reserve) {
   auto refuse = [&](Status s) {
     telemetry_.record(telemetry::Event::kReceived, {});
     telemetry_.record(telemetry::Event::kRefused, {});
@@ -28,15 +29,23 @@ Status JfrIngest::ingest(std::string_view body, const std::multimap<std::string,
   compression::Limits limits;
   limits.max_output_bytes = config_.max_request_body_size.bytes;
   limits.max_inflate_ratio = config_.max_inflate_ratio;
-  std::string raw;
-  if (Status s = compression::decompressAuto(body, raw, limits); !s.isOk()) return refuse(s);
+  std::string inflated;  // empty when the body is the recording itself (no copy)
+  std::string_view raw;
+  if (Status s = compression::inflateOrView(body, limits, &inflated, &raw); !s.isOk()) return refuse(s);
 
   Batch batch = Batch::withArena();
   otlp::Request& request = batch.mutableRequest();
   ::proflow::jfr::ConvertOptions options;
   options.keep_original_payload = config_.keep_original_payload;
+  // The converter claims the recording's estimate (the recording's bytes included) before reading
+  // it, then ahead of its output; a compressed body is held beside its inflated copy.
+  if (reserve)
+    options.reserve_memory = [&reserve, held = inflated.empty() ? 0 : body.size()](size_t conversion) {
+      return reserve(held + conversion);
+    };
   auto bytes = std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(raw.data()), raw.size());
   ::proflow::jfr::ConvertResult r = ::proflow::jfr::convertToOtlp(bytes, options, &request);
+  if (!r.refused.isOk()) return refuse(r.refused);
   // A damaged or unfinished recording is refused whole: the sender (or the directory watcher) keeps
   // the file, and nothing half-read is acknowledged.
   if (!r.ok) return refuse(Status::invalid("JFR: " + r.error.message));

@@ -2,6 +2,7 @@
 // Shared by the HTTP endpoint and the directory watcher.
 #pragma once
 
+#include <functional>
 #include <map>
 #include <string>
 #include <string_view>
@@ -19,7 +20,10 @@ class JfrIngest {
 
   // kInvalidArgument: not a (complete) recording; kPayloadTooLarge: over the limits; a retryable
   // status: the pipeline refused, try again later. `extra` adds resource attributes (e.g. query).
-  Status ingest(std::string_view body, const std::multimap<std::string, std::string>& extra = {});
+  // `reserve` (optional) is asked for the total bytes the request holds (body, inflated recording,
+  // conversion) before they are allocated; its refusal is returned as is.
+  Status ingest(std::string_view body, const std::multimap<std::string, std::string>& extra = {},
+                std::function<Status(size_t bytes)> reserve = {});
 
  private:
   const JfrReceiverConfig& config_;

@@ -4,6 +4,7 @@
 
 #include "core/auth/server_auth.h"
 #include "core/net/http_util.h"
+#include "core/net/in_flight_budget.h"
 #include "core/net/receiver_server.h"
 
 namespace proflow::receivers::jfr {
@@ -40,7 +41,12 @@ Status JfrReceiver::start(Host& host) {
 void JfrReceiver::handlePost(net::HttpRequest&& req, net::Responder respond) {
   // Parsing a recording is CPU work: off the I/O thread.
   boost::asio::post(settings_.runtime->workers(), [this, req = std::move(req), respond]() {
-    Status s = ingest_.ingest(req.body, req.query);
+    // The request's claim grows from its body to what conversion will hold, or it is refused (429
+    // while other requests hold the budget, 413 when it alone is over it).
+    std::function<Status(size_t)> reserve;
+    if (req.in_flight)
+      reserve = [lease = req.in_flight](size_t total) { return lease->resize(total, "decoded recording"); };
+    Status s = ingest_.ingest(req.body, req.query, std::move(reserve));
     if (s.isOk()) {
       respond(net::HttpResponse::text(200, ""));
       return;

@@ -125,21 +125,15 @@ pprof::PprofToOtlpOptions scopeOptions(const IngestParams& p, const std::string&
   return o;
 }
 
-Status convertProfile(const IngestParams& p, pprof::Profile* prof, const std::string& app_service,
-                      const std::string& metric, const SampleTypeConfig* cfg, const std::string& aggregation,
-                      otlp::Request* out) {
-  if (Status s = pprof::pprofToOtlp(*prof, scopeOptions(p, app_service), out); !s.isOk()) return s;
-  annotate(out, metric, cfg, aggregation);
-  return Status::ok();
-}
-
 // Straight from the pushed bytes (pprofBytesToOtlp reads the wire format in place); Pyroscope's
 // time and unit rules are applied to the converted profiles.
 Status convertPprof(const IngestParams& p, std::string_view data, const SampleTypeConfig* cfg,
                     const ConvertOptions& options, otlp::Request* out) {
   pprof::DecodeOptions d;
   d.limits = options.limits;
-  if (Status s = pprof::pprofBytesToOtlp(data, scopeOptions(p, p.app_name), out, d); !s.isOk()) return s;
+  pprof::PprofToOtlpOptions o = scopeOptions(p, p.app_name);
+  o.reserve_memory = options.reserve_memory;  // asked for the inflated pprof + conversion
+  if (Status s = pprof::pprofBytesToOtlp(data, o, out, d); !s.isOk()) return s;
   otlp::ScopeProfiles* scope = lastScope(out);
   fixTimes(p, scope);
   annotate(out, applyConfig(cfg, out, scope), cfg, "");
@@ -170,7 +164,8 @@ Status convertMultipart(const IngestParams& p, std::string_view content_type, st
   return convertPprof(p, profile->data, config ? &cfg : nullptr, options, out);
 }
 
-Status convertText(const IngestParams& p, std::string_view body, bool lines, otlp::Request* out) {
+Status convertText(const IngestParams& p, std::string_view body, bool lines, const ConvertOptions& options,
+                   otlp::Request* out) {
   if (!validUtf8(body)) return Status::invalid("folded text is not valid UTF-8");
   LegacyType type;
   std::string service;
@@ -186,9 +181,10 @@ Status convertText(const IngestParams& p, std::string_view body, bool lines, otl
   in.scale_by_period = type.scale_by_rate;
   in.time_ns = p.from_ns;
   in.duration_ns = std::max<int64_t>(0, p.until_ns - p.from_ns);
-  pprof::Profile prof;
-  if (Status s = folded::foldedToPprof(body, in, &prof); !s.isOk()) return s;
-  return convertProfile(p, &prof, service, std::string(type.metric), nullptr, p.aggregation, out);
+  if (Status s = folded::foldedToOtlp(body, in, scopeOptions(p, service), 0, options.reserve_memory, out); !s.isOk())
+    return s;
+  annotate(out, std::string(type.metric), nullptr, p.aggregation);
+  return Status::ok();
 }
 
 }  // namespace
@@ -200,8 +196,8 @@ Status convertIngest(const IngestParams& params, std::string_view content_type, 
   switch (kind) {
     case BodyKind::kPprof: return convertPprof(params, body, nullptr, options, out);
     case BodyKind::kMultipart: return convertMultipart(params, content_type, body, options, out);
-    case BodyKind::kFolded: return convertText(params, body, false, out);
-    case BodyKind::kLines: return convertText(params, body, true, out);
+    case BodyKind::kFolded: return convertText(params, body, false, options, out);
+    case BodyKind::kLines: return convertText(params, body, true, options, out);
     case BodyKind::kJfr: return convertJfrIngest(params, content_type, body, options, out);
   }
   return Status::internal("unreachable");

@@ -8,6 +8,7 @@
 // profile per sample type through the shared pprof conversion.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -36,6 +37,10 @@ inline constexpr std::string_view kScopeName = "proflow.receiver.pyroscope";
 struct ConvertOptions {
   // Bounds every decompression of a profile or a multipart part (absolute and ratio).
   compression::Limits limits;
+  // Asked (optional) for the total bytes the upload will hold (the body, inflated parts, parsing and
+  // conversion) before they are allocated: the receiver's in-flight claim. A refusal (kResourceExhausted
+  // while others hold the budget, kPayloadTooLarge when the upload alone is over it) is returned as is.
+  std::function<Status(size_t bytes)> reserve_memory;
 };
 
 // Resource attributes of an upload: service.name (a `service_name` label wins over `app_service`, which
@@ -44,7 +49,7 @@ std::vector<std::pair<std::string, std::string>> ingestResourceAttributes(const 
                                                                           const std::string& app_service);
 
 // Errors: kInvalidArgument (malformed body: the message says what), kPayloadTooLarge (a limit),
-// kUnimplemented (a format proflow does not take yet).
+// kUnimplemented (a format proflow does not take yet), reserve_memory's refusal.
 Status convertIngest(const IngestParams& params, std::string_view content_type, std::string_view body,
                      const ConvertOptions& options, otlp::Request* out);
 

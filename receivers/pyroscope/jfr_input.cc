@@ -19,18 +19,8 @@ namespace {
 // Both forms are bounded by the profile size limit, inflation also by the ratio limit.
 Status inflatePart(std::string_view what, std::string_view data, const compression::Limits& limits,
                    std::string* storage, std::string_view* out) {
-  const auto codec = compression::detectCodec(data);
-  if (codec != compression::Codec::kGzip && codec != compression::Codec::kZstd) {
-    if (data.size() > limits.max_output_bytes)
-      return Status(StatusCode::kPayloadTooLarge, std::string(what) + " is " + std::to_string(data.size()) +
-                                                      " bytes, over the limit of " +
-                                                      std::to_string(limits.max_output_bytes));
-    *out = data;
-    return Status::ok();
-  }
-  if (Status s = compression::decompressAuto(data, *storage, limits); !s.isOk())
+  if (Status s = compression::inflateOrView(data, limits, storage, out); !s.isOk())
     return Status(s.code(), std::string(what) + ": " + s.message());
-  *out = *storage;
   return Status::ok();
 }
 
@@ -107,10 +97,16 @@ Status convertJfrIngest(const IngestParams& p, std::string_view content_type, st
 
   jfr::ContextLabels labels;
   std::string labels_storage;
+  size_t held = 0;  // bytes kept here beside the recording's conversion
   if (parts.has_labels) {
     std::string_view bytes;
     if (Status s = inflatePart("labels part", parts.labels, options.limits, &labels_storage, &bytes); !s.isOk())
       return s;
+    // Parsed labels: every pair becomes two strings and a vector slot (about 100 bytes) for a pair
+    // that takes at least 4 bytes on the wire.
+    held = labels_storage.size() + 32 * bytes.size();
+    if (options.reserve_memory)
+      if (Status s = options.reserve_memory(held); !s.isOk()) return s;
     std::string error;
     if (!labels.parse(bytes, &error))
       return Status::invalid("labels part is not a LabelsSnapshot protobuf: " + error);
@@ -125,8 +121,12 @@ Status convertJfrIngest(const IngestParams& p, std::string_view content_type, st
   // pyroscope-java sends sampleRate for cpu/itimer/wall: Pyroscope's period is 1e9/sampleRate ns.
   if (p.sample_rate_given) jo.cpu_period_nanos = 1'000'000'000 / p.sample_rate;
   if (parts.has_labels) jo.labels = &labels;
+  // The converter claims the recording's estimate before reading it, then ahead of its output.
+  if (options.reserve_memory)
+    jo.reserve_memory = [&options, held](size_t conversion) { return options.reserve_memory(held + conversion); };
   const auto span = std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(jfr_bytes.data()), jfr_bytes.size());
   const jfr::ConvertResult r = jfr::convertToOtlp(span, jo, out);
+  if (!r.refused.isOk()) return r.refused;
   // A damaged recording is refused whole (the agent logs it); nothing half-read is acknowledged.
   if (!r.ok) return Status::invalid("JFR: " + r.error.toString());
   if (r.chunks == 0 || out->resource_profiles_size() == 0) return Status::invalid("JFR: no chunk in the input");

@@ -8,6 +8,7 @@
 
 #include "core/auth/server_auth.h"
 #include "core/net/http_util.h"
+#include "core/net/in_flight_budget.h"
 #include "core/net/receiver_server.h"
 #include "receivers/pyroscope/ingest_converter.h"
 #include "receivers/pyroscope/ingest_params.h"
@@ -70,8 +71,12 @@ int64_t nowNs() {
       .count();
 }
 
-// HTTP status for a conversion failure: limits 413, everything else about the body 422.
-int conversionHttpStatus(const Status& s) { return s.code() == StatusCode::kPayloadTooLarge ? 413 : 422; }
+// HTTP status for a conversion failure: limits 413, a busy in-flight budget 429 (retry later),
+// everything else about the body 422.
+int conversionHttpStatus(const Status& s) {
+  if (s.code() == StatusCode::kPayloadTooLarge) return 413;
+  return s.code() == StatusCode::kResourceExhausted ? 429 : 422;
+}
 
 net::HttpResponse pipelineRefusal(const Status& s) {
   if (!s.retryable()) return pyroscopeError(422, s);
@@ -94,10 +99,17 @@ void handleIngest(PyroscopeReceiver::State& st, const net::HttpRequest& req, con
   ConvertOptions options;
   options.limits.max_output_bytes = st.config.max_profile_size.bytes;
   options.limits.max_inflate_ratio = st.config.max_inflate_ratio;
+  // The request's claim grows from its body to what parsing and conversion will hold, or it is refused.
+  if (req.in_flight)
+    options.reserve_memory = [lease = req.in_flight, body = req.body.size()](size_t bytes) {
+      return lease->resize(body + bytes, "decoded profile");
+    };
   Batch batch = Batch::withArena();
   if (Status s = convertIngest(params, req.header("content-type"), req.body, options, &batch.mutableRequest()); !s.isOk()) {
     st.settings.logger->debug("pyroscope ingest from {} refused: {}", req.remote_address, s.message());
-    return refuse(st, respond, pyroscopeError(conversionHttpStatus(s), s));
+    net::HttpResponse r = pyroscopeError(conversionHttpStatus(s), s);
+    if (s.retryable()) r.headers.emplace_back("Retry-After", net::retryAfterSeconds(s));
+    return refuse(st, respond, std::move(r));
   }
   net::HttpResponse ok;
   if (batch.empty()) {  // e.g. a JFR recording without profiling events: nothing to send on

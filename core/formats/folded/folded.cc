@@ -140,4 +140,95 @@ Status foldedToPprof(std::string_view text, const FoldedOptions& in, pprof::Prof
   return Status::ok();
 }
 
+namespace {
+
+// Counts distinct frame names (and their bytes) in a fixed table of 64-bit hashes: at most
+// kMaxSlots x 8 bytes, allocated before anything is claimed, so it stays small. When the table would
+// pass half full, counting stops and every frame is taken as distinct (still a bound).
+class DistinctFrames {
+ public:
+  explicit DistinctFrames(size_t frames) {
+    size_t slots = 1024;
+    while (slots < 2 * frames && slots < kMaxSlots) slots *= 2;
+    table_.assign(slots, 0);
+  }
+  void add(std::string_view frame) {
+    if (overflow_) return;
+    uint64_t h = std::hash<std::string_view>()(frame) | 1;  // 0 marks an empty slot
+    const size_t mask = table_.size() - 1;
+    for (size_t i = h & mask;; i = (i + 1) & mask) {
+      if (table_[i] == h) return;
+      if (table_[i] == 0) {
+        table_[i] = h;
+        ++count_;
+        bytes_ += frame.size();
+        overflow_ = 2 * count_ > table_.size();
+        return;
+      }
+    }
+  }
+  bool overflow() const { return overflow_; }
+  size_t count() const { return count_; }
+  size_t bytes() const { return bytes_; }
+
+ private:
+  static constexpr size_t kMaxSlots = size_t{1} << 20;  // 8 MiB
+  std::vector<uint64_t> table_;
+  size_t count_ = 0, bytes_ = 0;
+  bool overflow_ = false;
+};
+
+template <class F>
+void forEachFrame(std::string_view text, F&& f) {
+  size_t start = 0;
+  for (size_t i = 0; i <= text.size(); ++i)
+    if (i == text.size() || text[i] == ';' || text[i] == '\n') {
+      f(text.substr(start, i - start), i == text.size() || text[i] == '\n');
+      start = i + 1;
+    }
+}
+
+}  // namespace
+
+size_t estimateFoldedBytes(std::string_view text) {
+  size_t lines = 0, frames = 0;
+  forEachFrame(text, [&](std::string_view, bool line_end) {
+    ++frames;
+    if (line_end) ++lines;
+  });
+  DistinctFrames distinct(frames);
+  forEachFrame(text, [&](std::string_view frame, bool line_end) {
+    // The count ends the last frame of a line: not a name, and it only errs high to count it.
+    (void)line_end;
+    distinct.add(frame);
+  });
+  const size_t names = distinct.overflow() ? frames : distinct.count();
+  const size_t name_bytes = distinct.overflow() ? text.size() : distinct.bytes();
+  // Per line (a distinct stack at most): its key in the stack map (node + string header; the text
+  // itself is counted below) and the pprof Sample with its value. 256 bytes.
+  // Per frame of a line: a location id in the Sample, 8 bytes doubled for repeated-field growth.
+  // Per distinct name: a Function, a Location with its Line, a string-table entry, entries in the
+  // string and location maps (nodes, string headers, bucket slots) and the message pointers: about
+  // 450 bytes, plus the name stored three times (string table and both map keys).
+  // The stack keys copy at most the whole text once. 64 KiB: first buckets and blocks of the maps
+  // and this estimate's own table.
+  return lines * 256 + frames * 16 + names * 448 + 3 * name_bytes + text.size() + (64u << 10);
+}
+
+Status foldedToOtlp(std::string_view text, const FoldedOptions& options, const pprof::PprofToOtlpOptions& convert,
+                    size_t held_bytes, const std::function<Status(size_t bytes)>& reserve, otlp::Request* out) {
+  if (reserve)
+    if (Status s = reserve(held_bytes + estimateFoldedBytes(text)); !s.isOk()) return s;
+  pprof::Profile profile;
+  if (Status s = foldedToPprof(text, options, &profile); !s.isOk()) return s;
+  pprof::PprofToOtlpOptions with_reserve = convert;
+  if (reserve) {
+    // The parser's maps are gone: the claim shrinks to the profile (its message sizes plus a quarter
+    // for the allocator's rounding), then grows by the conversion.
+    const size_t profile_bytes = profile.SpaceUsedLong() / 4 * 5;
+    with_reserve.reserve_memory = [&](size_t conversion) { return reserve(held_bytes + profile_bytes + conversion); };
+  }
+  return pprof::pprofToOtlp(profile, with_reserve, out);
+}
+
 }  // namespace proflow::folded

@@ -3,11 +3,15 @@
 // turned into a pprof Profile, so the shared pprof -> OTLP conversion does the rest. A pure library.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
 
 #include "core/formats/pprof/pprof_codec.h"
+#include "core/formats/pprof/pprof_to_otlp.h"
+#include "core/otlp_types.h"
 #include "core/status.h"
 
 namespace proflow::folded {
@@ -31,5 +35,15 @@ struct FoldedOptions {
 // lines are skipped; a line without a valid non-negative integer count (unless lines_format) is an
 // error naming the line number (kInvalidArgument); limits as above.
 Status foldedToPprof(std::string_view text, const FoldedOptions& options, pprof::Profile* out);
+
+// What foldedToPprof() allocates for `text`, on the high side, from one pass over it counting lines,
+// frames (lines x depth) and distinct frame names (see the .cc for the sizes and why they bound it).
+size_t estimateFoldedBytes(std::string_view text);
+
+// foldedToPprof() + pprofToOtlp() with the memory claimed ahead: `reserve(total)` (optional) is asked
+// for held_bytes + estimateFoldedBytes(text) before parsing, then for held_bytes + the parsed profile
+// + what conversion will hold before converting. Its refusal is returned as is.
+Status foldedToOtlp(std::string_view text, const FoldedOptions& options, const pprof::PprofToOtlpOptions& convert,
+                    size_t held_bytes, const std::function<Status(size_t bytes)>& reserve, otlp::Request* out);
 
 }  // namespace proflow::folded

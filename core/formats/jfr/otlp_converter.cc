@@ -8,6 +8,7 @@
 
 #include "core/dictionary_builder.h"
 #include "core/formats/jfr/chunk_reader.h"
+#include "core/formats/jfr/memory_estimate.h"
 #include "core/formats/jfr/saturating.h"
 #include "core/formats/jfr/sample_index.h"
 
@@ -114,7 +115,15 @@ class OtlpConverter::Impl {
   uint64_t events = 0;
   uint64_t samples = 0;
 
+  // Starts the memory accounting with what was claimed before conversion.
+  void setClaimed(size_t bytes) { claimed_ = charged_ = bytes; }
+  const Status& refused() const { return refused_; }
+
  private:
+  // Adds `bytes` (by the cost table of memory_estimate.h) to what the output holds, claiming ahead
+  // through reserve_memory when it passes the claim. A refusal stops the conversion after the event
+  // at hand.
+  void charge(size_t bytes);
   struct Acc {
     std::unique_ptr<otlp::Profile> profile;
     SampleIndex index;
@@ -175,7 +184,18 @@ class OtlpConverter::Impl {
   std::vector<int32_t> locations_;
   std::vector<std::pair<int32_t, int32_t>> pending_lines_;  // (function, line) of inlined frames
   std::string scratch_, scratch2_;
+  size_t claimed_ = 0, charged_ = 0;
+  Status refused_;
 };
+
+void OtlpConverter::Impl::charge(size_t bytes) {
+  if (!opts_.reserve_memory || !refused_.isOk()) return;
+  charged_ += bytes;
+  if (charged_ <= claimed_) return;
+  const size_t want = charged_ + std::max(cost::kReserveStep, charged_ / 4);
+  if (Status s = opts_.reserve_memory(want); !s.isOk()) refused_ = std::move(s);
+  else claimed_ = want;
+}
 
 void OtlpConverter::Impl::startChunk(Chunk& chunk) {
   chunk_ = &chunk;
@@ -199,7 +219,7 @@ bool OtlpConverter::Impl::addChunk(Chunk& chunk) {
   startChunk(chunk);
   uint64_t pos = 0;
   Event e;
-  while (chunk.nextEvent(&pos, &e)) onEvent(e);
+  while (refused_.isOk() && chunk.nextEvent(&pos, &e)) onEvent(e);
   chunk_ = nullptr;
   return !chunk.failed();
 }
@@ -322,6 +342,7 @@ int32_t OtlpConverter::Impl::sampleIndex(const Event& e, ProfileId a, ProfileId 
            (e.present & kPresence) | static_cast<uint32_t>(a) << 24};
     int32_t cached = event_samples_.find(raw);
     if (cached >= 0) return cached;
+    charge(cost::kEventKey);
   }
   int32_t index = newSampleIndex(e, a, b);
   if (keyed_by_pool_keys) event_samples_.findOrInsert(raw, index);
@@ -335,6 +356,7 @@ int32_t OtlpConverter::Impl::newSampleIndex(const Event& e, ProfileId a, Profile
   if (!acc.profile) acc.profile = std::make_unique<otlp::Profile>();
   int32_t index = acc.index.findOrInsert(key, acc.profile->samples_size());
   if (index < 0) {
+    charge(cost::kSample * (b != kProfileCount ? 2 : 1));
     index = acc.profile->samples_size();
     if (b != kProfileCount) accs_[b].primary = a;
     for (ProfileId id : {a, b}) {
@@ -356,9 +378,13 @@ void OtlpConverter::Impl::appendAttributes(otlp::Sample* s, const SampleKey& k) 
   if (k.context != 0 && opts_.labels) {
     auto [it, inserted] = context_attrs_.try_emplace(k.context);
     if (inserted) {
-      if (const LabelPairs* labels = opts_.labels->find(k.context))
+      if (const LabelPairs* labels = opts_.labels->find(k.context)) {
+        // Each label: an attribute (key/value strings, interning) once per context.
+        charge(labels->size() * cost::kFunction);
         for (const auto& [name, value] : *labels) it->second.push_back(dict_.stringAttribute(name, value));
+      }
     }
+    charge(it->second.size() * cost::kAttribute);
     for (int32_t a : it->second) s->add_attribute_indices(a);
   }
   if (k.span_attr) s->add_attribute_indices(k.span_attr);
@@ -369,6 +395,7 @@ int32_t OtlpConverter::Impl::threadAttr(uint64_t key) {
   if (cached != KeyIndex::kAbsent) return static_cast<int32_t>(cached);
   int32_t attr = 0;
   ThreadInfo t;
+  charge(cost::kThread);
   if (chunk_->thread(key, &t)) {
     const std::string& name = t.java_name.empty() ? t.os_name : t.java_name;
     if (!name.empty()) attr = dict_.stringAttribute("thread.name", name);
@@ -419,6 +446,7 @@ std::pair<int32_t, int32_t> OtlpConverter::Impl::function(uint64_t method_key, c
     name = chunk_->symbol(m.name_symbol, scratch_);
   }
   if (name.empty()) name = "<unknown>";
+  charge(cost::kFunction + 2 * (cls.size() + name.size()));
   int32_t mapping = 0;
   std::string full;
   if (fc.otlp_type != 0) {  // C/C++/kernel: the "class" is the library
@@ -443,7 +471,9 @@ int32_t OtlpConverter::Impl::stackIndex(uint64_t key) {
   uint32_t cached = stacks_.get(key);
   if (cached != KeyIndex::kAbsent) return static_cast<int32_t>(cached);
   int32_t result = 0;
+  charge(cost::kStackKey);
   if (chunk_->stackTrace(key, &trace_)) {
+    charge(trace_.frames.size() * cost::kFrame);
     resolved_.clear();
     signature_.clear();
     for (const Frame& f : trace_.frames) {
@@ -530,13 +560,24 @@ bool OtlpConverter::addChunk(Chunk& chunk) { return impl_->addChunk(chunk); }
 void OtlpConverter::finish(std::span<const uint8_t> original) { impl_->finish(original); }
 uint64_t OtlpConverter::events() const { return impl_->events; }
 uint64_t OtlpConverter::samples() const { return impl_->samples; }
+void OtlpConverter::setClaimed(size_t bytes) { impl_->setClaimed(bytes); }
+const Status& OtlpConverter::refused() const { return impl_->refused(); }
 
 namespace {
 
 ConvertResult run(ChunkReader& reader, const ConvertOptions& options, otlp::Request* out,
-                  std::span<const uint8_t> original) {
+                  std::span<const uint8_t> original, size_t upfront) {
   ConvertResult r;
+  auto refused = [&r](Status s) {
+    r.ok = false;
+    r.error.message = s.message();
+    r.refused = std::move(s);
+    return r;
+  };
+  if (options.reserve_memory)
+    if (Status s = options.reserve_memory(upfront); !s.isOk()) return refused(std::move(s));
   OtlpConverter conv(out, options);
+  conv.setClaimed(upfront);
   Chunk chunk;
   while (reader.next(chunk)) {
     ++r.chunks;
@@ -545,6 +586,7 @@ ConvertResult run(ChunkReader& reader, const ConvertOptions& options, otlp::Requ
       r.ok = false;
       r.error = chunk.error();
     }
+    if (!conv.refused().isOk()) return refused(conv.refused());
   }
   if (r.ok && reader.failed()) {
     r.ok = false;
@@ -560,12 +602,19 @@ ConvertResult run(ChunkReader& reader, const ConvertOptions& options, otlp::Requ
 
 ConvertResult convertToOtlp(std::span<const uint8_t> jfr, const ConvertOptions& options, otlp::Request* out) {
   ChunkReader reader(jfr, options.limits);
-  return run(reader, options, out, jfr);
+  size_t upfront = 0;
+  if (options.reserve_memory) {
+    upfront = estimateUpfrontBytes(scanShape(jfr));
+    if (options.keep_original_payload) upfront += jfr.size();  // copied into the first profile
+  }
+  return run(reader, options, out, jfr, upfront);
 }
 
 ConvertResult convertToOtlp(std::istream& jfr, const ConvertOptions& options, otlp::Request* out) {
+  // Streamed (files): one chunk is held at a time, its tables bounded by Limits::max_chunk_size;
+  // the output is claimed as it grows.
   ChunkReader reader(jfr, options.limits);
-  return run(reader, options, out, {});
+  return run(reader, options, out, {}, 0);
 }
 
 }  // namespace proflow::jfr

@@ -23,6 +23,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <istream>
 #include <memory>
 #include <span>
@@ -31,6 +32,7 @@
 #include "core/formats/jfr/chunk.h"
 #include "core/formats/jfr/context_labels.h"
 #include "core/otlp_types.h"
+#include "core/status.h"
 
 namespace proflow::jfr {
 
@@ -45,11 +47,17 @@ struct ConvertOptions {
   // every profile).
   bool keep_original_payload = false;
   Limits limits;
+  // Asked for the total bytes the conversion will hold, first before any chunk is read (from the
+  // recording's shape: memory_estimate.h) and then ahead of each step of output growth. A non-OK
+  // answer stops the conversion (ConvertResult::refused): receivers pass their in-flight budget so a
+  // recording that would amplify past it is refused before it allocates. Unset: no accounting.
+  std::function<Status(size_t bytes)> reserve_memory;
 };
 
 struct ConvertResult {
   bool ok = true;      // false: the input was malformed; samples of complete chunks are still in the output
   ParseError error;    // set when !ok
+  Status refused;      // reserve_memory's refusal (then !ok, and error.message is its message)
   uint64_t chunks = 0;
   uint64_t events = 0;   // events converted
   uint64_t samples = 0;  // distinct OTLP samples created
@@ -75,6 +83,10 @@ class OtlpConverter {
 
   uint64_t events() const;
   uint64_t samples() const;
+  // Memory accounting (ConvertOptions::reserve_memory): the bytes already claimed before the first
+  // chunk, and the refusal that stopped the conversion (OK while none).
+  void setClaimed(size_t bytes);
+  const Status& refused() const;
 
  private:
   class Impl;

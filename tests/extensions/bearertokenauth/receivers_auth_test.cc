@@ -152,6 +152,31 @@ TEST_F(ReceiversAuthTest, TelemetryEndpointNeedsTheTokenToo) {
   EXPECT_NE(authed.body.find("proflow_receiver_http_rejected_requests_total"), std::string::npos);
 }
 
+// Kubernetes probes send no credentials: /healthz answers them, with nothing but its verdict; the
+// other routes (/metrics, the index) still need the token, and look-alikes of /healthz or other
+// methods get no health answer (404 / 405 for what is no route) and never any metrics.
+TEST_F(ReceiversAuthTest, TelemetryHealthAnswersProbesWithoutCredentialsAndNothingElseDoes) {
+  const std::string base = "http://127.0.0.1:" + std::to_string(service_->telemetryPort());
+  auto health = client_.request("GET", base + "/healthz", {}, "", std::chrono::seconds(10));
+  EXPECT_EQ(health.http_status, 200);
+  EXPECT_EQ(health.body, "ok\n") << "the probe answer tells the verdict only";
+  for (const char* path : {"/metrics", "/", "/metrics?/healthz"}) {
+    auto anon = client_.request("GET", base + path, {}, "", std::chrono::seconds(10));
+    EXPECT_EQ(anon.http_status, 401) << path;
+    EXPECT_EQ(anon.body.find("proflow_"), std::string::npos) << path << " leaked metrics: " << anon.body;
+  }
+  for (const char* path : {"/healthz/", "/healthz/../metrics", "/healthzx", "/unknown"}) {
+    auto anon = client_.request("GET", base + path, {}, "", std::chrono::seconds(10));
+    EXPECT_TRUE(anon.http_status == 401 || anon.http_status == 404) << path << ": " << anon.http_status;
+    EXPECT_EQ(anon.body.find("proflow_"), std::string::npos) << path << " leaked metrics: " << anon.body;
+  }
+  auto post = client_.request("POST", base + "/healthz", {}, "x", std::chrono::seconds(10));
+  EXPECT_NE(post.http_status, 200) << "only GET of the health path is open";
+  auto authed = client_.request("GET", base + "/healthz", {{"Authorization", "Bearer the-token"}}, "",
+                                std::chrono::seconds(10));
+  EXPECT_EQ(authed.http_status, 200);
+}
+
 const char* kPipeline = R"(
 receivers: { otlp: { protocols: { http: { endpoint: "127.0.0.1:0" } } } }
 exporters: { debug: {} }
