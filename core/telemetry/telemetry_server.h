@@ -1,6 +1,7 @@
 // The self-telemetry endpoint (service.telemetry.metrics.address): GET /metrics (Prometheus text),
-// GET /healthz (200 when every pipeline runs, else 503) and GET / (a short index). With an
-// authenticator (service.telemetry.metrics.auth) every path needs credentials.
+// GET /healthz (200 when every pipeline runs, else 503), GET / (a short index) and, once onReload()
+// set a handler, POST /-/reload (200 applied, 400 refused with every error). With an authenticator
+// (service.telemetry.metrics.auth) every path needs credentials.
 #pragma once
 
 #include <functional>
@@ -27,6 +28,11 @@ class TelemetryServer {
                   std::function<bool()> healthy, const auth::ServerAuthenticator* authenticator = nullptr);
   ~TelemetryServer();
 
+  // Answers POST /-/reload: `reload` runs (or queues) a reload and calls its argument, from any
+  // thread, with the HTTP status and a text body. Set before start().
+  using ReloadHandler = std::function<void(std::function<void(int status, std::string body)> answer)>;
+  void onReload(ReloadHandler reload) { reload_ = std::move(reload); }
+
   Status start();
   void stop();
   uint16_t port() const;
@@ -35,6 +41,7 @@ class TelemetryServer {
   std::string address_;
   telemetry::MetricsRegistry& metrics_;
   std::function<bool()> healthy_;
+  ReloadHandler reload_;
   std::unique_ptr<net::HttpServer> server_;
 };
 
