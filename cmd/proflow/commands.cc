@@ -138,6 +138,8 @@ int commandRun(const CliArgs& args) {
     spdlog::info("watching {} config file(s) for changes every {}", args.configs.size(), args.watch_config);
     watcher = std::make_unique<ConfigWatcher>(args.configs, interval,
                                               [&service] { service.requestReload("config files changed"); });
+  } else if (!args.watch_config.empty()) {
+    spdlog::warn("--watch-config without --config: the embedded config never changes");
   }
   int sig = 0;
   for (;;) {

@@ -139,6 +139,14 @@ TEST(Reload, WatchConfigReloadsWhenTheContentsChangeOnly) {
   EXPECT_EQ(d.terminate(), 0) << d.log();
 }
 
+TEST(Reload, WatchConfigWantsAPositiveInterval) {
+  for (const char* bad : {"--watch-config=soon", "--watch-config=0s"}) {
+    std::string output;
+    EXPECT_EQ(testing::runCommand({testing::proflowBinary(), bad}, &output), 2) << bad;
+    EXPECT_NE(output.find("--watch-config wants an interval"), std::string::npos) << output;
+  }
+}
+
 // agent: otlp (HTTP) -> [processors] -> otlp with a persistent queue -> gateway: otlp (gRPC) -> file
 std::string agentConfig(int http, int metrics, int gateway, const std::string& queue, const std::string& processors,
                         const std::string& batch_timeout) {
