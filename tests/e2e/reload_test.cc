@@ -22,6 +22,7 @@ namespace proflow {
 namespace {
 
 using namespace std::chrono_literals;
+using testing::waitFor;
 
 // Writes then renames, so a watcher never reads half a file.
 void writeAtomically(const std::string& path, const std::string& text) {
@@ -30,15 +31,6 @@ void writeAtomically(const std::string& path, const std::string& text) {
     out << text;
   }
   std::filesystem::rename(path + ".tmp", path);
-}
-
-bool waitFor(const std::function<bool()>& cond, std::chrono::milliseconds timeout = 30s) {
-  auto until = std::chrono::steady_clock::now() + timeout;
-  while (std::chrono::steady_clock::now() < until) {
-    if (cond()) return true;
-    std::this_thread::sleep_for(50ms);
-  }
-  return cond();
 }
 
 // The value of the series `name_and_labels` (exactly as rendered) on /metrics; -1 when absent.

@@ -6,7 +6,7 @@
 #include <algorithm>
 
 #include "core/graph/pipeline_graph.h"
-#include "tests/support/fake_components.h"
+#include "tests/core/graph/graph_fixture.h"
 #include "tests/support/profile_builder.h"
 
 namespace proflow {
@@ -16,18 +16,8 @@ using testing::FakeExporter;
 using testing::FakeReceiver;
 using testing::Journal;
 
-class NullHost final : public Host {
- public:
-  void reportFatalError(const ComponentId&, const Status&) override {}
-};
-
-class GraphReloadTest : public ::testing::Test {
+class GraphReloadTest : public testing::GraphFixture {
  protected:
-  void SetUp() override {
-    testing::registerFakes(registry_);
-    Journal::global().clear();
-  }
-
   std::shared_ptr<config::ServiceConfig> load(const std::string& yaml) {
     auto cfg = std::make_shared<config::ServiceConfig>();
     std::string errors;
@@ -55,16 +45,6 @@ class GraphReloadTest : public ::testing::Test {
   static size_t count(const std::vector<std::string>& j, const std::string& e) {
     return static_cast<size_t>(std::count(j.begin(), j.end(), e));
   }
-  static size_t indexOf(const std::vector<std::string>& v, const std::string& e) {
-    auto it = std::find(v.begin(), v.end(), e);
-    EXPECT_NE(it, v.end()) << e;
-    return static_cast<size_t>(it - v.begin());
-  }
-
-  Registry registry_;
-  Runtime runtime_{1, 1};
-  telemetry::MetricsRegistry metrics_;
-  NullHost host_;
 };
 
 constexpr const char* kA = R"(
