@@ -11,9 +11,24 @@ namespace {
 using graph::NodeChange;
 using graph::NodeKey;
 
+// An extension type for the diff: nothing runs, only its settings matter.
+class NoteExtensionFactory final : public ExtensionFactoryFor<testing::FakeConfig> {
+ public:
+  std::string_view type() const override { return "note"; }
+  std::string_view description() const override { return "test extension"; }
+
+ protected:
+  std::unique_ptr<Extension> createExtension(const CreateSettings&, const testing::FakeConfig&) const override {
+    return nullptr;
+  }
+};
+
 class GraphDiffTest : public ::testing::Test {
  protected:
-  void SetUp() override { testing::registerFakes(registry_); }
+  void SetUp() override {
+    testing::registerFakes(registry_);
+    ASSERT_TRUE(registry_.add(std::make_unique<NoteExtensionFactory>()).isOk());
+  }
 
   config::ServiceConfig load(const std::string& yaml, const std::string& file = "a.yaml") {
     config::ServiceConfig cfg;
@@ -125,6 +140,21 @@ TEST_F(GraphDiffTest, ListsRestartOnlySettings) {
   ASSERT_EQ(d.restart_only.size(), 2u);
   EXPECT_NE(d.restart_only[0].find("service.telemetry.metrics.address"), std::string::npos);
   EXPECT_NE(d.restart_only[1].find("service.runtime.workers"), std::string::npos);
+}
+
+TEST_F(GraphDiffTest, ListsExtensionChanges) {
+  const std::string with_note = std::string(kBefore) + "  extensions: [note, note/b]\n" +
+                                "extensions: { note: { value: 1 }, note/b: {} }\n";
+  const auto before = load(with_note);
+  // Unchanged extensions are kept and listed nowhere.
+  EXPECT_TRUE(graph::diffConfigs(before, load(with_note)).extension_changes.empty());
+  std::string changed = with_note;
+  changed.replace(changed.find("value: 1 }, note/b"), 8, "value: 2");
+  changed.replace(changed.find("[note, note/b]"), 14, "[note]");
+  const auto d = graph::diffConfigs(before, load(changed));
+  ASSERT_EQ(d.extension_changes.size(), 2u);
+  EXPECT_EQ(d.extension_changes[0], "extension/note changed");
+  EXPECT_EQ(d.extension_changes[1], "extension/note/b removed");
 }
 
 }  // namespace
