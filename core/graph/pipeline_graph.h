@@ -63,15 +63,16 @@ class PipelineGraph {
     ComponentKind kind;
     ComponentId id;
     std::string pipeline;  // processors only
-    std::shared_ptr<Component> component;
+    // Declared before the component, so the component goes first (it may use both until then).
+    std::shared_ptr<const void> config_owner;
     std::shared_ptr<telemetry::ComponentTelemetry> telemetry;
+    std::shared_ptr<Component> component;
     // Receivers and processors: the edge they feed. Exporters: the edge feeding them.
     std::shared_ptr<SwitchConsumer> edge;
     // Where `edge` leads in this graph: the downstream chain, or the (counted) exporter itself.
     ConsumerPtr target;
     // Relative to the graph this one was built from; kAdded for a first build.
     NodeChange change = NodeChange::kAdded;
-    std::shared_ptr<const void> config_owner;
     NodeKey key() const { return {kind, id, pipeline}; }
   };
   // In start order (tests inspect it).

@@ -105,6 +105,15 @@ TEST(Reload, SighupAndPostReloadApplyAndAnInvalidConfigIsRefusedWhileTheOldGraph
   EXPECT_EQ(metric(metrics, "proflow_config_reloads_total"), 3);
   EXPECT_NE(d.log().find("proflow.yaml:2:"), std::string::npos) << d.log();  // the log names file:line too
   EXPECT_NE(d.log().find("proflow.yaml:7:"), std::string::npos) << d.log();
+  // A valid config that adds an extension needs a restart: refused the same way.
+  writeAtomically(config, fileConfig(http, metrics, dir.file("out.bin"), "batch") +
+                              "  extensions: [bearertokenauth]\nextensions: { bearertokenauth: { token: abc } }\n");
+  r = postReload(metrics);
+  EXPECT_EQ(r.status, 400) << r.body;
+  EXPECT_NE(r.body.find("extension/bearertokenauth added: extensions cannot change while running; restart to apply"),
+            std::string::npos)
+      << r.body;
+  EXPECT_EQ(metric(metrics, "proflow_config_reload_failures_total"), 2);
   EXPECT_EQ(postProfiles(http, 2).status, 200);
   EXPECT_EQ(testing::httpGet(metrics, "/healthz"), 200);
   EXPECT_TRUE(waitFor([&] { return testing::allProfiles(testing::readOtlpProtoFile(dir.file("out.bin"))).size() == 3; }));
