@@ -36,11 +36,12 @@ Status SwitchConsumer::consume(Batch batch) {
   }
   Status s = route->next ? route->next->consume(std::move(batch))
                          : Status::unavailable("pipeline is being reconfigured or removed; retry");
+  bool wake;
   {
     std::lock_guard lock(mu_);
-    --route->in_flight;
+    wake = --route->in_flight == 0 && idle_waiters_ > 0;
   }
-  cv_.notify_all();
+  if (wake) cv_.notify_all();
   return s;
 }
 
@@ -57,14 +58,20 @@ SwitchConsumer::RoutePtr SwitchConsumer::close() { return repoint(nullptr); }
 
 bool SwitchConsumer::waitIdle(const RoutePtr& route, Deadline deadline) {
   std::unique_lock lock(mu_);
-  return cv_.wait_until(lock, deadline, [&] { return route->in_flight == 0; });
+  ++idle_waiters_;
+  const bool idle = cv_.wait_until(lock, deadline, [&] { return route->in_flight == 0; });
+  --idle_waiters_;
+  return idle;
 }
 
 bool SwitchConsumer::pause(Deadline deadline) {
-  std::unique_lock lock(mu_);
-  paused_ = true;
-  RoutePtr route = route_;
-  return cv_.wait_until(lock, deadline, [&] { return route->in_flight == 0; });
+  RoutePtr route;
+  {
+    std::lock_guard lock(mu_);
+    paused_ = true;
+    route = route_;
+  }
+  return waitIdle(route, deadline);
 }
 
 void SwitchConsumer::resume(ConsumerPtr next) {

@@ -50,6 +50,7 @@ class SwitchConsumer final : public ProfilesConsumer, public DurableAcceptance {
   std::condition_variable cv_;
   RoutePtr route_;
   bool paused_ = false;
+  int idle_waiters_ = 0;  // callers of waitIdle/pause: a call ending a route's last wakes them
 };
 
 }  // namespace proflow::graph
