@@ -53,6 +53,9 @@ std::string GraphDiff::summary() const {
 }
 
 bool sameSettings(const config::ConfigNode& a, const config::ConfigNode& b) {
+  // `otlp:` and `otlp: {}` both mean "every default".
+  auto emptyMap = [](const config::ConfigNode& n) { return n.isNull() || (n.isMap() && n.entries.empty()); };
+  if (emptyMap(a) && emptyMap(b)) return true;
   if (a.kind != b.kind) return false;
   switch (a.kind) {
     case config::ConfigNode::Kind::kNull: return true;

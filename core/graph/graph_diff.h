@@ -2,8 +2,9 @@
 //
 // A node is one running instance: an extension, receiver or exporter by id, a processor by id and
 // pipeline (processors are per pipeline). It is kept when it exists in both configs with the same
-// settings, compared as parsed YAML (after merge and ${env:} expansion; key order, quoting, comments
-// and file positions do not count), changed when its settings differ, added or removed otherwise.
+// settings, compared as parsed YAML (after merge and ${env:} expansion; key order, quoting,
+// comments, file positions and `x:` versus `x: {}` do not count), changed when its settings differ,
+// added or removed otherwise.
 // Where a node sits in its pipelines does not matter: every receiver and processor feeds a
 // SwitchConsumer that the reload re-points, so a kept node keeps running wherever it moved to.
 #pragma once

@@ -128,6 +128,8 @@ TEST_F(GraphDiffTest, SettingsEqualityIsStructural) {
   EXPECT_FALSE(graph::sameSettings(parse("{a: 1}"), parse("{a: 1, b: 2}")));
   EXPECT_FALSE(graph::sameSettings(parse("{a: }"), parse("{a: ''}")));  // null is not an empty string
   EXPECT_FALSE(graph::sameSettings(parse("{a: {b: 1}}"), parse("{a: [b]}")));
+  EXPECT_TRUE(graph::sameSettings(parse("{a: {}}"), parse("a:\n")));  // both: every default
+  EXPECT_FALSE(graph::sameSettings(parse("{a: {}}"), parse("{}")));   // absent is not present
   EXPECT_TRUE(errors.empty());
 }
 
