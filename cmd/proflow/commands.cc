@@ -97,6 +97,7 @@ int commandRun(const CliArgs& args) {
   Registry registry;
   if (!buildRegistry(registry)) return 1;
   config::ServiceConfig cfg;
+  const uint64_t loaded_files = ConfigWatcher::fingerprint(args.configs);
   if (!loadConfig(args, registry, &cfg)) return 1;
   telemetry::setupLogging(cfg.telemetry.logs.level, cfg.telemetry.logs.encoding);
 
@@ -136,7 +137,7 @@ int commandRun(const CliArgs& args) {
   if (!args.watch_config.empty() && !args.configs.empty()) {
     const auto interval = config::parseDuration(args.watch_config)->ms();
     spdlog::info("watching {} config file(s) for changes every {}", args.configs.size(), args.watch_config);
-    watcher = std::make_unique<ConfigWatcher>(args.configs, interval,
+    watcher = std::make_unique<ConfigWatcher>(args.configs, interval, loaded_files,
                                               [&service] { service.requestReload("config files changed"); });
   } else if (!args.watch_config.empty()) {
     spdlog::warn("--watch-config without --config: the embedded config never changes");

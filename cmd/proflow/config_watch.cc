@@ -7,9 +7,9 @@
 
 namespace proflow {
 
-ConfigWatcher::ConfigWatcher(std::vector<std::string> paths, std::chrono::milliseconds interval,
+ConfigWatcher::ConfigWatcher(std::vector<std::string> paths, std::chrono::milliseconds interval, uint64_t baseline,
                              std::function<void()> on_change)
-    : paths_(std::move(paths)), interval_(interval), on_change_(std::move(on_change)) {
+    : paths_(std::move(paths)), interval_(interval), seen_(baseline), on_change_(std::move(on_change)) {
   thread_ = std::thread([this] { loop(); });
 }
 
@@ -37,13 +37,12 @@ uint64_t ConfigWatcher::fingerprint(const std::vector<std::string>& paths) {
 }
 
 void ConfigWatcher::loop() {
-  uint64_t seen = fingerprint(paths_);
   std::unique_lock lock(mu_);
   while (!cv_.wait_for(lock, interval_, [this] { return stopping_; })) {
     lock.unlock();
     const uint64_t now = fingerprint(paths_);
-    if (now != seen) {
-      seen = now;
+    if (now != seen_) {
+      seen_ = now;
       on_change_();
     }
     lock.lock();

@@ -15,8 +15,10 @@ namespace proflow {
 
 class ConfigWatcher {
  public:
-  // `on_change` runs on the watcher's thread.
-  ConfigWatcher(std::vector<std::string> paths, std::chrono::milliseconds interval, std::function<void()> on_change);
+  // `on_change` runs on the watcher's thread. `baseline`: the fingerprint of what was loaded (taken
+  // before loading, so a change made while the service started is not missed).
+  ConfigWatcher(std::vector<std::string> paths, std::chrono::milliseconds interval, uint64_t baseline,
+                std::function<void()> on_change);
   ~ConfigWatcher();  // stops the thread
   ConfigWatcher(const ConfigWatcher&) = delete;
   ConfigWatcher& operator=(const ConfigWatcher&) = delete;
@@ -29,6 +31,7 @@ class ConfigWatcher {
 
   std::vector<std::string> paths_;
   std::chrono::milliseconds interval_;
+  uint64_t seen_;
   std::function<void()> on_change_;
   std::mutex mu_;
   std::condition_variable cv_;
