@@ -48,6 +48,7 @@ Status Service::start() {
   spdlog::info("runtime: {} worker(s), {} I/O thread(s) ({} usable CPU(s): affinity {}, cgroup quota {})",
                size.workers, size.io_threads, cpus, affinity, quota ? fmt::format("{:.2f}", *quota) : "none");
   runtime_ = std::make_unique<Runtime>(size.io_threads, size.workers);
+  io_threads_ = size.io_threads;
   Status s = graph::PipelineGraph::build(*config_, *runtime_, metrics_, &graph_);
   if (!s.isOk()) return s;
   s = graph_->start(*this);

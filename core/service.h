@@ -72,6 +72,7 @@ class Service final : public Host {
   std::shared_ptr<config::ServiceConfig> config_;
   telemetry::MetricsRegistry metrics_;
   std::unique_ptr<Runtime> runtime_;
+  unsigned io_threads_ = 1;
   std::unique_ptr<graph::PipelineGraph> graph_;
   std::unique_ptr<TelemetryServer> telemetry_server_;
   std::atomic<bool> healthy_{false};

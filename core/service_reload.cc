@@ -127,7 +127,7 @@ Service::ReloadOutcome Service::apply(config::ServiceConfig next, const std::str
   if (!s.isOk()) return refuse(trigger, s.message() + "\n");
   const auto deadline = std::chrono::steady_clock::now() + owner->shutdown_timeout.value;
   bool switched = false;
-  s = built->takeOver(*graph_, *this, deadline, &switched);
+  s = built->takeOver(*graph_, *this, deadline, &switched, io_threads_);
   if (!switched) return refuse(trigger, s.message() + "\n");
   std::unique_ptr<graph::PipelineGraph> previous = std::move(graph_);
   graph_ = std::move(built);

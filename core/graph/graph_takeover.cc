@@ -2,10 +2,26 @@
 // steps are listed in pipeline_graph.h).
 #include <spdlog/spdlog.h>
 
+#include <boost/asio/post.hpp>
+#include <future>
+
 #include "core/graph/pipeline_graph.h"
 
 namespace proflow::graph {
 namespace {
+
+// Servers close their listening sockets on an I/O thread after shutdown() returned: one task per I/O
+// thread, each run before the next is posted, lets the closes queued before them happen before a
+// new receiver binds the same endpoint.
+void letIoCatchUp(Runtime& runtime, unsigned io_threads) {
+  const unsigned n = std::max(1u, io_threads);
+  for (unsigned i = 0; i < n; ++i) {
+    auto done = std::make_shared<std::promise<void>>();
+    auto ran = done->get_future();
+    boost::asio::post(runtime.io(), [done] { done->set_value(); });
+    ran.wait_for(std::chrono::seconds(1));
+  }
+}
 
 std::string describe(const PipelineGraph::Node& n) { return n.key().str(); }
 
@@ -15,7 +31,8 @@ Status startError(const PipelineGraph::Node& n, const Status& s) {
 
 }  // namespace
 
-Status PipelineGraph::takeOver(PipelineGraph& running, Host& host, Deadline deadline, bool* switched) {
+Status PipelineGraph::takeOver(PipelineGraph& running, Host& host, Deadline deadline, bool* switched,
+                               unsigned io_threads) {
   *switched = false;
   auto fate = [this](const Node& old) {
     const Node* now = find(old.key());
@@ -44,9 +61,10 @@ Status PipelineGraph::takeOver(PipelineGraph& running, Host& host, Deadline dead
   // 2. Changed exporters, in place behind their edge: calls wait while the old instance drains.
   for (auto& n : nodes_) {
     if (n.kind != ComponentKind::kExporter || n.change != NodeChange::kChanged) continue;
-    const Node* old = running.find(n.key());
+    Node* old = running.mutableNode(n.key());
     n.edge->pause(deadline);
     old->component->shutdown(deadline);
+    old->component.reset();  // frees what the new instance takes over (the queue directory's lock)
     if (Status s = n.component->start(host); !s.isOk()) note(startError(n, s));
     n.edge->resume(n.target);
   }
@@ -64,6 +82,7 @@ Status PipelineGraph::takeOver(PipelineGraph& running, Host& host, Deadline dead
     old.component->shutdown(deadline);
     old_routes.emplace_back(old.edge.get(), old.edge->close());
   }
+  letIoCatchUp(*runtime_, io_threads);
   for (auto& n : nodes_)
     if (n.kind == ComponentKind::kReceiver && n.change != NodeChange::kKept)
       if (Status s = n.component->start(host); !s.isOk()) note(startError(n, s));

@@ -48,6 +48,7 @@ Status PipelineGraph::assemble(const BuildInputs& in, std::unique_ptr<PipelineGr
   const config::ServiceConfig& cfg = in.cfg;
   std::unique_ptr<PipelineGraph> g(new PipelineGraph());
   g->pipeline_count_ = cfg.pipelines.size();
+  g->runtime_ = &in.runtime;
 
   // A node of the new graph: a copy of the running one when the diff keeps it (same component, edge
   // and counters), else a fresh one that reuses the running node's counters when its key existed.
@@ -197,7 +198,8 @@ void PipelineGraph::shutdown(Deadline deadline) {
   if (shut_down_) return;
   shut_down_ = true;
   // Reverse start order: receivers, then processors from first to last, then exporters.
-  for (size_t i = started_; i-- > 0;) nodes_[i].component->shutdown(deadline);
+  for (size_t i = started_; i-- > 0;)
+    if (nodes_[i].component) nodes_[i].component->shutdown(deadline);
 }
 
 }  // namespace proflow::graph

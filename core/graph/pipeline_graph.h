@@ -57,7 +57,8 @@ class PipelineGraph {
   //  5. waits for the calls still in the old chain, then shuts down removed and changed processors
   //     and removed exporters, upstream first, with `deadline`.
   // Afterwards `running` owns nothing that runs. `*switched` is false only when step 1 failed.
-  Status takeOver(PipelineGraph& running, Host& host, Deadline deadline, bool* switched);
+  // `io_threads`: how many threads run the runtime's io_context (step 4 waits for them to catch up).
+  Status takeOver(PipelineGraph& running, Host& host, Deadline deadline, bool* switched, unsigned io_threads = 1);
 
   struct Node {
     ComponentKind kind;
@@ -83,11 +84,13 @@ class PipelineGraph {
   Component* extension(const ComponentId& id) const;
 
  private:
+  Node* mutableNode(const NodeKey& key) { return const_cast<Node*>(find(key)); }
   struct BuildInputs;
   static Status assemble(const BuildInputs& in, std::unique_ptr<PipelineGraph>* out);
 
   PipelineGraph() = default;
   std::vector<Node> nodes_;  // start order
+  Runtime* runtime_ = nullptr;
   size_t started_ = 0;
   size_t pipeline_count_ = 0;
   bool shut_down_ = false;

@@ -265,6 +265,15 @@ TEST(Reload, TwentyReloadsUnderLoadLoseNothingAndRefuseNoConnection) {
   // Counters ran on through every reload: the receiver counted every acknowledged request.
   EXPECT_EQ(metric(metrics, "proflow_receiver_accepted_batches_total{receiver=\"otlp\"}"),
             static_cast<double>(acknowledged.size()));
+  // The receiver kept its listening socket and the exporter its queue: neither started twice.
+  const std::string log = agent.log();
+  auto occurrences = [&log](const std::string& what) {
+    size_t n = 0;
+    for (size_t at = log.find(what); at != std::string::npos; at = log.find(what, at + 1)) ++n;
+    return n;
+  };
+  EXPECT_EQ(occurrences("OTLP/HTTP listening on"), 1u) << log;
+  EXPECT_EQ(occurrences("exporting OTLP/gRPC to"), 1u) << log;
   EXPECT_EQ(metric(metrics, "proflow_config_reloads_total"), 20);
   EXPECT_EQ(metric(metrics, "proflow_config_reload_successes_total"), applied);
   EXPECT_EQ(metric(metrics, "proflow_config_reload_failures_total"), refused);
