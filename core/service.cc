@@ -21,7 +21,10 @@ double residentBytes() {
 
 }  // namespace
 
-Service::Service(config::ServiceConfig config) : config_(std::move(config)) {}
+Service::Service(config::ServiceConfig config)
+    : config_(std::make_shared<config::ServiceConfig>(std::move(config))) {
+  registerReloadMetrics();
+}
 
 Service::~Service() { shutdown(); }
 
@@ -41,38 +44,53 @@ Status Service::start() {
   const std::optional<double> quota = cgroupCpuQuota();
   const unsigned cpus = usableCpus(affinity, quota);
   const RuntimeSize size = resolveRuntimeSize(
-      {static_cast<unsigned>(config_.runtime.workers), static_cast<unsigned>(config_.runtime.io_threads)}, cpus);
+      {static_cast<unsigned>(config_->runtime.workers), static_cast<unsigned>(config_->runtime.io_threads)}, cpus);
   spdlog::info("runtime: {} worker(s), {} I/O thread(s) ({} usable CPU(s): affinity {}, cgroup quota {})",
                size.workers, size.io_threads, cpus, affinity, quota ? fmt::format("{:.2f}", *quota) : "none");
   runtime_ = std::make_unique<Runtime>(size.io_threads, size.workers);
-  Status s = graph::PipelineGraph::build(config_, *runtime_, metrics_, &graph_);
+  io_threads_ = size.io_threads;
+  Status s = graph::PipelineGraph::build(*config_, *runtime_, metrics_, &graph_);
   if (!s.isOk()) return s;
   s = graph_->start(*this);
   if (!s.isOk()) return s;
-  const auto& metrics_cfg = config_.telemetry.metrics;
+  const auto& metrics_cfg = config_->telemetry.metrics;
   if (!metrics_cfg.address.empty() && metrics_cfg.address != "none") {
     const auth::ServerAuthenticator* authenticator = nullptr;
     s = auth::findServerAuthenticator(*this, metrics_cfg.auth, &authenticator);
     if (!s.isOk()) return Status(s.code(), "telemetry endpoint: " + s.message());
     telemetry_server_ = std::make_unique<TelemetryServer>(runtime_->io(), metrics_cfg.address, metrics_,
                                                           [this] { return healthy(); }, authenticator);
+    telemetry_server_->onReload([this](std::function<void(int, std::string)> answer) {
+      requestReload("POST /-/reload", [answer](const ReloadOutcome& o) {
+        answer(o.applied ? 200 : o.partial ? 500 : 400, o.message);
+      });
+    });
     s = telemetry_server_->start();
     if (!s.isOk()) return Status(s.code(), "telemetry endpoint: " + s.message());
   }
   healthy_ = true;
+  reload_thread_ = std::thread([this] { reloadLoop(); });
   spdlog::info("proflow {} started: {} pipeline(s), {} component(s)", PROFLOW_VERSION, graph_->pipelineCount(),
                graph_->nodes().size());
   return Status::ok();
 }
 
 void Service::shutdown() {
+  {
+    std::lock_guard lock(queue_mu_);
+    queue_stopping_ = true;
+    queue_.clear();  // their answers are dropped: an HTTP client gets a 500
+  }
+  queue_cv_.notify_all();
+  if (reload_thread_.joinable()) reload_thread_.join();
+  std::lock_guard reload_lock(reload_mu_);  // a reload from another thread finishes first
   std::lock_guard lock(shutdown_mu_);
   if (shut_down_) return;
   shut_down_ = true;
   healthy_ = false;
-  const auto deadline = std::chrono::steady_clock::now() + config_.shutdown_timeout.value;
+  const auto deadline = std::chrono::steady_clock::now() + config_->shutdown_timeout.value;
   if (graph_) {
-    spdlog::info("shutting down: draining for up to {}", config_.shutdown_timeout.str());
+    spdlog::info("shutting down: draining for up to {}", config_->shutdown_timeout.str());
     graph_->shutdown(deadline);
   }
   if (telemetry_server_) telemetry_server_->stop();

@@ -4,6 +4,7 @@
 #include <set>
 
 #include "cmd/proflow/commands.h"
+#include "core/config/config_types.h"
 #include "core/allocator_tuning.h"
 
 namespace proflow {
@@ -12,7 +13,11 @@ std::string usage() {
   return R"(proflow - profiling pipeline daemon
 
 Usage:
-  proflow [--config FILE]...             run the pipelines (no --config: the embedded default config)
+  proflow [--config FILE]... [--watch-config[=INTERVAL]]
+                                         run the pipelines (no --config: the embedded default config);
+                                         SIGHUP or POST /-/reload on the telemetry endpoint reloads the
+                                         config files, --watch-config also when their contents change
+                                         (polled every INTERVAL, default 5s)
   proflow validate --config FILE...      check config files, print every error, open no sockets
   proflow components                     list every registered component type by kind
   proflow components [--help] TYPE       print the options of a component type: key, type, default, help
@@ -55,6 +60,13 @@ CliArgs parseCli(int argc, char** argv) {
       std::string v;
       if (!value(v)) return args;
       args.configs.push_back(v);
+    } else if (name == "--watch-config") {
+      args.watch_config = eq == std::string::npos ? "5s" : a.substr(eq + 1);
+      auto d = config::parseDuration(args.watch_config);
+      if (!d || d->ms().count() <= 0) {
+        args.error = "--watch-config wants an interval like 2s or 500ms, got '" + args.watch_config + "'";
+        return args;
+      }
     } else if (name == "--version" || name == "-v") {
       args.command = "version";
     } else if (name == "--help" || name == "-h") {

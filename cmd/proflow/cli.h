@@ -12,6 +12,7 @@ struct CliArgs {
   std::vector<std::string> positional;          // convert: IN OUT
   std::vector<std::pair<std::string, std::string>> options;  // --to, --debug-dir, ... in order
   std::vector<std::string> flags;               // --symbolize, ...
+  std::string watch_config;                     // --watch-config[=interval]: the interval; empty: off
   std::string error;                            // non-empty: usage error
 };
 

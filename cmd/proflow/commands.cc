@@ -7,6 +7,7 @@
 
 #include "cmd/proflow/builtins.h"
 #include "cmd/proflow/component_help.h"
+#include "cmd/proflow/config_watch.h"
 #include "cmd/proflow/embedded_config.h"
 #include "core/net/open_files_limit.h"
 #include "core/service.h"
@@ -23,14 +24,19 @@ bool buildRegistry(Registry& registry) {
   return true;
 }
 
-// Loads --config files, or the embedded default when none is given.
+// Reads --config files, or the embedded default when none is given.
+Status readConfig(const CliArgs& args, const Registry& registry, config::ServiceConfig* cfg, std::string* errors,
+                  std::vector<std::string>* warnings) {
+  return args.configs.empty()
+             ? config::loadServiceConfigText(kEmbeddedDefaultConfig, "<embedded config/proflow.yaml>", registry, cfg,
+                                             errors, warnings)
+             : config::loadServiceConfig(args.configs, registry, cfg, errors, warnings);
+}
+
 bool loadConfig(const CliArgs& args, const Registry& registry, config::ServiceConfig* cfg) {
   std::string errors;
   std::vector<std::string> warnings;
-  Status s = args.configs.empty()
-                 ? config::loadServiceConfigText(kEmbeddedDefaultConfig, "<embedded config/proflow.yaml>", registry, cfg,
-                                         &errors, &warnings)
-                 : config::loadServiceConfig(args.configs, registry, cfg, &errors, &warnings);
+  Status s = readConfig(args, registry, cfg, &errors, &warnings);
   for (const auto& w : warnings) std::fprintf(stderr, "warning: %s\n", w.c_str());
   if (!s.isOk()) {
     std::fprintf(stderr, "proflow: invalid configuration (%s):\n%s", s.message().c_str(), errors.c_str());
@@ -91,15 +97,17 @@ int commandRun(const CliArgs& args) {
   Registry registry;
   if (!buildRegistry(registry)) return 1;
   config::ServiceConfig cfg;
+  const uint64_t loaded_files = ConfigWatcher::fingerprint(args.configs);
   if (!loadConfig(args, registry, &cfg)) return 1;
   telemetry::setupLogging(cfg.telemetry.logs.level, cfg.telemetry.logs.encoding);
 
-  // Block the stop signals in every thread; the main thread waits for them below.
-  sigset_t stop_signals;
-  sigemptyset(&stop_signals);
-  sigaddset(&stop_signals, SIGTERM);
-  sigaddset(&stop_signals, SIGINT);
-  pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
+  // Block the stop and reload signals in every thread; the main thread waits for them below.
+  sigset_t signals;
+  sigemptyset(&signals);
+  sigaddset(&signals, SIGTERM);
+  sigaddset(&signals, SIGINT);
+  sigaddset(&signals, SIGHUP);
+  pthread_sigmask(SIG_BLOCK, &signals, nullptr);
   signal(SIGPIPE, SIG_IGN);
 
   // Every connection is a descriptor: a receiver holds thousands of idle or slow clients only if
@@ -113,14 +121,36 @@ int commandRun(const CliArgs& args) {
     spdlog::info("open-files limit: {}", files.after);
 
   Service service(std::move(cfg));
+  // Every reload reads all the --config files again.
+  service.setConfigSource([&args, &registry](config::ServiceConfig* out, std::string* errors) {
+    std::vector<std::string> warnings;
+    Status s = readConfig(args, registry, out, errors, &warnings);
+    for (const auto& w : warnings) spdlog::warn("config: {}", w);
+    return s;
+  });
   if (Status s = service.start(); !s.isOk()) {
     spdlog::error("start-up failed: {}", s.message());
     service.shutdown();
     return 1;
   }
+  std::unique_ptr<ConfigWatcher> watcher;
+  if (!args.watch_config.empty() && !args.configs.empty()) {
+    const auto interval = config::parseDuration(args.watch_config)->ms();
+    spdlog::info("watching {} config file(s) for changes every {}", args.configs.size(), args.watch_config);
+    watcher = std::make_unique<ConfigWatcher>(args.configs, interval, loaded_files,
+                                              [&service] { service.requestReload("config files changed"); });
+  } else if (!args.watch_config.empty()) {
+    spdlog::warn("--watch-config without --config: the embedded config never changes");
+  }
   int sig = 0;
-  sigwait(&stop_signals, &sig);
+  for (;;) {
+    sigwait(&signals, &sig);
+    if (sig != SIGHUP) break;
+    spdlog::info("received SIGHUP, reloading the config");
+    service.requestReload("SIGHUP");
+  }
   spdlog::info("received {}, stopping", sig == SIGTERM ? "SIGTERM" : "SIGINT");
+  watcher.reset();
   service.shutdown();
   spdlog::info("stopped");
   return 0;

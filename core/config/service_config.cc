@@ -53,6 +53,7 @@ void decodeSection(const ConfigNode& root, ComponentKind kind, const Registry& r
     entry.id = *id;
     entry.factory = factory;
     entry.location = key_loc;
+    entry.settings = body;
     entry.config = factory->createDefaultConfig();
     entry.config->decode(body, path, errors);
     entry.config->validate(errors);

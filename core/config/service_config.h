@@ -62,6 +62,7 @@ struct ComponentEntry {
   const Factory* factory = nullptr;
   std::unique_ptr<ComponentConfig> config;
   SourceLocation location;
+  ConfigNode settings;  // the component's YAML as parsed (after merge and ${env:} expansion); reload compares it
 };
 
 struct PipelineConfig {

@@ -24,27 +24,75 @@ std::shared_ptr<T> borrow(T* p) {
 
 }  // namespace
 
+struct PipelineGraph::BuildInputs {
+  const config::ServiceConfig& cfg;
+  std::shared_ptr<const void> config_owner;
+  const PipelineGraph* running;  // null for a first build
+  const GraphDiff* diff;         // null for a first build
+  Runtime& runtime;
+  telemetry::MetricsRegistry& metrics;
+};
+
 Status PipelineGraph::build(const config::ServiceConfig& cfg, Runtime& runtime, telemetry::MetricsRegistry& metrics,
                             std::unique_ptr<PipelineGraph>* out) {
+  return assemble({cfg, nullptr, nullptr, nullptr, runtime, metrics}, out);
+}
+
+Status PipelineGraph::buildNext(const config::ServiceConfig& cfg, std::shared_ptr<const void> config_owner,
+                                const PipelineGraph& running, const GraphDiff& diff, Runtime& runtime,
+                                telemetry::MetricsRegistry& metrics, std::unique_ptr<PipelineGraph>* out) {
+  return assemble({cfg, std::move(config_owner), &running, &diff, runtime, metrics}, out);
+}
+
+Status PipelineGraph::assemble(const BuildInputs& in, std::unique_ptr<PipelineGraph>* out) {
+  const config::ServiceConfig& cfg = in.cfg;
   std::unique_ptr<PipelineGraph> g(new PipelineGraph());
   g->pipeline_count_ = cfg.pipelines.size();
+  g->runtime_ = &in.runtime;
 
+  // A node of the new graph: a copy of the running one when the diff keeps it (same component, edge
+  // and counters), else a fresh one that reuses the running node's counters when its key existed.
   auto makeNode = [&](ComponentKind kind, const ComponentId& id, const std::string& pipeline) -> Node& {
+    const NodeKey key{kind, id, pipeline};
+    const Node* before = in.running ? in.running->find(key) : nullptr;
     Node n;
-    n.kind = kind;
-    n.id = id;
-    n.pipeline = pipeline;
-    telemetry::Labels extra;
-    if (!pipeline.empty()) extra.emplace_back("pipeline", pipeline);
-    n.telemetry = std::make_unique<telemetry::ComponentTelemetry>(metrics, kind, id.str(), extra);
+    n.change = in.diff ? in.diff->change(key) : NodeChange::kAdded;
+    if (before && n.change == NodeChange::kKept) {
+      n = *before;
+      n.change = NodeChange::kKept;
+    } else {
+      n.kind = kind;
+      n.id = id;
+      n.pipeline = pipeline;
+      n.config_owner = in.config_owner;
+      if (before) {
+        n.telemetry = before->telemetry;
+      } else {
+        telemetry::Labels extra;
+        if (!pipeline.empty()) extra.emplace_back("pipeline", pipeline);
+        n.telemetry = std::make_shared<telemetry::ComponentTelemetry>(in.metrics, kind, id.str(), extra);
+      }
+    }
     g->nodes_.push_back(std::move(n));
     return g->nodes_.back();
   };
+  auto kept = [](const Node& n) { return n.change == NodeChange::kKept; };
   auto settingsFor = [&](const Node& n) {
-    return CreateSettings{n.id, n.kind, componentLogger(n.kind, n.id), n.telemetry.get(), &runtime};
+    return CreateSettings{n.id, n.kind, componentLogger(n.kind, n.id), n.telemetry.get(), &in.runtime};
   };
   auto failed = [](const Node& n, const std::string& why) {
     return Status::internal(std::string("creating ") + componentKindName(n.kind) + " '" + n.id.str() + "': " + why);
+  };
+  // Runs a factory, turning exceptions and null results into a creation error.
+  auto create = [&](Node& n, auto&& make) -> Status {
+    try {
+      auto c = make();
+      if (!c) return failed(n, "factory returned nothing");
+      n.component = std::move(c);
+    } catch (const std::exception& e) {
+      return failed(n, e.what());
+    }
+    return Status::ok();
   };
 
   // 0. Extensions listed in service.extensions: started first, stopped last, so every component can
@@ -52,37 +100,31 @@ Status PipelineGraph::build(const config::ServiceConfig& cfg, Runtime& runtime, 
   for (const auto& id : cfg.enabled_extensions) {
     const auto& entry = cfg.extensions.at(id);
     Node& n = makeNode(ComponentKind::kExtension, id, "");
-    std::unique_ptr<Extension> ext;
-    try {
-      ext = static_cast<const ExtensionFactory*>(entry.factory)->create(settingsFor(n), *entry.config);
-    } catch (const std::exception& e) {
-      return failed(n, e.what());
-    }
-    if (!ext) return failed(n, "factory returned nothing");
-    n.component = std::move(ext);
+    if (kept(n)) continue;
+    Status s = create(n, [&] { return static_cast<const ExtensionFactory*>(entry.factory)->create(settingsFor(n), *entry.config); });
+    if (!s.isOk()) return s;
   }
 
-  // 1. Exporters: one instance per id, fronted by an inbound counter.
+  // 1. Exporters: one instance per id, fed through an edge (that a replacement keeps) and counted.
   std::map<ComponentId, ConsumerPtr> exporter_inputs;
   for (const auto& p : cfg.pipelines)
     for (const auto& id : p.exporters) {
       if (exporter_inputs.count(id)) continue;
       const auto& entry = cfg.exporters.at(id);
       Node& n = makeNode(ComponentKind::kExporter, id, "");
-      std::unique_ptr<Exporter> exp;
-      try {
-        exp = static_cast<const ExporterFactory*>(entry.factory)->create(settingsFor(n), *entry.config);
-      } catch (const std::exception& e) {
-        return failed(n, e.what());
+      if (!kept(n)) {
+        Status s = create(n, [&] { return static_cast<const ExporterFactory*>(entry.factory)->create(settingsFor(n), *entry.config); });
+        if (!s.isOk()) return s;
+        n.target = std::make_shared<ObservedConsumer>(borrow(dynamic_cast<Exporter*>(n.component.get())), *n.telemetry,
+                                                      ObservedConsumer::Role::kInbound);
+        const Node* before = in.running ? in.running->find(n.key()) : nullptr;
+        // A changed exporter keeps its edge: takeOver() swaps the instance behind it.
+        n.edge = before ? before->edge : std::make_shared<SwitchConsumer>(n.target);
       }
-      if (!exp) return failed(n, "factory returned nothing");
-      Exporter* raw = exp.get();
-      n.component = std::move(exp);
-      exporter_inputs[id] =
-          std::make_shared<ObservedConsumer>(borrow<ProfilesConsumer>(raw), *n.telemetry, ObservedConsumer::Role::kInbound);
+      exporter_inputs[id] = n.edge;
     }
 
-  // 2. Processors per pipeline, last to first, each fed into the previous `next`.
+  // 2. Processors per pipeline, last to first, each feeding (through its edge) the previous `next`.
   std::map<ComponentId, std::vector<ConsumerPtr>> receiver_targets;
   for (const auto& p : cfg.pipelines) {
     std::vector<ConsumerPtr> outs;
@@ -91,35 +133,32 @@ Status PipelineGraph::build(const config::ServiceConfig& cfg, Runtime& runtime, 
     for (auto it = p.processors.rbegin(); it != p.processors.rend(); ++it) {
       const auto& entry = cfg.processors.at(*it);
       Node& n = makeNode(ComponentKind::kProcessor, *it, p.name);
-      auto outbound = std::make_shared<ObservedConsumer>(next, *n.telemetry, ObservedConsumer::Role::kOutbound);
-      std::unique_ptr<Processor> proc;
-      try {
-        proc = static_cast<const ProcessorFactory*>(entry.factory)->create(settingsFor(n), *entry.config, outbound);
-      } catch (const std::exception& e) {
-        return failed(n, e.what());
+      n.target = next;
+      if (!kept(n)) {
+        n.edge = std::make_shared<SwitchConsumer>(next);
+        auto outbound = std::make_shared<ObservedConsumer>(n.edge, *n.telemetry, ObservedConsumer::Role::kOutbound);
+        Status s = create(n, [&] {
+          return static_cast<const ProcessorFactory*>(entry.factory)->create(settingsFor(n), *entry.config, outbound);
+        });
+        if (!s.isOk()) return s;
       }
-      if (!proc) return failed(n, "factory returned nothing");
-      Processor* raw = proc.get();
-      n.component = std::move(proc);
-      next = std::make_shared<ObservedConsumer>(borrow<ProfilesConsumer>(raw), *n.telemetry,
+      next = std::make_shared<ObservedConsumer>(borrow(dynamic_cast<Processor*>(n.component.get())), *n.telemetry,
                                                 ObservedConsumer::Role::kInbound);
     }
     for (const auto& id : p.receivers) receiver_targets[id].push_back(next);
   }
 
-  // 3. Receivers: one instance per id, fanning out to every pipeline that lists it.
+  // 3. Receivers: one instance per id, fanning out (through a counter and an edge) to every pipeline
+  // that lists it.
   for (auto& [id, targets] : receiver_targets) {
     const auto& entry = cfg.receivers.at(id);
     Node& n = makeNode(ComponentKind::kReceiver, id, "");
-    auto next = std::make_shared<ObservedConsumer>(makeFanout(targets), *n.telemetry, ObservedConsumer::Role::kInbound);
-    std::unique_ptr<Receiver> rcv;
-    try {
-      rcv = static_cast<const ReceiverFactory*>(entry.factory)->create(settingsFor(n), *entry.config, next);
-    } catch (const std::exception& e) {
-      return failed(n, e.what());
-    }
-    if (!rcv) return failed(n, "factory returned nothing");
-    n.component = std::move(rcv);
+    n.target = makeFanout(targets);
+    if (kept(n)) continue;
+    n.edge = std::make_shared<SwitchConsumer>(n.target);
+    auto next = std::make_shared<ObservedConsumer>(n.edge, *n.telemetry, ObservedConsumer::Role::kInbound);
+    Status s = create(n, [&] { return static_cast<const ReceiverFactory*>(entry.factory)->create(settingsFor(n), *entry.config, next); });
+    if (!s.isOk()) return s;
   }
 
   *out = std::move(g);
@@ -143,6 +182,12 @@ Status PipelineGraph::start(Host& host) {
   return Status::ok();
 }
 
+const PipelineGraph::Node* PipelineGraph::find(const NodeKey& key) const {
+  for (const auto& n : nodes_)
+    if (n.kind == key.kind && n.id == key.id && n.pipeline == key.pipeline) return &n;
+  return nullptr;
+}
+
 Component* PipelineGraph::extension(const ComponentId& id) const {
   for (const auto& n : nodes_)
     if (n.kind == ComponentKind::kExtension && n.id == id) return n.component.get();
@@ -153,7 +198,8 @@ void PipelineGraph::shutdown(Deadline deadline) {
   if (shut_down_) return;
   shut_down_ = true;
   // Reverse start order: receivers, then processors from first to last, then exporters.
-  for (size_t i = started_; i-- > 0;) nodes_[i].component->shutdown(deadline);
+  for (size_t i = started_; i-- > 0;)
+    if (nodes_[i].component) nodes_[i].component->shutdown(deadline);
 }
 
 }  // namespace proflow::graph

@@ -8,6 +8,10 @@
 // processors from last to first, then receivers) so each component receives its `next` on creation.
 // Start runs in the same order (exporters first, receivers last) and shutdown in reverse, so data in
 // flight always has somewhere to go.
+//
+// Every receiver and processor feeds a SwitchConsumer, and every exporter is fed through one, so a
+// reload can build the next graph around the components it keeps (buildNext) and move the traffic
+// over (takeOver) without stopping them: see graph_diff.h for what is kept.
 #pragma once
 
 #include <memory>
@@ -16,6 +20,8 @@
 
 #include "core/config/service_config.h"
 #include "core/factory.h"
+#include "core/graph/graph_diff.h"
+#include "core/graph/switch_consumer.h"
 #include "core/runtime.h"
 #include "core/telemetry/metrics.h"
 
@@ -26,6 +32,12 @@ class PipelineGraph {
   // Creates every component. Fails with the first creation error (configs were validated before).
   static Status build(const config::ServiceConfig& config, Runtime& runtime, telemetry::MetricsRegistry& metrics,
                       std::unique_ptr<PipelineGraph>* out);
+  // The graph of `config` sharing with `running` the nodes `diff` keeps (running, same edges and
+  // counters); changed and added ones are created, not started. `config_owner` keeps the config the
+  // new components were created from alive as long as they run.
+  static Status buildNext(const config::ServiceConfig& config, std::shared_ptr<const void> config_owner,
+                          const PipelineGraph& running, const GraphDiff& diff, Runtime& runtime,
+                          telemetry::MetricsRegistry& metrics, std::unique_ptr<PipelineGraph>* out);
 
   ~PipelineGraph();
 
@@ -34,22 +46,51 @@ class PipelineGraph {
   // Receivers first (no new data), then processors in pipeline order (flush), then exporters (drain).
   void shutdown(Deadline deadline);
 
+  // Moves the traffic from `running` (the graph this one was built from) to this one:
+  //  1. starts the added and changed exporters, processors and extensions (no traffic reaches them
+  //     yet); if one fails, they are shut down again and `running` carries on untouched;
+  //  2. replaces each changed exporter in place: its edge holds new calls, the old instance drains
+  //     (a persistent queue stays on disk for the new one), the new one starts, the calls go on;
+  //  3. re-points the edges of kept processors and receivers at the new chain;
+  //  4. stops removed and changed receivers (freeing their sockets), then starts changed and added
+  //     ones;
+  //  5. waits for the calls still in the old chain, then shuts down removed and changed processors
+  //     and removed exporters, upstream first, with `deadline`.
+  // Afterwards `running` owns nothing that runs. `*switched` is false only when step 1 failed.
+  // `io_threads`: how many threads run the runtime's io_context (step 4 waits for them to catch up).
+  Status takeOver(PipelineGraph& running, Host& host, Deadline deadline, bool* switched, unsigned io_threads = 1);
+
   struct Node {
     ComponentKind kind;
     ComponentId id;
     std::string pipeline;  // processors only
-    std::unique_ptr<Component> component;
-    std::unique_ptr<telemetry::ComponentTelemetry> telemetry;
+    // Declared before the component, so the component goes first (it may use both until then).
+    std::shared_ptr<const void> config_owner;
+    std::shared_ptr<telemetry::ComponentTelemetry> telemetry;
+    std::shared_ptr<Component> component;
+    // Receivers and processors: the edge they feed. Exporters: the edge feeding them.
+    std::shared_ptr<SwitchConsumer> edge;
+    // Where `edge` leads in this graph: the downstream chain, or the (counted) exporter itself.
+    ConsumerPtr target;
+    // Relative to the graph this one was built from; kAdded for a first build.
+    NodeChange change = NodeChange::kAdded;
+    NodeKey key() const { return {kind, id, pipeline}; }
   };
   // In start order (tests inspect it).
   const std::vector<Node>& nodes() const { return nodes_; }
+  const Node* find(const NodeKey& key) const;
   size_t pipelineCount() const { return pipeline_count_; }
   // A created extension by id (started once start() got past it), or nullptr.
   Component* extension(const ComponentId& id) const;
 
  private:
+  Node* mutableNode(const NodeKey& key) { return const_cast<Node*>(find(key)); }
+  struct BuildInputs;
+  static Status assemble(const BuildInputs& in, std::unique_ptr<PipelineGraph>* out);
+
   PipelineGraph() = default;
   std::vector<Node> nodes_;  // start order
+  Runtime* runtime_ = nullptr;
   size_t started_ = 0;
   size_t pipeline_count_ = 0;
   bool shut_down_ = false;

@@ -45,6 +45,10 @@ TelemetryServer::TelemetryServer(boost::asio::io_context& io, std::string addres
     bool ok = healthy_();
     respond(net::HttpResponse::text(ok ? 200 : 503, ok ? "ok\n" : "unhealthy: a pipeline is not running\n"));
   });
+  server_->route("POST", "/-/reload", [this](net::HttpRequest&&, net::Responder respond) {
+    if (!reload_) return respond(net::HttpResponse::text(404, "reload is not available\n"));
+    reload_([respond](int status, std::string body) { respond(net::HttpResponse::text(status, std::move(body))); });
+  });
   server_->route("GET", "/", [](net::HttpRequest&&, net::Responder respond) {
     respond(net::HttpResponse::text(200, "proflow " PROFLOW_VERSION "\n/metrics  Prometheus metrics\n/healthz  health\n"));
   });

@@ -1,7 +1,8 @@
 // The self-telemetry endpoint (service.telemetry.metrics.address): GET /metrics (Prometheus text),
-// GET /healthz (200 when every pipeline runs, else 503) and GET / (a short index). With an
-// authenticator (service.telemetry.metrics.auth) every path needs credentials except /healthz, which
-// liveness and readiness probes call without any and which tells only "ok" or "unhealthy".
+// GET /healthz (200 when every pipeline runs, else 503), GET / (a short index) and, once onReload()
+// set a handler, POST /-/reload (200 applied, 400 refused with every error). With an authenticator
+// (service.telemetry.metrics.auth) every path needs credentials except /healthz, which liveness and
+// readiness probes call without any and which tells only "ok" or "unhealthy".
 // Refused requests are counted under receiver="service.telemetry" (no component id has a dot).
 #pragma once
 
@@ -32,6 +33,11 @@ class TelemetryServer {
                   std::function<bool()> healthy, const auth::ServerAuthenticator* authenticator = nullptr);
   ~TelemetryServer();
 
+  // Answers POST /-/reload: `reload` runs (or queues) a reload and calls its argument, from any
+  // thread, with the HTTP status and a text body. Set before start().
+  using ReloadHandler = std::function<void(std::function<void(int status, std::string body)> answer)>;
+  void onReload(ReloadHandler reload) { reload_ = std::move(reload); }
+
   Status start();
   void stop();
   uint16_t port() const;
@@ -43,6 +49,7 @@ class TelemetryServer {
   // Requests the endpoint refused (bad requests, unknown paths, missing credentials) are counted
   // like a receiver's: proflow_receiver_http_rejected_requests_total{receiver="service.telemetry"}.
   telemetry::ComponentTelemetry requests_;
+  ReloadHandler reload_;
   std::unique_ptr<net::HttpServer> server_;
 };
 

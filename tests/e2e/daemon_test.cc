@@ -15,6 +15,7 @@ namespace proflow {
 namespace {
 
 using namespace std::chrono_literals;
+using testing::waitFor;
 
 struct Ports {
   int grpc = testing::freePort();
@@ -46,15 +47,6 @@ otlp::Request request(int i) {
 
 size_t profilesIn(const std::string& path) {
   return testing::allProfiles(testing::readOtlpProtoFile(path)).size();
-}
-
-bool waitFor(const std::function<bool()>& cond, std::chrono::milliseconds timeout = 30s) {
-  auto until = std::chrono::steady_clock::now() + timeout;
-  while (std::chrono::steady_clock::now() < until) {
-    if (cond()) return true;
-    std::this_thread::sleep_for(50ms);
-  }
-  return cond();
 }
 
 TEST(Daemon, AgentForwardsToGatewayAndBothStopCleanly) {

@@ -52,6 +52,19 @@ pid_t spawn(const std::vector<std::string>& argv, int out_fd, const Daemon::Env&
   return pid;
 }
 
+}  // namespace
+
+bool waitFor(const std::function<bool()>& cond, std::chrono::milliseconds timeout) {
+  auto until = std::chrono::steady_clock::now() + timeout;
+  while (std::chrono::steady_clock::now() < until) {
+    if (cond()) return true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  return cond();
+}
+
+namespace {
+
 bool waitPid(pid_t pid, int* status, std::chrono::milliseconds timeout) {
   auto until = std::chrono::steady_clock::now() + timeout;
   while (std::chrono::steady_clock::now() < until) {

@@ -4,6 +4,7 @@
 #include <sys/types.h>
 
 #include <chrono>
+#include <functional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -42,6 +43,9 @@ class Daemon {
   bool exited_ = false;
   std::string log_path_;
 };
+
+// Polls `cond` every 50ms until it holds or `timeout` passed; returns its last answer.
+bool waitFor(const std::function<bool()>& cond, std::chrono::milliseconds timeout = std::chrono::seconds(30));
 
 // Runs a command to completion; returns exit code and fills `output` (stdout+stderr).
 int runCommand(const std::vector<std::string>& argv, std::string* output,

@@ -4,7 +4,7 @@
 
 #include "core/graph/pipeline_graph.h"
 #include "core/service.h"
-#include "tests/support/fake_components.h"
+#include "tests/core/graph/graph_fixture.h"
 #include "tests/support/profile_builder.h"
 
 namespace proflow {
@@ -14,18 +14,8 @@ using testing::FakeExporter;
 using testing::FakeReceiver;
 using testing::Journal;
 
-class NullHost final : public Host {
- public:
-  void reportFatalError(const ComponentId&, const Status&) override {}
-};
-
-class PipelineGraphTest : public ::testing::Test {
+class PipelineGraphTest : public testing::GraphFixture {
  protected:
-  void SetUp() override {
-    testing::registerFakes(registry_);
-    Journal::global().clear();
-  }
-
   std::unique_ptr<graph::PipelineGraph> build(const std::string& yaml) {
     std::string errors;
     EXPECT_TRUE(config::loadServiceConfigText(yaml, "g.yaml", registry_, &cfg_, &errors).isOk()) << errors;
@@ -35,17 +25,7 @@ class PipelineGraphTest : public ::testing::Test {
     return g;
   }
 
-  static size_t indexOf(const std::vector<std::string>& v, const std::string& e) {
-    auto it = std::find(v.begin(), v.end(), e);
-    EXPECT_NE(it, v.end()) << e;
-    return static_cast<size_t>(it - v.begin());
-  }
-
-  Registry registry_;
   config::ServiceConfig cfg_;
-  Runtime runtime_{1, 1};
-  telemetry::MetricsRegistry metrics_;
-  NullHost host_;
 };
 
 constexpr const char* kTwoPipelines = R"(
