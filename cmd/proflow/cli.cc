@@ -26,6 +26,10 @@ Usage:
                                          convert a profile file offline; input formats (detected):
                                          pprof (gzip/zstd/raw), jfr, otlp_json, otlp_proto, folded;
                                          output: pprof (default), otlp_json, otlp_proto, folded
+  proflow health [--address HOST:PORT | --config FILE...]
+                                         exit 0 when the running daemon's /healthz answers 200
+                                         (address: --address, else the config's telemetry address,
+                                         else 127.0.0.1:8888)
   proflow --version
 
 --config may be repeated; files merge in order (later files override earlier ones).
@@ -33,9 +37,11 @@ Usage:
 }
 
 CliArgs parseCli(int argc, char** argv) {
-  static const std::set<std::string> kCommands = {"run", "validate", "components", "version", "convert", "help"};
+  static const std::set<std::string> kCommands = {"run",     "validate", "components", "version",
+                                                  "convert", "help",     "health"};
   static const std::set<std::string> kValueOptions = {"--to",         "--from",       "--debug-dir",
-                                                     "--debuginfod", "--binary-dir", "--sample-type"};
+                                                     "--debuginfod", "--binary-dir", "--sample-type",
+                                                     "--address"};
   static const std::set<std::string> kFlags = {"--symbolize"};
   CliArgs args;
   int i = 1;
@@ -106,6 +112,7 @@ int cliMain(int argc, char** argv) {
   if (args.command == "components") return commandComponents(args);
   if (args.command == "validate") return commandValidate(args);
   if (args.command == "convert") return commandConvert(args);
+  if (args.command == "health") return commandHealth(args);
   return commandRun(args);
 }
 

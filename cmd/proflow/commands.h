@@ -11,5 +11,7 @@ int commandValidate(const CliArgs& args);
 int commandComponents(const CliArgs& args);
 int commandVersion();
 int commandConvert(const CliArgs& args);
+// Exit 0 when a running daemon's /healthz answers 200 (for container health checks and probes).
+int commandHealth(const CliArgs& args);
 
 }  // namespace proflow

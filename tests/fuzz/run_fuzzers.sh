@@ -36,11 +36,14 @@ for t in "${targets[@]}"; do
   echo "== $t: ${seconds}s"
   log=$build/findings/$t.log
   status=0
-  "$build/tests/fuzz/${t}_fuzz" "$work" -max_total_time="$seconds" -rss_limit_mb="$rss" -timeout=10 -max_len=65536 \
-    -artifact_prefix="$findings/" -print_final_stats=1 >"$log" 2>&1 || status=$?
+  # CPU seconds beside the wall-clock budget: on a shared machine they say how much fuzzing was done.
+  TIMEFORMAT='%U %S' cpu_file=$build/findings/$t.cpu
+  { time "$build/tests/fuzz/${t}_fuzz" "$work" -max_total_time="$seconds" -rss_limit_mb="$rss" -timeout=10 \
+      -max_len=65536 -artifact_prefix="$findings/" -print_final_stats=1 >"$log" 2>&1 || status=$?; } 2>"$cpu_file"
+  cpu=$(awk '{printf "%.0f", $1 + $2}' "$cpu_file")
   final=$(grep -E '^#[0-9]+.*(DONE|cov:)' "$log" | tail -1 || true)
   runs=$(grep -E '^stat::number_of_executed_units' "$log" | awk '{print $2}' || true)
-  echo "$(date -u +%FT%TZ) $t ${seconds}s exit=$status execs=${runs:-?} corpus=$(ls "$work" | wc -l) | $final" |
+  echo "$(date -u +%FT%TZ) $t ${seconds}s cpu=${cpu}s exit=$status execs=${runs:-?} corpus=$(ls "$work" | wc -l) | $final" |
     tee -a "$summary"
 done
 ls "$build"/findings/*/ 2>/dev/null | grep -E 'crash-|leak-|timeout-|oom-' && echo "findings above" || true

@@ -1,0 +1,189 @@
+// The deployment manifests under deploy/kubernetes hold together: every config they ship passes
+// `proflow validate`, and the objects refer to each other correctly (the config a container is told
+// to read is mounted from a ConfigMap that has it, probes hit the port the telemetry endpoint listens
+// on, the agents resolve the gateways' headless Service, the autoscaler and the disruption budget
+// select the gateway's pods).
+#include <gtest/gtest.h>
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <map>
+
+#include "tests/support/daemon.h"
+#include "tests/support/temp_dir.h"
+
+namespace proflow {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Manifest {
+  std::string file;
+  std::vector<YAML::Node> objects;
+
+  std::vector<YAML::Node> ofKind(const std::string& kind) const {
+    std::vector<YAML::Node> out;
+    for (const auto& o : objects)
+      if (o["kind"].as<std::string>() == kind) out.push_back(o);
+    return out;
+  }
+  YAML::Node find(const std::string& kind, const std::string& name) const {
+    for (const auto& o : ofKind(kind))
+      if (o["metadata"]["name"].as<std::string>() == name) return o;
+    return YAML::Node();
+  }
+};
+
+Manifest load(const std::string& name) {
+  Manifest m{name, {}};
+  const fs::path path = fs::path(PROFLOW_SOURCE_DIR) / "deploy" / "kubernetes" / name;
+  for (auto& doc : YAML::LoadAllFromFile(path.string()))
+    if (doc.IsMap()) m.objects.push_back(doc);
+  return m;
+}
+
+// The workloads (Deployment, DaemonSet) of a manifest.
+std::vector<YAML::Node> workloads(const Manifest& m) {
+  auto out = m.ofKind("Deployment");
+  for (auto& d : m.ofKind("DaemonSet")) out.push_back(d);
+  return out;
+}
+
+YAML::Node proflowContainer(const YAML::Node& workload) {
+  for (const auto& c : workload["spec"]["template"]["spec"]["containers"])
+    if (c["name"].as<std::string>() == "proflow") return c;
+  return YAML::Node();
+}
+
+// The config the proflow container reads, taken from the ConfigMap volume mounted over its path.
+std::string configOf(const Manifest& m, const YAML::Node& workload) {
+  YAML::Node c = proflowContainer(workload);
+  const auto args = c["args"].as<std::vector<std::string>>();
+  auto it = std::find(args.begin(), args.end(), "--config");
+  if (it == args.end() || it + 1 == args.end()) return "";
+  const fs::path config_path = *(it + 1);
+  for (const auto& mount : c["volumeMounts"]) {
+    if (mount["mountPath"].as<std::string>() != config_path.parent_path().string()) continue;
+    for (const auto& v : workload["spec"]["template"]["spec"]["volumes"]) {
+      if (v["name"].as<std::string>() != mount["name"].as<std::string>() || !v["configMap"]) continue;
+      YAML::Node cm = m.find("ConfigMap", v["configMap"]["name"].as<std::string>());
+      if (cm && cm["data"][config_path.filename().string()])
+        return cm["data"][config_path.filename().string()].as<std::string>();
+    }
+  }
+  return "";
+}
+
+int validate(const std::string& config, std::string* out) {
+  testing::TempDir dir;
+  const std::string path = dir.write("proflow.yaml", config);
+  return testing::runCommand({testing::proflowBinary(), "validate", "--config", path}, out);
+}
+
+class KubernetesManifest : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(KubernetesManifest, ShipsConfigsThatValidateAndProbesOnTheTelemetryPort) {
+  ::setenv("BACKEND_ENDPOINT", "otlp-backend.observability:4317", 1);  // set by the container's env
+  Manifest m = load(GetParam());
+  ASSERT_FALSE(workloads(m).empty()) << m.file;
+  for (const auto& w : workloads(m)) {
+    const std::string name = w["metadata"]["name"].as<std::string>();
+    SCOPED_TRACE(m.file + ": " + name);
+    YAML::Node c = proflowContainer(w);
+    ASSERT_TRUE(c) << "no container named proflow";
+    const std::string config = configOf(m, w);
+    ASSERT_FALSE(config.empty()) << "--config does not name a file of a mounted ConfigMap";
+    std::string out;
+    EXPECT_EQ(validate(config, &out), 0) << out;
+
+    const YAML::Node cfg = YAML::Load(config);
+    const std::string address = cfg["service"]["telemetry"]["metrics"]["address"].as<std::string>();
+    const int telemetry_port = std::stoi(address.substr(address.rfind(':') + 1));
+    std::map<std::string, int> ports;
+    for (const auto& p : c["ports"]) ports[p["name"].as<std::string>()] = p["containerPort"].as<int>();
+    for (const char* probe : {"readinessProbe", "livenessProbe"}) {
+      if (!c[probe]) continue;
+      if (c[probe]["exec"]) {  // a localhost-only endpoint: the binary asks it itself
+        auto cmd = c[probe]["exec"]["command"].as<std::vector<std::string>>();
+        ASSERT_GE(cmd.size(), 2u);
+        EXPECT_EQ(cmd[1], "health");
+        EXPECT_NE(std::find(cmd.begin(), cmd.end(), "127.0.0.1:" + std::to_string(telemetry_port)), cmd.end());
+        continue;
+      }
+      EXPECT_EQ(c[probe]["httpGet"]["path"].as<std::string>(), "/healthz");
+      const std::string port = c[probe]["httpGet"]["port"].as<std::string>();
+      ASSERT_TRUE(ports.count(port)) << probe << " names port " << port << " the container does not declare";
+      EXPECT_EQ(ports[port], telemetry_port) << probe;
+    }
+    // Every receiver endpoint the config opens on a port is declared by the container (or localhost only).
+    for (const auto& r : cfg["receivers"]) {
+      std::vector<std::string> endpoints;
+      if (r.second["endpoint"]) endpoints.push_back(r.second["endpoint"].as<std::string>());
+      if (r.second["protocols"])
+        for (const auto& p : r.second["protocols"]) endpoints.push_back(p.second["endpoint"].as<std::string>());
+      for (const auto& e : endpoints) {
+        if (e.rfind("127.0.0.1:", 0) == 0) continue;
+        const int port = std::stoi(e.substr(e.rfind(':') + 1));
+        bool declared = false;
+        for (const auto& [n, p] : ports) declared |= p == port;
+        EXPECT_TRUE(declared) << r.first.as<std::string>() << " listens on " << e << ", not a declared containerPort";
+      }
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Deploy, KubernetesManifest,
+                         ::testing::Values("gateway.yaml", "agent-daemonset.yaml", "sidecar-example.yaml"),
+                         [](const auto& info) {
+                           std::string n = info.param.substr(0, info.param.find('.'));
+                           std::replace(n.begin(), n.end(), '-', '_');
+                           return n;
+                         });
+
+TEST(KubernetesManifests, AgentsResolveTheGatewaysHeadlessService) {
+  Manifest gw = load("gateway.yaml");
+  Manifest agent = load("agent-daemonset.yaml");
+  YAML::Node headless;
+  for (const auto& s : gw.ofKind("Service"))
+    if (s["spec"]["clusterIP"] && s["spec"]["clusterIP"].as<std::string>() == "None") headless = s;
+  ASSERT_TRUE(headless) << "gateway.yaml has no headless Service";
+  const std::string dns = headless["metadata"]["name"].as<std::string>() + "." +
+                          headless["metadata"]["namespace"].as<std::string>() + ".svc.cluster.local";
+  const YAML::Node cfg = YAML::Load(configOf(agent, agent.ofKind("DaemonSet").at(0)));
+  const YAML::Node resolver = cfg["exporters"]["loadbalancing"]["resolver"]["dns"];
+  EXPECT_EQ(resolver["hostname"].as<std::string>(), dns);
+  bool port_served = false;
+  for (const auto& p : headless["spec"]["ports"]) port_served |= p["port"].as<int>() == resolver["port"].as<int>();
+  EXPECT_TRUE(port_served) << "the headless Service does not serve port " << resolver["port"].as<int>();
+  // hostPID: the process and container detectors see the node's processes.
+  EXPECT_TRUE(agent.ofKind("DaemonSet").at(0)["spec"]["template"]["spec"]["hostPID"].as<bool>());
+}
+
+TEST(KubernetesManifests, GatewayScalesAndIsProtectedAsOneWorkload) {
+  Manifest gw = load("gateway.yaml");
+  YAML::Node deployment = gw.ofKind("Deployment").at(0);
+  const auto pod_labels = deployment["spec"]["template"]["metadata"]["labels"];
+  auto selects_pods = [&](const YAML::Node& match) {
+    for (const auto& kv : match)
+      if (!pod_labels[kv.first.as<std::string>()] ||
+          pod_labels[kv.first.as<std::string>()].as<std::string>() != kv.second.as<std::string>())
+        return false;
+    return match.size() > 0;
+  };
+  YAML::Node hpa = gw.ofKind("HorizontalPodAutoscaler").at(0);
+  EXPECT_EQ(hpa["spec"]["scaleTargetRef"]["name"].as<std::string>(), deployment["metadata"]["name"].as<std::string>());
+  EXPECT_GE(hpa["spec"]["minReplicas"].as<int>(), 2) << "one replica leaves nothing to fail over to";
+  EXPECT_TRUE(selects_pods(gw.ofKind("PodDisruptionBudget").at(0)["spec"]["selector"]["matchLabels"]));
+  for (const auto& s : gw.ofKind("Service")) EXPECT_TRUE(selects_pods(s["spec"]["selector"]));
+  // The gateway runs as a non-root user with nothing to escalate to.
+  const auto pod_security = deployment["spec"]["template"]["spec"]["securityContext"];
+  EXPECT_TRUE(pod_security["runAsNonRoot"].as<bool>());
+  const auto container_security = proflowContainer(deployment)["securityContext"];
+  EXPECT_FALSE(container_security["allowPrivilegeEscalation"].as<bool>());
+  EXPECT_TRUE(container_security["readOnlyRootFilesystem"].as<bool>());
+}
+
+}  // namespace
+}  // namespace proflow
