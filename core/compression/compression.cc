@@ -458,7 +458,8 @@ Status inflateOrView(std::string_view in, const Limits& limits, std::string* sto
     return Status::ok();
   }
   if (in.size() > limits.max_output_bytes)
-    return Status::tooLarge("body size exceeds limit of " + formatBytes(limits.max_output_bytes));
+    return Status::tooLarge(std::to_string(in.size()) + " bytes, over the limit of " +
+                            formatBytes(limits.max_output_bytes));
   *out = in;
   return Status::ok();
 }

@@ -1,9 +1,23 @@
 #include "core/net/in_flight_budget.h"
 
+#include <malloc.h>
+
 #include <string>
 
 namespace proflow::net {
 namespace {
+
+// A request that held this much leaves as much freed heap behind, in the malloc arena of whichever
+// worker decoded it; glibc keeps it (only the top of a heap is trimmed), and the next large request
+// on another worker's arena adds its own. Handing free pages back when such a request ends keeps the
+// resident size near what requests in flight hold.
+constexpr size_t kTrimAfterBytes = 64u << 20;
+
+void releaseFreeHeap() {
+#if defined(__GLIBC__)
+  malloc_trim(0);
+#endif
+}
 
 std::string mib(size_t n) {
   if (n >= (1u << 20)) return std::to_string((n + (1u << 19)) >> 20) + "MiB";
@@ -14,6 +28,8 @@ std::string mib(size_t n) {
 
 InFlightLease::~InFlightLease() {
   if (budget_) budget_->release(bytes_);
+  // Claims grow with the request's decoding, so the last one is (about) its largest.
+  if (bytes_ >= kTrimAfterBytes) releaseFreeHeap();
 }
 
 Status InFlightLease::resize(size_t total, const char* what) {

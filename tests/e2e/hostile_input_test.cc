@@ -3,8 +3,8 @@
 // INVALID_ARGUMENT/RESOURCE_EXHAUSTED/UNAUTHENTICATED with a message), the daemon is alive and
 // healthy, the refusal shows in /metrics, and the daemon's peak RSS (VmHWM, reset before each input)
 // stays under the stated bounds: 512 MiB for any single request, 1 GiB under 100+ concurrent large
-// bodies. Run alone with `ctest -L hostile`; the heavy concurrent variant runs only with
-// PROFLOW_HEAVY_TESTS=1.
+// bodies. The telemetry endpoint is replayed too (its refusals are counted like a receiver's). Run
+// alone with `ctest -L hostile`; heavier crowds are bench/core/ingest_rss.sh.
 #include <grpcpp/generic/generic_stub.h>
 #include <gtest/gtest.h>
 #include <sys/socket.h>
@@ -18,7 +18,9 @@
 #include <regex>
 #include <sstream>
 #include <thread>
+#include <tuple>
 
+#include "tests/core/formats/jfr/amplifying.h"
 #include "tests/e2e/hostile_corpus.h"
 #include "tests/e2e/otlp_client.h"
 #include "tests/support/daemon.h"
@@ -364,6 +366,53 @@ TEST_F(HostileInputTest, JfrWithLyingSizesIsRefused) {
     const std::string name = "jfr lying size #" + std::to_string(i++);
     replay({name, ports_.jfr, "/v1/jfr", {}, body});
     replay({"pyroscope " + name, ports_.pyroscope, "/ingest?name=lying&format=jfr", {}, body});
+  }
+}
+
+// Small bodies that convert large: each receiver claims the conversion's estimate before it
+// converts, so what fits the default budget is converted within the single-request bound and what
+// does not is refused (413) before the blow-up.
+TEST_F(HostileInputTest, AmplifyingJfrAndFoldedBodiesAreClaimedBeforeConversion) {
+  const std::string deep = testing::jfrDistinctDeepStacks(1000, 500);
+  replay({"jfr 500k distinct frames", ports_.jfr, "/v1/jfr", {}, deep});
+  replay({"pyroscope jfr 500k distinct frames", ports_.pyroscope, "/ingest?name=amp&format=jfr", {}, deep});
+  replay({"jfr 300k distinct spans", ports_.jfr, "/v1/jfr", {}, testing::jfrDistinctSpans(300000)});
+  const std::string folded = testing::foldedDistinctFrames(10000, 50);
+  replay({"folded 500k distinct frames", ports_.folded, "/v1/folded", {}, folded});
+  replay({"pyroscope folded 500k distinct frames", ports_.pyroscope, "/ingest?name=amp.cpu", {}, folded});
+  // Past the default max_in_flight_bytes (512 MiB) once converted: refused unconverted.
+  const std::string huge_jfr = testing::jfrDistinctDeepStacks(8000, 1000);
+  EXPECT_EQ(replay({"jfr 8M distinct frames", ports_.jfr, "/v1/jfr", {}, huge_jfr}), 413);
+  const std::string huge_folded = testing::foldedDistinctFrames(30000, 50);
+  EXPECT_EQ(replay({"folded 1.5M distinct frames", ports_.folded, "/v1/folded", {}, huge_folded}), 413);
+  EXPECT_EQ(replay({"pyroscope folded 1.5M distinct frames", ports_.pyroscope, "/ingest?name=amp.cpu", {},
+                    huge_folded}),
+            413);
+}
+
+// The telemetry endpoint faces the same clients: malformed heads, other methods, unknown and
+// traversal paths, oversized headers and bodies. Each is refused with a message and counted.
+TEST_F(HostileInputTest, TelemetryEndpointRefusesMalformedRequestsAndCountsThem) {
+  const std::string close = "Host: 127.0.0.1\r\nConnection: close\r\n";
+  const std::vector<std::tuple<std::string, std::string, std::string>> cases = {
+      {"POST /metrics", testing::requestHead("POST", "/metrics", {}, 5), "hello"},
+      {"DELETE /healthz", "DELETE /healthz HTTP/1.1\r\n" + close + "\r\n", ""},
+      {"unknown path", "GET /admin HTTP/1.1\r\n" + close + "\r\n", ""},
+      {"path traversal", "GET /../../etc/passwd HTTP/1.1\r\n" + close + "\r\n", ""},
+      {"garbage request line", "\x16\x03\x01\x02\x00 not http\r\n\r\n", ""},
+      {"bad version", "GET /metrics HTTP/7.3\r\n" + close + "\r\n", ""},
+      {"1 MiB header", "GET /metrics HTTP/1.1\r\n" + close + "X-Big: " + std::string(kMiB, 'a') + "\r\n\r\n", ""},
+      {"50 MiB body announced", testing::requestHead("POST", "/healthz", {}, 50 * kMiB), std::string(kMiB, 'b')},
+      {"lying Content-Length", testing::requestHead("GET", "/metrics", {{"Content-Length", "18446744073709551616"}}, 0),
+       "x"},
+  };
+  for (const auto& [what, head, body] : cases) {
+    const double before = refusals();
+    RawResponse r = testing::rawExchange(metrics_port_, head, body, 30s);
+    EXPECT_TRUE(isRefusal(r.status)) << "telemetry " << what << ": answered " << r.status << " " << r.body;
+    EXPECT_NE(r.body.find_first_not_of(" \r\n\t"), std::string::npos) << "telemetry " << what << ": no message";
+    EXPECT_GT(refusals(), before) << "telemetry " << what << ": not counted in /metrics";
+    expectAlive("telemetry " + what);
   }
 }
 
