@@ -1,5 +1,6 @@
-// protobuf's per-request complaint (invalid UTF-8 in a string field) through the OTLP receiver:
-// 1000 bad requests, a bounded number of log lines.
+// protobuf's per-message complaint (invalid UTF-8 in a string field): 1000 bad requests through the
+// OTLP receiver (which decodes protobuf bodies itself and refuses them without protobuf's log) and
+// 1000 parses by protobuf itself, a bounded number of log lines either way.
 #include <gtest/gtest.h>
 #include <spdlog/sinks/ostream_sink.h>
 #include <spdlog/spdlog.h>
@@ -7,6 +8,7 @@
 #include <sstream>
 
 #include "core/net/http_client.h"
+#include "core/otlp_types.h"
 #include "core/telemetry/log_throttle.h"
 #include "tests/receivers/otlp/service_harness.h"
 #include "tests/support/daemon.h"
@@ -46,13 +48,22 @@ service:
                             {{"Content-Type", "application/x-protobuf"}}, bad_utf8, std::chrono::seconds(10));
     ASSERT_EQ(r.http_status, 400) << r.body;
   }
-  const double elapsed_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   service->shutdown();
+  const std::string receiver_log = out.str();
+  // Each one refused (400 above), none of them a line per request.
+  EXPECT_LE(countLines(receiver_log, "UTF-8"), 2u) << receiver_log.substr(0, 2000);
+
+  // protobuf's own parser on the same bytes: its complaint reaches the log, throttled.
+  for (int i = 0; i < 1000; ++i) {
+    ::proflow::otlp::Request request;
+    EXPECT_FALSE(request.ParseFromString(bad_utf8));
+  }
+  const double elapsed_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   spdlog::set_default_logger(previous);
   const std::string log = out.str();
   const size_t lines = countLines(log, "invalid UTF-8");
   EXPECT_GE(lines, 1u) << "protobuf's complaint should reach the log once:\n" << log;
-  // One line per 10 s interval at most (plus the first), however long the loop took.
+  // One line per 10 s interval at most (plus the first), however long the loops took.
   EXPECT_LE(lines, 2 + static_cast<size_t>(elapsed_s / 10)) << log.substr(0, 2000);
 }
 
