@@ -226,7 +226,10 @@ Status foldedToOtlp(std::string_view text, const FoldedOptions& options, const p
     // The parser's maps are gone: the claim shrinks to the profile (its message sizes plus a quarter
     // for the allocator's rounding), then grows by the conversion.
     const size_t profile_bytes = profile.SpaceUsedLong() / 4 * 5;
-    with_reserve.reserve_memory = [&](size_t conversion) { return reserve(held_bytes + profile_bytes + conversion); };
+    // By value: profile_bytes ends with this block, and the callback runs after it.
+    with_reserve.reserve_memory = [&reserve, held = held_bytes + profile_bytes](size_t conversion) {
+      return reserve(held + conversion);
+    };
   }
   return pprof::pprofToOtlp(profile, with_reserve, out);
 }
