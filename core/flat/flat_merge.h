@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "core/flat/flat_batch.h"
+#include "core/flat/flat_identity.h"
 #include "core/index_set.h"
 
 namespace proflow::flat {
@@ -54,20 +55,6 @@ class DictionaryIndex {
   IndexSet strings_, functions_, mappings_, locations_, stacks_, links_, attributes_;
   mutable std::string cmp_;
 };
-
-// Resolves a dictionary string index to its text.
-using StringResolver = std::function<std::string_view(int32_t)>;
-
-// Value identity with reference-based strings resolved (equal meaning -> equal identity), appended.
-void appendValueIdentity(std::string& out, const Value& v, const Batch& b, const StringResolver& resolve);
-
-// Identity of resource or scope attributes (`key_values` of the batch): reference-based and inline
-// forms of one attribute are equal, their order is ignored; the same text as keyValuesIdentity() of
-// core/request_merger.h gives for the protobuf form.
-std::string keyValuesIdentity(const Batch& b, Range key_values);
-// Identity of a resource: its schema_url, '\n', its attributes' identity. The Merger combines
-// resources of equal identity.
-std::string resourceIdentity(const Batch& b, const Resource& r);
 
 class Merger {
  public:

@@ -1,0 +1,33 @@
+// Identity text of flat values, attribute lists and resources: equal meaning gives equal text
+// (reference-based and inline strings alike), so merges and routes can key on it.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <string_view>
+
+#include "core/flat/flat_batch.h"
+#include "core/otlp_types.h"
+
+namespace proflow::flat {
+
+// Appends a length-prefixed string (the unit identities are made of).
+void putString(std::string& out, std::string_view s);
+// The nested list of a kArray / kKvList value as a protobuf AnyValue (the decoder checked it).
+otlp::AnyValue nestedMessage(const Value& v, const Batch& b);
+
+// Resolves a dictionary string index to its text.
+using StringResolver = std::function<std::string_view(int32_t)>;
+
+// Value identity with reference-based strings resolved (equal meaning -> equal identity), appended.
+void appendValueIdentity(std::string& out, const Value& v, const Batch& b, const StringResolver& resolve);
+
+// Identity of resource or scope attributes (`key_values` of the batch): reference-based and inline
+// forms of one attribute are equal, their order is ignored; the same text as keyValuesIdentity() of
+// core/request_merger.h gives for the protobuf form.
+std::string keyValuesIdentity(const Batch& b, Range key_values);
+// Identity of a resource: its schema_url, '\n', its attributes' identity. The Merger combines
+// resources of equal identity.
+std::string resourceIdentity(const Batch& b, const Resource& r);
+
+}  // namespace proflow::flat
