@@ -222,7 +222,7 @@ template <class Stream>
 bool Connection<Stream>::admitBody(size_t bytes) {
   const auto& budget = shared_->opts.in_flight;
   if (!budget) return true;
-  Status s = req_.in_flight ? req_.in_flight->resize(bytes, "request body")
+  Status s = req_.in_flight ? req_.in_flight->resize(bytes, "request body", InFlightLease::Growth::kBody)
                             : budget->acquire(bytes, &req_.in_flight, "request body");
   if (s.isOk()) return true;
   bool busy = s.retryable();
@@ -320,7 +320,8 @@ void Connection<Stream>::onBodyDecoded(Status s, std::string body) {
   }
   // The claim moves from the wire size to the decompressed size.
   if (req_.in_flight) {
-    if (Status claim = req_.in_flight->resize(body.size(), "decompressed request body"); !claim.isOk()) {
+    if (Status claim = req_.in_flight->resize(body.size(), "decompressed request body",
+                                                          InFlightLease::Growth::kNoWait); !claim.isOk()) {
       bool busy = claim.retryable();
       return reject(busy ? RejectReason::kInFlightLimit : RejectReason::kTooLarge, busy ? 429 : 413, claim,
                     keep_alive_, &route_->formatter);

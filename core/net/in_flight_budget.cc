@@ -32,14 +32,14 @@ InFlightLease::~InFlightLease() {
   if (bytes_ >= kTrimAfterBytes) releaseFreeHeap();
 }
 
-Status InFlightLease::resize(size_t total, const char* what) {
+Status InFlightLease::resize(size_t total, const char* what, Growth growth) {
   std::lock_guard<std::mutex> lock(mu_);
   if (total <= bytes_) {
     budget_->release(bytes_ - total);
     bytes_ = total;
     return Status::ok();
   }
-  if (Status s = budget_->reserve(total - bytes_, total, what); !s.isOk()) return s;
+  if (Status s = budget_->grow(total - bytes_, total, what, growth); !s.isOk()) return s;
   bytes_ = total;
   return Status::ok();
 }
@@ -49,34 +49,80 @@ size_t InFlightLease::bytes() const {
   return bytes_;
 }
 
-InFlightBudget::InFlightBudget(size_t limit_bytes, std::string key) : limit_(limit_bytes), key_(std::move(key)) {}
+InFlightBudget::InFlightBudget(size_t limit_bytes, std::string key, std::chrono::milliseconds growth_wait)
+    : limit_(limit_bytes), key_(std::move(key)), growth_wait_(growth_wait) {}
 
 Status InFlightBudget::acquire(size_t bytes, InFlightLeasePtr* out, const char* what) {
-  if (Status s = reserve(bytes, bytes, what); !s.isOk()) return s;
+  if (limit_ != 0) {
+    if (bytes > limit_) return tooLarge(what, bytes);
+    if (waiting_.load() || !tryAdmit(bytes, true)) return busy(what, bytes);
+  } else {
+    used_.fetch_add(bytes);
+  }
   *out = std::make_shared<InFlightLease>(shared_from_this(), bytes);
   return Status::ok();
 }
 
-Status InFlightBudget::reserve(size_t more, size_t claim_total, const char* what) {
+bool InFlightBudget::tryAdmit(size_t bytes, bool alone) {
+  size_t used = used_.load();
+  do {
+    // Half the budget for bodies, the rest kept for the growth of requests already admitted; a
+    // body larger than half only when nothing else is in flight.
+    size_t cap = alone && used == 0 ? limit_ : limit_ / 2;
+    if (used + bytes > cap) return false;
+  } while (!used_.compare_exchange_weak(used, used + bytes));
+  return true;
+}
+
+bool InFlightBudget::tryReserve(size_t more, size_t cap) {
+  size_t used = used_.load();
+  do {
+    if (used + more > cap) return false;
+  } while (!used_.compare_exchange_weak(used, used + more));
+  return true;
+}
+
+Status InFlightBudget::grow(size_t more, size_t claim_total, const char* what, InFlightLease::Growth growth) {
   if (limit_ == 0) {
-    used_.fetch_add(more, std::memory_order_relaxed);
+    used_.fetch_add(more);
     return Status::ok();
   }
-  if (claim_total > limit_) {
-    refused_.fetch_add(1, std::memory_order_relaxed);
-    return Status::tooLarge(std::string(what) + " needs " + mib(claim_total) + ", more than " + key_ + " (" +
-                            mib(limit_) + ")");
+  if (claim_total > limit_) return tooLarge(what, claim_total);
+  if (growth == InFlightLease::Growth::kBody) {
+    // A body alone in flight (its own bytes are all that is used) may grow to the whole budget.
+    bool alone = used_.load() == claim_total - more;
+    return !waiting_.load() && (tryAdmit(more, false) || (alone && tryReserve(more, limit_))) ? Status::ok()
+                                                                                             : busy(what, claim_total);
   }
-  size_t used = used_.load(std::memory_order_relaxed);
-  do {
-    if (used + more > limit_) {
-      refused_.fetch_add(1, std::memory_order_relaxed);
-      return Status::exhausted("server busy: " + std::string(what) + " of " + mib(claim_total) + " would exceed " +
-                               key_ + " (" + mib(limit_) + ", " + mib(used) + " in use); retry later")
-          .withRetryAfter(std::chrono::seconds(1));
-    }
-  } while (!used_.compare_exchange_weak(used, used + more, std::memory_order_relaxed));
-  return Status::ok();
+  if (!waiting_.load() && tryReserve(more, limit_)) return Status::ok();
+  if (growth == InFlightLease::Growth::kNoWait) return busy(what, claim_total);
+  std::unique_lock<std::mutex> lock(wait_mu_);
+  if (waiting_.load()) return busy(what, claim_total);  // another growth is first in line
+  waiting_.store(true);
+  bool fits = released_.wait_for(lock, growth_wait_, [&] { return tryReserve(more, limit_); });
+  waiting_.store(false);
+  return fits ? Status::ok() : busy(what, claim_total);
+}
+
+void InFlightBudget::release(size_t bytes) {
+  used_.fetch_sub(bytes);
+  if (waiting_.load()) {
+    std::lock_guard<std::mutex> lock(wait_mu_);
+    released_.notify_all();
+  }
+}
+
+Status InFlightBudget::busy(const char* what, size_t claim_total) {
+  refused_.fetch_add(1, std::memory_order_relaxed);
+  return Status::exhausted("server busy: " + std::string(what) + " of " + mib(claim_total) + " would exceed " + key_ +
+                           " (" + mib(limit_) + ", " + mib(used_.load()) + " in use); retry later")
+      .withRetryAfter(std::chrono::seconds(1));
+}
+
+Status InFlightBudget::tooLarge(const char* what, size_t claim_total) {
+  refused_.fetch_add(1, std::memory_order_relaxed);
+  return Status::tooLarge(std::string(what) + " needs " + mib(claim_total) + ", more than " + key_ + " (" +
+                          mib(limit_) + ")");
 }
 
 }  // namespace proflow::net

@@ -9,13 +9,51 @@
 #include <unistd.h>
 
 #include <cstring>
+#include <fstream>
+#include <mutex>
+#include <random>
 #include <thread>
 
 #include "tests/support/temp_dir.h"
 
 namespace proflow::testing {
 
+namespace {
+
+bool bindable(int port) {
+  int fd = socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  addr.sin_port = htons(static_cast<uint16_t>(port));
+  bool ok = bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0;
+  close(fd);
+  return ok;
+}
+
+// The kernel's ephemeral range (where bind(0) and every outgoing connection take their ports).
+int ephemeralLow() {
+  std::ifstream in("/proc/sys/net/ipv4/ip_local_port_range");
+  int low = 32768, high = 60999;
+  in >> low >> high;
+  return low;
+}
+
+}  // namespace
+
+// A port is handed to a daemon some time after it is chosen. Ports from the ephemeral range are
+// also taken by the client side of every connection the suite opens meanwhile (the daemon then
+// fails with "Address already in use"), so choose below that range, at random, and check it binds.
 int freePort() {
+  static const int high = ephemeralLow();
+  static std::mutex mu;
+  static std::mt19937 rng(std::random_device{}());
+  if (high > 12000) {
+    std::lock_guard<std::mutex> lock(mu);
+    std::uniform_int_distribution<int> pick(10000, high - 1);
+    for (int attempt = 0; attempt < 64; ++attempt)
+      if (int port = pick(rng); bindable(port)) return port;
+  }
   int fd = socket(AF_INET, SOCK_STREAM, 0);
   sockaddr_in addr{};
   addr.sin_family = AF_INET;

@@ -11,7 +11,7 @@
 
 namespace proflow::testing {
 
-// A TCP port that was free a moment ago on 127.0.0.1 (bind to port 0, read it, close).
+// A TCP port that was free a moment ago on 127.0.0.1, chosen at random below the ephemeral range.
 int freePort();
 
 // Path of the built binary (PROFLOW_BINARY_DIR/proflow).

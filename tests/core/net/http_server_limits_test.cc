@@ -81,12 +81,13 @@ TEST_F(HttpServerLimitsTest, DecompressedSizeCountsAgainstTheBudget) {
   o.in_flight = std::make_shared<InFlightBudget>(1u << 20);
   start(o);
   RawConn first(server_->port());
-  first.send(post("/hold", std::string(600 << 10, 'a')));
+  first.send(post("/hold", std::string(400 << 10, 'a')));  // under the bodies' half
   Responder busy = held_.get_future().get();
 
-  // 600 KiB of zeros gzip to a few hundred bytes: admitted on its wire size, refused once inflated.
+  // 700 KiB of zeros gzip to a few hundred bytes: admitted on its wire size, refused once inflated
+  // (on the I/O thread, without waiting for the budget).
   std::string gz;
-  ASSERT_TRUE(compression::compress(compression::Codec::kGzip, std::string(600 << 10, '\0'), gz).isOk());
+  ASSERT_TRUE(compression::compress(compression::Codec::kGzip, std::string(700 << 10, '\0'), gz).isOk());
   RawConn second(server_->port());
   second.send(post("/ok", gz, "Content-Encoding: gzip\r\n"));
   auto r = second.read();
