@@ -2,11 +2,16 @@
 // inflated (not after), measured on the real process's peak RSS.
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <fstream>
 #include <string>
+#include <thread>
+#include <vector>
 
 #include "tests/e2e/otlp_client.h"
 #include "tests/support/daemon.h"
+#include "tests/support/large_pprof.h"
+#include "tests/support/raw_http.h"
 #include "tests/support/profile_builder.h"
 #include "tests/support/temp_dir.h"
 
@@ -54,6 +59,44 @@ TEST(IngestBounds, GrpcGzipBombIsRefusedWhileInflatingWithSmallRssGrowth) {
   EXPECT_TRUE(testing::exportTo(grpc_port, testing::makeRequest("after", {testing::makeProfile(50)}),
                                 std::chrono::seconds(10), GRPC_COMPRESS_GZIP)
                   .ok());
+  EXPECT_EQ(daemon.terminate(), 0) << daemon.log();
+}
+
+// More bodies than the in-flight budget holds, each needing several times its size to convert, sent
+// by clients that retry on 429 as real ones do. When bodies could fill the whole budget, every
+// conversion's claim was refused while the crowd kept it full, and nothing was ever accepted; now
+// every request gets through, one decode at a time if need be.
+TEST(IngestBounds, ACrowdOfLargeBodiesAllGetThroughWhenRetried) {
+  testing::TempDir dir;
+  const int pprof_port = testing::freePort(), metrics_port = testing::freePort();
+  const std::string config =
+      "receivers: { pprof: { endpoint: 127.0.0.1:" + std::to_string(pprof_port) +
+      ", max_request_body_size: 8MiB, max_in_flight_bytes: 48MiB } }\n"
+      "exporters: { debug: {} }\n"
+      "service:\n  telemetry: { metrics: { address: 127.0.0.1:" + std::to_string(metrics_port) + " } }\n" +
+      "  pipelines: { profiles: { receivers: [pprof], exporters: [debug] } }\n";
+  testing::Daemon daemon({"--config", dir.write("crowd.yaml", config)}, dir.file("daemon.log"));
+  ASSERT_TRUE(daemon.waitHealthy(metrics_port)) << daemon.log();
+
+  const std::string body = testing::cpuShapedPprof(2u << 20);  // converting it claims several times that
+  constexpr int kClients = 32;                                  // 64 MiB of bodies for a 48 MiB budget
+  std::atomic<int> accepted{0}, retried{0};
+  std::vector<int> last(kClients, 0);
+  std::vector<std::thread> crowd;
+  for (int i = 0; i < kClients; ++i)
+    crowd.emplace_back([&, i] {
+      for (int attempt = 0; attempt < 1200; ++attempt) {
+        testing::RawResponse r = testing::rawPost(pprof_port, "/v1/pprof?service.name=crowd", {}, body);
+        last[static_cast<size_t>(i)] = r.status;
+        if (r.status != 429) break;
+        ++retried;
+        std::this_thread::sleep_for(std::chrono::milliseconds(100));  // Retry-After, shortened
+      }
+      if (last[static_cast<size_t>(i)] == 200) ++accepted;
+    });
+  for (auto& t : crowd) t.join();
+  for (int i = 0; i < kClients; ++i) EXPECT_EQ(last[static_cast<size_t>(i)], 200) << "client " << i;
+  EXPECT_EQ(accepted.load(), kClients) << retried.load() << " answers 429 were retried";
   EXPECT_EQ(daemon.terminate(), 0) << daemon.log();
 }
 
