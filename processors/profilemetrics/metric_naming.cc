@@ -47,9 +47,9 @@ SampleTypeName nameSampleType(std::string_view type, std::string_view unit) {
   if (word.empty()) word = "unknown";
   else if (!(word[0] >= 'a' && word[0] <= 'z')) word = "type_" + word;
   const std::string u = nameWord(unit);
-  if (u == "nanoseconds" || u == "ns") n = {"", "seconds", 1e-9};
-  else if (u == "microseconds" || u == "us") n = {"", "seconds", 1e-6};
-  else if (u == "milliseconds" || u == "ms") n = {"", "seconds", 1e-3};
+  if (u == "nanoseconds" || u == "ns") n = {"", "seconds", 1e9};
+  else if (u == "microseconds" || u == "us") n = {"", "seconds", 1e6};
+  else if (u == "milliseconds" || u == "ms") n = {"", "seconds", 1e3};
   else if (u == "seconds" || u == "s") n = {"", "seconds", 1};
   else if (u == "bytes") n = {"", "bytes", 1};
   else if (u.empty() || u == "count" || u == "counts") n = {"", "", 1};

@@ -35,13 +35,13 @@ class FamilyBuilder {
   std::map<std::pair<std::string, std::string>, size_t> index_;
 };
 
-std::optional<telemetry::Exemplar> exemplarOf(const ExemplarCandidate& c, double scale) {
+std::optional<telemetry::Exemplar> exemplarOf(const ExemplarCandidate& c, double divisor) {
   if (!c.valid()) return std::nullopt;
   telemetry::Exemplar e;
   e.labels.emplace_back("trace_id", c.trace_id);
   if (!c.span_id.empty()) e.labels.emplace_back("span_id", c.span_id);
   if (!c.profile_id.empty()) e.labels.emplace_back("profile_id", c.profile_id);
-  e.value = static_cast<double>(c.value) * scale;
+  e.value = static_cast<double>(c.value) / divisor;
   e.timestamp = c.timestamp;
   return e;
 }
@@ -191,8 +191,8 @@ void SeriesStore::collect(std::vector<telemetry::MetricFamily>& out, const telem
   FamilyBuilder families;
   auto emit = [&](const std::string& family, const std::string& help, const SampleTypeName& n,
                   telemetry::Labels labels, int64_t value, Slot& slot) {
-    families.add(family, help, n.unit, std::move(labels), static_cast<double>(value) * n.scale,
-                 exemplarOf(slot.candidate, n.scale));
+    families.add(family, help, n.unit, std::move(labels), static_cast<double>(value) / n.divisor,
+                 exemplarOf(slot.candidate, n.divisor));
     if (exemplars && slot.candidate.valid()) slot.shown = true;
   };
   for (auto& [id, key] : keys_) {

@@ -59,7 +59,7 @@ TEST(ProfileMetricsExemplars, TheHeaviestLinkedSampleSinceTheLastOpenMetricsScra
   ASSERT_TRUE(s.exemplar);
   EXPECT_EQ(label(s.exemplar->labels, "trace_id"), hexOf(2, 16));  // 9 is the heaviest linked one
   EXPECT_EQ(label(s.exemplar->labels, "span_id"), hexOf(0x12, 8));
-  EXPECT_DOUBLE_EQ(s.exemplar->value, 9e-9);
+  EXPECT_DOUBLE_EQ(s.exemplar->value, 9 / 1e9);
   EXPECT_EQ(label(s.exemplar->labels, "profile_id"), "");  // the profile has no id
   // A scrape without exemplars (Prometheus text) does not start a new choice.
   ASSERT_TRUE(h.processor->consume(request("a", {{{"f"}, 7}}, {{0, 3}})).isOk());
@@ -111,7 +111,7 @@ TEST(ProfileMetricsCaps, FunctionSeriesTakeTheRoomLeftInRankOrder) {
   // One total, then the heaviest self function; the rest is refused.
   auto self = series(fs, "proflow_profile_function_self_cpu_seconds_total", "a");
   ASSERT_EQ(self.size(), 1u);
-  EXPECT_DOUBLE_EQ(self["hot"].value, 10e-9);
+  EXPECT_DOUBLE_EQ(self["hot"].value, 10 / 1e9);
   EXPECT_EQ(h.own("profilemetrics_series"), 2);
   EXPECT_EQ(h.own("profilemetrics_dropped_series_total"), 3);  // cold self, main and hot inclusive
 }
@@ -123,7 +123,7 @@ TEST(ProfileMetricsCaps, MaxTrackedFunctionsBoundsWhatAWindowFollows) {
   ASSERT_TRUE(h.processor->consume(request("a", {{{"f1", "f2", "f3", "f4"}, 10}})).isOk());
   EXPECT_EQ(h.own("profilemetrics_untracked_functions_total"), 2);
   // The total is whole whatever the functions.
-  EXPECT_DOUBLE_EQ(series(h.scrape(), kTotal, "a")[""].value, 10e-9);
+  EXPECT_DOUBLE_EQ(series(h.scrape(), kTotal, "a")[""].value, 10 / 1e9);
 }
 
 TEST(ProfileMetricsCaps, LabelValuesAreCutAtACharacterBoundary) {
@@ -153,7 +153,7 @@ TEST(ProfileMetrics, PassesTheSameDataOnAndCountsOnlyWhatTheNextConsumerTook) {
   ASSERT_TRUE(h.processor->consume(b).isOk());
   ASSERT_EQ(h.sink->batches.size(), 1u);
   EXPECT_EQ(&h.sink->batches[0].data(), data);
-  EXPECT_DOUBLE_EQ(series(h.scrape(), kTotal, "a")[""].value, 10e-9);
+  EXPECT_DOUBLE_EQ(series(h.scrape(), kTotal, "a")[""].value, 10 / 1e9);
 }
 
 TEST(ProfileMetrics, NegativeValuesAreLeftOutAndTimestampsCountOneEach) {
@@ -173,6 +173,22 @@ TEST(ProfileMetrics, NegativeValuesAreLeftOutAndTimestampsCountOneEach) {
   auto self = series(fs, "proflow_profile_function_self_samples_total", "a");
   EXPECT_EQ(self["f"].value, 4);
   EXPECT_EQ(self["g"].value, 3);
+}
+
+TEST(ProfileMetrics, UnitsThatGiveOneNameAddUpInOneSeries) {
+  Harness h(config(2));
+  ProfileSpec ns, ms;
+  ns.samples = {{{"f"}, 1'000'000'000}};
+  ms.sample_unit = "milliseconds";
+  ms.samples = {{{"f"}, 500}};
+  ASSERT_TRUE(h.processor->consume(Batch(makeRequest("a", {ns, ms}))).isOk());
+  h.now += 10s;
+  const auto fs = h.scrape();
+  ASSERT_EQ(family(fs, kTotal)->samples.size(), 1u);
+  EXPECT_DOUBLE_EQ(series(fs, kTotal, "a")[""].value, 1.5);
+  auto self = series(fs, "proflow_profile_function_self_cpu_seconds_total", "a");
+  ASSERT_EQ(family(fs, "proflow_profile_function_self_cpu_seconds_total")->samples.size(), 1u);
+  EXPECT_DOUBLE_EQ(self["f"].value, 1.5);
 }
 
 TEST(ProfileMetrics, IdleTotalsExpire) {

@@ -47,11 +47,11 @@ TEST(ProfileMetricsNaming, UnitsAsOpenMetricsNamesThem) {
   auto n = nameSampleType("cpu", "nanoseconds");
   EXPECT_EQ(n.stem, "cpu_seconds");
   EXPECT_EQ(n.unit, "seconds");
-  EXPECT_DOUBLE_EQ(n.scale, 1e-9);
+  EXPECT_EQ(n.divisor, 1e9);
   EXPECT_EQ(totalFamily(n), "proflow_profile_cpu_seconds_total");
   EXPECT_EQ(selfFamily(n), "proflow_profile_function_self_cpu_seconds_total");
   EXPECT_EQ(inclusiveFamily(n), "proflow_profile_function_inclusive_cpu_seconds_total");
-  EXPECT_EQ(nameSampleType("wall", "milliseconds").scale, 1e-3);
+  EXPECT_EQ(nameSampleType("wall", "milliseconds").divisor, 1e3);
   EXPECT_EQ(nameSampleType("alloc_space", "bytes").stem, "alloc_space_bytes");
   EXPECT_EQ(nameSampleType("samples", "count").stem, "samples");
   EXPECT_EQ(nameSampleType("samples", "count").unit, "");

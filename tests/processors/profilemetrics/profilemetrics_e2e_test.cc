@@ -102,11 +102,11 @@ TEST(ProfileMetricsE2e, PrometheusScrapesTotalsTopFunctionsAndExemplarsFromTheDa
   ASSERT_EQ(cpu.type, "cpu");
   auto totals = seriesOf(om.body, "proflow_profile_cpu_seconds_total");
   ASSERT_EQ(totals.size(), 1u) << om.body;
-  EXPECT_DOUBLE_EQ(totals[""], static_cast<double>(cpu.total) * 1e-9);
+  EXPECT_DOUBLE_EQ(totals[""], static_cast<double>(cpu.total) / 1e9);
   auto self = seriesOf(om.body, "proflow_profile_function_self_cpu_seconds_total");
   const auto top = topN(cpu.self, 3);
   ASSERT_EQ(self.size(), top.size()) << om.body;
-  for (const auto& [name, v] : top) EXPECT_DOUBLE_EQ(self[name], static_cast<double>(v) * 1e-9) << name;
+  for (const auto& [name, v] : top) EXPECT_DOUBLE_EQ(self[name], static_cast<double>(v) / 1e9) << name;
   EXPECT_EQ(seriesOf(om.body, "proflow_profile_function_inclusive_cpu_seconds_total").size(), 3u);
 
   // prometheus_client reads it, exemplars included, and their ids are the profile's links.
@@ -121,7 +121,7 @@ TEST(ProfileMetricsE2e, PrometheusScrapesTotalsTopFunctionsAndExemplarsFromTheDa
     found = true;
     int64_t heaviest = 0;
     for (const auto& s : cpu.linked) heaviest = std::max(heaviest, s.value);
-    EXPECT_DOUBLE_EQ(std::stod(m[3]), static_cast<double>(heaviest) * 1e-9);
+    EXPECT_DOUBLE_EQ(std::stod(m[3]), static_cast<double>(heaviest) / 1e9);
     EXPECT_TRUE(std::any_of(cpu.linked.begin(), cpu.linked.end(), [&](const LinkedSample& s) {
       return s.trace_id == m[1] && s.span_id == m[2] && s.value == heaviest;
     })) << l;
@@ -134,7 +134,7 @@ TEST(ProfileMetricsE2e, PrometheusScrapesTotalsTopFunctionsAndExemplarsFromTheDa
   EXPECT_THAT(text.body, HasSubstr("# TYPE proflow_profile_cpu_seconds_total counter\n"));
   EXPECT_THAT(text.body, Not(HasSubstr(" # {")));
   EXPECT_THAT(text.body, Not(HasSubstr("# EOF")));
-  EXPECT_DOUBLE_EQ(seriesOf(text.body, "proflow_profile_cpu_seconds_total")[""], static_cast<double>(cpu.total) * 1e-9);
+  EXPECT_DOUBLE_EQ(seriesOf(text.body, "proflow_profile_cpu_seconds_total")[""], static_cast<double>(cpu.total) / 1e9);
   std::string promtool;
   EXPECT_EQ(proflow::testing::promtoolCheckMetrics(text.body, &promtool), 0) << promtool;
 

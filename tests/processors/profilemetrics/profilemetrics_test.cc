@@ -46,9 +46,9 @@ TEST(ProfileMetrics, TotalsAreTheSumsOfTheSampleValuesPerServiceAndSampleType) {
   // Names carry the unit as OpenMetrics has it: CPU time in seconds, counts without a unit.
   auto cpu_checkout = series(fs, "proflow_profile_cpu_seconds_total", "checkout");
   ASSERT_EQ(cpu_checkout.count(""), 1u);
-  EXPECT_DOUBLE_EQ(cpu_checkout[""].value, static_cast<double>(2 * cpu.total) * 1e-9);
+  EXPECT_DOUBLE_EQ(cpu_checkout[""].value, static_cast<double>(2 * cpu.total) / 1e9);
   EXPECT_DOUBLE_EQ(series(fs, "proflow_profile_cpu_seconds_total", "search")[""].value,
-                   static_cast<double>(cpu.total) * 1e-9);
+                   static_cast<double>(cpu.total) / 1e9);
   EXPECT_EQ(series(fs, "proflow_profile_samples_total", "checkout")[""].value, static_cast<double>(2 * samples.total));
   EXPECT_EQ(series(fs, "proflow_profile_samples_total", "search")[""].value, static_cast<double>(samples.total));
   const auto* f = family(fs, "proflow_profile_cpu_seconds_total");
@@ -79,11 +79,11 @@ TEST(ProfileMetrics, TopFunctionsAreRecomputedAtTheEndOfEachWindow) {
   ASSERT_EQ(inclusive.size(), 3u);
   for (const auto& [name, v] : top_self) {
     ASSERT_EQ(self.count(name), 1u) << name;
-    EXPECT_DOUBLE_EQ(self[name].value, static_cast<double>(v) * 1e-9) << name;
+    EXPECT_DOUBLE_EQ(self[name].value, static_cast<double>(v) / 1e9) << name;
   }
   for (const auto& [name, v] : top_inclusive) {
     ASSERT_EQ(inclusive.count(name), 1u) << name;
-    EXPECT_DOUBLE_EQ(inclusive[name].value, static_cast<double>(v) * 1e-9) << name;
+    EXPECT_DOUBLE_EQ(inclusive[name].value, static_cast<double>(v) / 1e9) << name;
   }
   // The sample-count type has its own top N.
   EXPECT_EQ(series(fs, "proflow_profile_function_self_samples_total", "checkout").size(), 3u);
@@ -93,7 +93,7 @@ TEST(ProfileMetrics, TopFunctionsAreRecomputedAtTheEndOfEachWindow) {
   h.now += 10s;
   self = series(h.scrape(), "proflow_profile_function_self_cpu_seconds_total", "checkout");
   ASSERT_EQ(self.size(), 3u);
-  for (const auto& [name, v] : top_self) EXPECT_DOUBLE_EQ(self[name].value, static_cast<double>(2 * v) * 1e-9) << name;
+  for (const auto& [name, v] : top_self) EXPECT_DOUBLE_EQ(self[name].value, static_cast<double>(2 * v) / 1e9) << name;
   // A window without any sample of the service ends with nobody in its top N.
   h.now += 10s;
   EXPECT_TRUE(series(h.scrape(), "proflow_profile_function_self_cpu_seconds_total", "checkout").empty());
@@ -136,7 +136,7 @@ TEST(ProfileMetrics, ExemplarsCarryTheIdsOfTheHeaviestLinkedSample) {
     for (const auto& l : cpu.linked)
       if (counted(l)) heaviest = std::max(heaviest, l.value);
     const auto& e = *s.exemplar;
-    EXPECT_DOUBLE_EQ(e.value, static_cast<double>(heaviest) * 1e-9);
+    EXPECT_DOUBLE_EQ(e.value, static_cast<double>(heaviest) / 1e9);
     const bool matches = std::any_of(cpu.linked.begin(), cpu.linked.end(), [&](const LinkedSample& l) {
       return counted(l) && l.value == heaviest && l.trace_id == label(e.labels, "trace_id") &&
              l.span_id == label(e.labels, "span_id");
