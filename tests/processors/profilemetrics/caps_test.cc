@@ -175,6 +175,19 @@ TEST(ProfileMetrics, NegativeValuesAreLeftOutAndTimestampsCountOneEach) {
   EXPECT_EQ(self["g"].value, 3);
 }
 
+TEST(ProfileMetrics, RecursionCountsOncePerSampleInTheInclusiveValue) {
+  Harness h(config(3));
+  ASSERT_TRUE(h.processor->consume(request("a", {{{"fib", "fib", "fib", "main"}, 10}, {{"main"}, 4}})).isOk());
+  h.now += 10s;
+  const auto fs = h.scrape();
+  auto inclusive = series(fs, "proflow_profile_function_inclusive_cpu_seconds_total", "a");
+  EXPECT_DOUBLE_EQ(inclusive["fib"].value, 10 / 1e9);
+  EXPECT_DOUBLE_EQ(inclusive["main"].value, 14 / 1e9);
+  auto self = series(fs, "proflow_profile_function_self_cpu_seconds_total", "a");
+  EXPECT_DOUBLE_EQ(self["fib"].value, 10 / 1e9);
+  EXPECT_DOUBLE_EQ(self["main"].value, 4 / 1e9);
+}
+
 TEST(ProfileMetrics, UnitsThatGiveOneNameAddUpInOneSeries) {
   Harness h(config(2));
   ProfileSpec ns, ms;
