@@ -1,5 +1,6 @@
 #include "processors/profilemetrics/profile_digest.h"
 
+#include <algorithm>
 #include <map>
 #include <tuple>
 
@@ -88,8 +89,9 @@ class Walker {
     int32_t li = b_.samples.link_index[row];
     if (li <= 0 || static_cast<size_t>(li) >= b_.links.size()) return false;
     const flat::Link& l = b_.links[static_cast<size_t>(li)];
-    return l.trace_id.size == kTraceIdBytes && (l.span_id.size == kSpanIdBytes || l.span_id.size == 0) &&
-           !idHex(b_.view(l.trace_id)).empty();
+    if (l.trace_id.size != kTraceIdBytes || (l.span_id.size != kSpanIdBytes && l.span_id.size != 0)) return false;
+    const std::string_view trace = b_.view(l.trace_id);
+    return std::any_of(trace.begin(), trace.end(), [](char c) { return c != 0; });  // all zero: no trace
   }
 
   ExemplarCandidate exemplar(const flat::Profile& p, uint32_t row, int64_t value) const {
