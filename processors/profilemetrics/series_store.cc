@@ -62,11 +62,7 @@ uint64_t SeriesStore::advance(Clock::time_point now) {
   if (now - window_start_ < limits_.window) return 0;
   uint64_t dropped = rotate(now);
   window_start_ += limits_.window;
-  if (now - window_start_ >= limits_.window) {
-    // A whole window passed without data: nothing is in its top N.
-    dropped += rotate(now);
-    window_start_ = now;
-  }
+  if (now - window_start_ >= limits_.window) window_start_ = now;  // whole windows passed without data
   return dropped;
 }
 
@@ -92,6 +88,7 @@ uint64_t SeriesStore::rotate(Clock::time_point now) {
   };
   std::vector<Admission> admissions;
   for (auto& [id, key] : keys_) {
+    if (!key.active) continue;  // no sample this window: its top N stays
     for (bool self : {true, false}) {
       std::vector<std::pair<int64_t, std::pair<const std::string*, Function*>>> ranked;
       for (auto& [name, f] : key.functions) {
@@ -130,6 +127,7 @@ uint64_t SeriesStore::rotate(Clock::time_point now) {
   }
   // Functions without a series are forgotten; the others start the next window at zero.
   for (auto& [id, key] : keys_) {
+    key.active = false;
     for (auto it = key.functions.begin(); it != key.functions.end();) {
       Function& f = it->second;
       if (!f.in_self && !f.in_inclusive) {
@@ -164,6 +162,7 @@ AddOutcome SeriesStore::add(Digest&& digest, Clock::time_point now) {
     Key& k = it->second;
     k.total = saturatingAdd(k.total, kd.total);
     k.last_seen = now;
+    k.active = true;
     k.exemplar.offer(std::move(kd.exemplar));
     for (auto& [name, fd] : kd.functions) {
       auto fit = k.functions.find(name);

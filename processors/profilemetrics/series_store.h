@@ -6,8 +6,9 @@
 // function in the top N by self (inclusive) value gets a self (inclusive) series, which starts at
 // its value in that window and then counts every later sample, until a window ends with the
 // function out of the top N; then the series goes (if it comes back it restarts from its window
-// value, which rate() reads as a counter reset). Totals run from the first sample until nothing
-// came for `idle_timeout`.
+// value, which rate() reads as a counter reset). A window in which a service and sample type got no
+// sample leaves its top N as it was (agents that send less often than once a window do not make
+// series come and go). Totals and function series run until nothing came for `idle_timeout`.
 //
 // Bounds: at most `max_series` series (totals first come first served, then function series in
 // rank order at each window end; the rest are counted as dropped), at most
@@ -74,6 +75,7 @@ class SeriesStore {
   };
   struct Key {
     int64_t total = 0;
+    bool active = false;  // got samples in this window
     Slot exemplar;
     Clock::time_point last_seen;
     std::unordered_map<std::string, Function> functions;

@@ -175,6 +175,23 @@ TEST(ProfileMetrics, NegativeValuesAreLeftOutAndTimestampsCountOneEach) {
   EXPECT_EQ(self["g"].value, 3);
 }
 
+TEST(ProfileMetrics, AFunctionOutOfTheTopNAtAWindowsEndLosesItsSeries) {
+  Harness h(config(1));
+  ASSERT_TRUE(h.processor->consume(request("a", {{{"hot"}, 10}, {{"cold"}, 3}})).isOk());
+  h.now += 10s;
+  auto self = series(h.scrape(), "proflow_profile_function_self_cpu_seconds_total", "a");
+  ASSERT_EQ(self.size(), 1u);
+  EXPECT_EQ(self.count("hot"), 1u);
+  h.now += 10s;  // nothing came: the top N stays
+  EXPECT_EQ(series(h.scrape(), "proflow_profile_function_self_cpu_seconds_total", "a").count("hot"), 1u);
+  ASSERT_TRUE(h.processor->consume(request("a", {{{"hot"}, 1}, {{"cold"}, 20}})).isOk());
+  h.now += 10s;
+  self = series(h.scrape(), "proflow_profile_function_self_cpu_seconds_total", "a");
+  ASSERT_EQ(self.size(), 1u);
+  EXPECT_DOUBLE_EQ(self["cold"].value, 20 / 1e9);  // its value in the window that let it in
+  EXPECT_EQ(h.own("profilemetrics_series"), 3);    // total, cold self, cold inclusive
+}
+
 TEST(ProfileMetrics, RecursionCountsOncePerSampleInTheInclusiveValue) {
   Harness h(config(3));
   ASSERT_TRUE(h.processor->consume(request("a", {{{"fib", "fib", "fib", "main"}, 10}, {{"main"}, 4}})).isOk());
@@ -214,7 +231,10 @@ TEST(ProfileMetrics, IdleTotalsExpire) {
   h.now += 10s;
   auto fs = h.scrape();
   EXPECT_TRUE(series(fs, kTotal, "a").empty());
+  EXPECT_TRUE(series(fs, "proflow_profile_function_self_cpu_seconds_total", "a").empty());
   EXPECT_EQ(series(fs, kTotal, "b").size(), 1u);
+  EXPECT_EQ(series(fs, "proflow_profile_function_self_cpu_seconds_total", "b").size(), 1u);
+  EXPECT_EQ(h.own("profilemetrics_series"), 3);  // b: total, f self, f inclusive
 }
 
 // The series are the registry's: rendered with the process's metrics, gone with the processor, and
