@@ -39,8 +39,9 @@ class Walker {
     names_.resize(slots_);
     self_.assign(slots_, 0);
     incl_.assign(slots_, 0);
-    sample_stamp_.assign(slots_, 0);
+    dedupe_stamp_.assign(slots_, 0);
     profile_stamp_.assign(slots_, 0);
+    stack_memo_.resize(b_.stacks.size());
     best_self_.resize(slots_);
     best_incl_.resize(slots_);
   }
@@ -122,42 +123,66 @@ class Walker {
     return canon_[slot] = it->second;
   }
 
-  void visit(size_t slot, bool leaf, int64_t v, uint32_t row, bool is_linked) {
-    const auto c = static_cast<size_t>(canonical(slot));
-    if (profile_stamp_[c] != profile_seq_) {
-      profile_stamp_[c] = profile_seq_;
-      touched_.push_back(c);
-    }
-    if (leaf) {
-      self_[c] = saturatingAdd(self_[c], v);
-      if (is_linked) best_self_[c].offer(v, row);
-    }
-    if (sample_stamp_[c] != sample_seq_) {  // once per sample: recursion counts once
-      sample_stamp_[c] = sample_seq_;
-      incl_[c] = saturatingAdd(incl_[c], v);
-      if (is_linked) best_incl_[c].offer(v, row);
-    }
-  }
+  // The frames of a stack as canonical slots: the innermost one, and each distinct one once (a
+  // recursive function counts once per sample). Computed once per stack of the batch.
+  struct StackFrames {
+    bool done = false;
+    int32_t leaf = -1;
+    uint32_t begin = 0, size = 0;  // in pool_
+  };
 
-  void walkStack(uint32_t row, int64_t v, bool is_linked) {
-    const int32_t si = b_.samples.stack_index[row];
-    if (si < 0 || static_cast<size_t>(si) >= b_.stacks.size()) return;
-    bool leaf = true;
-    for (int32_t li : b_.indexList(b_.stacks[static_cast<size_t>(si)].locations)) {
+  const StackFrames& framesOf(size_t si) {
+    StackFrames& m = stack_memo_[si];
+    if (m.done) return m;
+    m.done = true;
+    m.begin = static_cast<uint32_t>(pool_.size());
+    ++dedupe_seq_;
+    auto add = [&](size_t slot) {
+      const int32_t c = canonical(slot);
+      if (m.leaf < 0) m.leaf = c;
+      if (dedupe_stamp_[static_cast<size_t>(c)] == dedupe_seq_) return;
+      dedupe_stamp_[static_cast<size_t>(c)] = dedupe_seq_;
+      pool_.push_back(c);
+    };
+    for (int32_t li : b_.indexList(b_.stacks[si].locations)) {
       if (li < 0 || static_cast<size_t>(li) >= b_.locations.size()) continue;
       const flat::Location& loc = b_.locations[static_cast<size_t>(li)];
       if (loc.lines.size == 0) {
         const bool known = loc.mapping_index > 0 && static_cast<size_t>(loc.mapping_index) < b_.mappings.size();
-        visit(functions_ + (known ? static_cast<size_t>(loc.mapping_index) : 0), leaf, v, row, is_linked);
-        leaf = false;
+        add(functions_ + (known ? static_cast<size_t>(loc.mapping_index) : 0));
         continue;
       }
       // Inlined functions first (innermost), the function they were inlined into last.
       for (const flat::Line& line : flat::Batch::slice(b_.lines, loc.lines)) {
         const bool known = line.function_index >= 0 && static_cast<size_t>(line.function_index) < functions_;
-        visit(known ? static_cast<size_t>(line.function_index) : 0, leaf, v, row, is_linked);
-        leaf = false;
+        add(known ? static_cast<size_t>(line.function_index) : 0);
       }
+    }
+    m.size = static_cast<uint32_t>(pool_.size()) - m.begin;
+    return m;
+  }
+
+  void touch(size_t c) {
+    if (profile_stamp_[c] == profile_seq_) return;
+    profile_stamp_[c] = profile_seq_;
+    touched_.push_back(c);
+  }
+
+  void walkStack(uint32_t row, int64_t v, bool is_linked) {
+    const int32_t si = b_.samples.stack_index[row];
+    if (si < 0 || static_cast<size_t>(si) >= b_.stacks.size()) return;
+    const StackFrames& m = framesOf(static_cast<size_t>(si));
+    if (m.leaf >= 0) {
+      const auto c = static_cast<size_t>(m.leaf);
+      touch(c);
+      self_[c] = saturatingAdd(self_[c], v);
+      if (is_linked) best_self_[c].offer(v, row);
+    }
+    for (uint32_t i = m.begin; i < m.begin + m.size; ++i) {
+      const auto c = static_cast<size_t>(pool_[i]);
+      touch(c);
+      incl_[c] = saturatingAdd(incl_[c], v);
+      if (is_linked) best_incl_[c].offer(v, row);
     }
   }
 
@@ -174,10 +199,7 @@ class Walker {
       ++key.samples;
       const bool is_linked = linked(row);
       if (is_linked) best_total.offer(v, row);
-      if (o_.functions) {
-        ++sample_seq_;
-        walkStack(row, v, is_linked);
-      }
+      if (o_.functions) walkStack(row, v, is_linked);
     }
     if (best_total.value >= 0) offer(key.exemplar, exemplar(p, best_total.row, best_total.value));
     for (size_t c : touched_) {
@@ -205,8 +227,10 @@ class Walker {
   std::vector<std::string> names_;  // of canonical slots
   std::unordered_map<std::string, int32_t> by_name_;
   std::vector<int64_t> self_, incl_;
-  std::vector<uint32_t> sample_stamp_, profile_stamp_;
-  uint32_t sample_seq_ = 0, profile_seq_ = 0;
+  std::vector<uint32_t> dedupe_stamp_, profile_stamp_;
+  uint32_t dedupe_seq_ = 0, profile_seq_ = 0;
+  std::vector<StackFrames> stack_memo_;  // by stack index
+  std::vector<int32_t> pool_;
   std::vector<Best> best_self_, best_incl_;
   std::vector<size_t> touched_;
 };
