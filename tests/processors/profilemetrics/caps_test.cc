@@ -3,6 +3,9 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <atomic>
+#include <thread>
+
 #include "core/dictionary_builder.h"
 #include "tests/processors/profilemetrics/harness.h"
 #include "tests/support/profile_builder.h"
@@ -219,6 +222,27 @@ TEST(ProfileMetrics, UnitsThatGiveOneNameAddUpInOneSeries) {
   auto self = series(fs, "proflow_profile_function_self_cpu_seconds_total", "a");
   ASSERT_EQ(family(fs, "proflow_profile_function_self_cpu_seconds_total")->samples.size(), 1u);
   EXPECT_DOUBLE_EQ(self["f"].value, 1.5);
+}
+
+// Batches delivered by several threads while the registry renders: every sample is counted once.
+TEST(ProfileMetrics, ConcurrentDeliveriesAndScrapesAddUp) {
+  Harness h(config(2));
+  std::atomic<bool> stop{false};
+  std::thread scraper([&] {
+    while (!stop) h.registry.render(telemetry::ExpositionFormat::kOpenMetrics);
+  });
+  std::vector<std::thread> senders;
+  for (int t = 0; t < 4; ++t)
+    senders.emplace_back([&, t] {
+      for (int i = 0; i < 200; ++i)
+        EXPECT_TRUE(h.processor->consume(request("s" + std::to_string(t % 2), {{{"f", "main"}, 3}}, {{0, 1 + i % 7}})).isOk());
+    });
+  for (auto& s : senders) s.join();
+  stop = true;
+  scraper.join();
+  const auto fs = h.scrape();
+  EXPECT_DOUBLE_EQ(series(fs, kTotal, "s0")[""].value, 2 * 200 * 3 / 1e9);
+  EXPECT_DOUBLE_EQ(series(fs, kTotal, "s1")[""].value, 2 * 200 * 3 / 1e9);
 }
 
 TEST(ProfileMetrics, IdleTotalsExpire) {
