@@ -15,6 +15,7 @@
 #include "processors/compress/factory.h"
 #include "processors/filter/factory.h"
 #include "processors/memory_limiter/factory.h"
+#include "processors/profilemetrics/factory.h"
 #include "processors/resource/factory.h"
 #include "processors/resourcedetection/factory.h"
 #include "processors/sample/factory.h"
@@ -41,6 +42,7 @@ Status registerBuiltins(Registry& registry) {
       processors::compress::makeCompressProcessorFactory(),
       processors::filter::makeFilterProcessorFactory(),
       processors::memory_limiter::makeMemoryLimiterProcessorFactory(),
+      processors::profilemetrics::makeProfileMetricsProcessorFactory(),
       processors::resource::makeResourceProcessorFactory(),
       processors::resourcedetection::makeResourceDetectionProcessorFactory(),
       processors::sample::makeSampleProcessorFactory(),

@@ -1,6 +1,6 @@
 #include "core/telemetry/metrics.h"
 
-#include <cstdio>
+#include <utility>
 
 namespace proflow::telemetry {
 
@@ -62,28 +62,86 @@ void MetricsRegistry::callbackGauge(const std::string& name, const std::string& 
   f.series.push_back({labels, nullptr, nullptr, std::move(fn)});
 }
 
-static std::string formatNumber(double v) {
-  char buf[64];
-  if (v == static_cast<double>(static_cast<int64_t>(v)) && v < 9e15 && v > -9e15)
-    std::snprintf(buf, sizeof buf, "%lld", static_cast<long long>(v));
-  else
-    std::snprintf(buf, sizeof buf, "%.17g", v);
-  return buf;
+CollectorHandle MetricsRegistry::addCollector(const std::string& key, Collector fn) {
+  auto entry = std::make_shared<CollectorEntry>();
+  entry->fn = std::move(fn);
+  {
+    std::lock_guard lock(mu_);
+    collectors_[key] = entry;
+  }
+  CollectorHandle h;
+  h.registry_ = this;
+  h.key_ = key;
+  h.entry_ = std::move(entry);
+  return h;
 }
 
-std::string MetricsRegistry::renderPrometheus() const {
+void MetricsRegistry::removeCollector(const std::string& key, const void* entry) {
   std::lock_guard lock(mu_);
-  std::string out;
-  for (const auto& [name, f] : families_) {
-    out += "# HELP " + name + " " + f.help + "\n";
-    out += "# TYPE " + name + (f.type == Type::kCounter ? " counter\n" : " gauge\n");
-    for (const auto& s : f.series) {
-      double v = s.counter ? static_cast<double>(s.counter->value())
-                 : s.gauge ? static_cast<double>(s.gauge->value())
-                           : s.fn();
-      out += name + renderLabels(s.labels) + " " + formatNumber(v) + "\n";
-    }
+  auto it = collectors_.find(key);
+  if (it != collectors_.end() && it->second.get() == entry) collectors_.erase(it);
+}
+
+CollectorHandle& CollectorHandle::operator=(CollectorHandle&& other) noexcept {
+  if (this != &other) {
+    reset();
+    registry_ = std::exchange(other.registry_, nullptr);
+    key_ = std::move(other.key_);
+    entry_ = std::move(other.entry_);
   }
+  return *this;
+}
+
+void CollectorHandle::reset() {
+  if (!entry_) return;
+  {
+    std::lock_guard lock(entry_->mu);  // waits for a scrape running the collector
+    entry_->fn = nullptr;
+  }
+  registry_->removeCollector(key_, entry_.get());
+  entry_.reset();
+  registry_ = nullptr;
+}
+
+std::vector<MetricFamily> MetricsRegistry::snapshot(bool exemplars) const {
+  std::vector<MetricFamily> out;
+  std::vector<std::shared_ptr<CollectorEntry>> collectors;
+  {
+    std::lock_guard lock(mu_);
+    for (const auto& [name, f] : families_) {
+      MetricFamily& mf = out.emplace_back();
+      mf.name = name;
+      mf.type = f.type == Type::kCounter ? MetricType::kCounter : MetricType::kGauge;
+      mf.help = f.help;
+      for (const auto& s : f.series) {
+        double v = s.counter ? static_cast<double>(s.counter->value())
+                   : s.gauge ? static_cast<double>(s.gauge->value())
+                             : s.fn();
+        mf.samples.push_back({s.labels, v, std::nullopt});
+      }
+    }
+    for (const auto& [key, entry] : collectors_) collectors.push_back(entry);
+  }
+  // Collectors run outside mu_: they take their component's lock, which its updates may hold while
+  // they register counters here.
+  std::vector<MetricFamily> collected;
+  for (const auto& entry : collectors) {
+    std::lock_guard lock(entry->mu);
+    if (entry->fn) entry->fn(collected, exemplars);
+  }
+  if (collected.empty()) return out;
+  // One family per name, sorted by name: a collected family joins a registered one of the same
+  // name and type (a different type is left out: a name has one type).
+  std::map<std::string, MetricFamily> by_name;
+  for (auto& f : out) by_name.emplace(f.name, std::move(f));
+  for (auto& f : collected) {
+    if (f.samples.empty()) continue;
+    auto [it, added] = by_name.try_emplace(f.name, std::move(f));
+    if (added || it->second.type != f.type) continue;
+    for (auto& s : f.samples) it->second.samples.push_back(std::move(s));
+  }
+  out.clear();
+  for (auto& [name, f] : by_name) out.push_back(std::move(f));
   return out;
 }
 

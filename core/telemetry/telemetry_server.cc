@@ -35,10 +35,12 @@ TelemetryServer::TelemetryServer(boost::asio::io_context& io, std::string addres
     };
   }
   server_ = std::make_unique<net::HttpServer>(io, opts, spdlog::default_logger(), &requests_);
-  server_->route("GET", "/metrics", [this](net::HttpRequest&&, net::Responder respond) {
+  server_->route("GET", "/metrics", [this](net::HttpRequest&& req, net::Responder respond) {
+    // OpenMetrics (with exemplars) when the scraper asks for it, as Prometheus does; else text.
+    const auto format = telemetry::negotiateExposition(req.header("Accept"));
     net::HttpResponse r;
-    r.content_type = "text/plain; version=0.0.4; charset=utf-8";
-    r.body = metrics_.renderPrometheus();
+    r.content_type = telemetry::expositionContentType(format);
+    r.body = metrics_.render(format);
     respond(std::move(r));
   });
   server_->route("GET", kHealthPath, [this](net::HttpRequest&&, net::Responder respond) {

@@ -1,4 +1,5 @@
-// The self-telemetry endpoint (service.telemetry.metrics.address): GET /metrics (Prometheus text),
+// The self-telemetry endpoint (service.telemetry.metrics.address): GET /metrics (Prometheus text, or
+// OpenMetrics with exemplars when the Accept header asks for application/openmetrics-text),
 // GET /healthz (200 when every pipeline runs, else 503), GET / (a short index) and, once onReload()
 // set a handler, POST /-/reload (200 applied, 400 refused with every error). With an authenticator
 // (service.telemetry.metrics.auth) every path needs credentials except /healthz, which liveness and
