@@ -60,22 +60,17 @@ otlp::Request knownStacks() {
   return testing::makeRequest("checkout", {p});
 }
 
-// Runs chromium headless on `url`; returns the DOM after scripts ran (and writes `png`).
-std::string browse(const std::string& url, const testing::TempDir& dir, const std::string& png) {
-  const std::vector<std::string> common = {"chromium", "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
-                                           "--disable-dev-shm-usage", "--user-data-dir=" + dir.file("chromium"),
-                                           "--window-size=1400,1000", "--virtual-time-budget=8000"};
-  std::vector<std::string> dump = common;
-  dump.push_back("--dump-dom");
-  dump.push_back(url);
-  std::string dom;
-  EXPECT_EQ(testing::runCommand(dump, &dom, 120s), 0) << dom;
-  std::vector<std::string> shot = common;
-  shot.push_back("--screenshot=" + png);
-  shot.push_back(url);
+// Runs chromium headless on `url`; returns the DOM after the page's scripts ran. With `png`, takes
+// a screenshot of the same page there instead.
+std::string browse(const std::string& url, const testing::TempDir& dir, const std::string& png = "") {
+  std::vector<std::string> argv = {"chromium", "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
+                                   "--disable-dev-shm-usage", "--user-data-dir=" + dir.file("chromium"),
+                                   "--window-size=1400,1000", "--virtual-time-budget=8000"};
+  argv.push_back(png.empty() ? "--dump-dom" : "--screenshot=" + png);
+  argv.push_back(url);
   std::string out;
-  EXPECT_EQ(testing::runCommand(shot, &out, 120s), 0) << out;
-  return dom;
+  EXPECT_EQ(testing::runCommand(argv, &out, 120s), 0) << out;
+  return out;
 }
 
 TEST(StatusPage, ChromiumRendersThePipelinesAndTheFlameGraphOfWhatPassedThrough) {
@@ -110,8 +105,8 @@ TEST(StatusPage, ChromiumRendersThePipelinesAndTheFlameGraphOfWhatPassedThrough)
            tree.find("\"total\":20000000") != std::string::npos;
   })) << tree;
 
-  const std::string png = dir.file("status.png");
-  const std::string dom = browse("http://127.0.0.1:" + std::to_string(telemetry) + "/", dir, png);
+  const std::string page = "http://127.0.0.1:" + std::to_string(telemetry) + "/";
+  const std::string dom = browse(page, dir);
   // The pipeline graph: every component of the (reloaded) pipeline, with its rates.
   for (const char* c : {"receiver:otlp", "processor:attributes", "processor:batch", "exporter:file"})
     EXPECT_NE(dom.find(std::string("data-component=\"") + c + "\""), std::string::npos) << c << "\n" << dom;
@@ -122,7 +117,15 @@ TEST(StatusPage, ChromiumRendersThePipelinesAndTheFlameGraphOfWhatPassedThrough)
   for (const char* f : {"main", "checkoutHandle", "checkoutParseCart", "checkoutWriteOrder"})
     EXPECT_NE(dom.find(std::string(">") + f + "</div>"), std::string::npos) << f << " is not drawn as a frame\n" << dom;
 
-  // The Go service's flame graph (the page with its service chosen is the same API).
+  // The Go service chosen through the address, with a search: its functions are drawn and the
+  // ones matching the search highlighted.
+  const std::string go_page = page + "?service=go-app&type=cpu/nanoseconds&window=5m&search=runtime%5C.mallocgc";
+  const std::string go_dom = browse(go_page, dir);
+  EXPECT_NE(go_dom.find(">main.sortWork</div>"), std::string::npos) << go_dom;
+  EXPECT_NE(go_dom.find("class=\"frame match\""), std::string::npos) << go_dom;
+  EXPECT_NE(go_dom.find("go-app · cpu/nanoseconds · last 5m"), std::string::npos) << go_dom;
+
+  // The same data through the API, as JSON and as pprof.
   std::string go;
   ASSERT_EQ(testing::httpGet(telemetry, "/api/flamegraph?service=go-app&type=cpu/nanoseconds&window=1m", &go), 200);
   EXPECT_NE(go.find("\"n\":\"runtime."), std::string::npos) << go.substr(0, 2000);
@@ -136,7 +139,9 @@ TEST(StatusPage, ChromiumRendersThePipelinesAndTheFlameGraphOfWhatPassedThrough)
   EXPECT_EQ(testing::httpGet(telemetry, "/api/flamegraph?service=go-app&type=cpu/nanoseconds&window=7m", &bad), 400);
   EXPECT_NE(bad.find("window"), std::string::npos);
 
-  // The screenshot: a PNG of the window's size with more than a blank page in it.
+  // The screenshot (of the Go service): a PNG of the window's size with more than a blank page in it.
+  const std::string png = dir.file("status.png");
+  browse(go_page, dir, png);
   const std::string image = testing::readFile(png);
   ASSERT_GT(image.size(), 20'000u) << "screenshot missing or blank";
   EXPECT_EQ(image.substr(0, 8), std::string("\x89PNG\r\n\x1a\n", 8));

@@ -4,6 +4,9 @@
 
 const $ = (id) => document.getElementById(id);
 const state = { series: [], tree: null, zoom: [], search: "", lastFlameKey: "" };
+// The selection can come from the address (?service=...&type=...&window=...&compare=...&search=...),
+// and the address follows the selection, so a view can be shared as a link.
+const initial = new URLSearchParams(location.search);
 
 function el(tag, cls, text) {
   const e = document.createElement(tag);
@@ -109,9 +112,17 @@ async function pollStatus() {
 // ---- flame graph -----------------------------------------------------------------------------
 
 function fillSelect(sel, values, keep) {
-  const current = keep ? sel.value : "";
+  const wanted = initial.get(sel.id);
+  const current = wanted !== null && values.includes(wanted) ? wanted : keep ? sel.value : "";
+  if (wanted !== null && values.includes(wanted)) initial.delete(sel.id);
   sel.replaceChildren(...values.map((v) => el("option", "", v)));
   if (values.includes(current)) sel.value = current;
+}
+
+function remember() {
+  const p = new URLSearchParams();
+  for (const id of ["service", "type", "window", "compare", "search"]) if ($(id).value) p.set(id, $(id).value);
+  history.replaceState(null, "", "?" + p.toString());
 }
 
 async function pollSeries() {
@@ -142,6 +153,7 @@ async function loadFlame() {
     return;
   }
   $("pprof").href = query("pprof");
+  remember();
   const r = await fetch(query(), { cache: "no-store" });
   if (!r.ok) {
     $("flame-info").textContent = await r.text();
@@ -172,6 +184,7 @@ function color(node, total, compared) {
   if (compared) {
     const delta = (node.v - (node.b || 0)) / Math.max(1, total);
     const t = Math.min(1, Math.abs(delta) * 8);
+    if (t < 0.02) return "rgb(232, 233, 236)";  // unchanged
     if (delta > 0) return `rgb(255, ${Math.round(235 - 150 * t)}, ${Math.round(225 - 170 * t)})`;
     return `rgb(${Math.round(230 - 160 * t)}, ${Math.round(235 - 110 * t)}, 255)`;
   }
@@ -269,6 +282,9 @@ $("compare").onchange = loadFlame;
 $("search").oninput = (e) => { state.search = e.target.value; if (state.tree) renderFlame(); };
 $("reset").onclick = () => { state.zoom = []; if (state.tree) renderFlame(); };
 window.onresize = () => { if (state.tree) renderFlame(); };
+
+for (const id of ["window", "compare"]) if (initial.has(id)) $(id).value = initial.get(id);
+if (initial.has("search")) $("search").value = state.search = initial.get("search");
 
 pollStatus();
 pollFlame();
