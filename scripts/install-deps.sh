@@ -2,7 +2,8 @@
 # Installs the Debian 12 packages proflow needs, only those that are missing.
 # Usage: scripts/install-deps.sh build|test|fuzz
 #   build: compilers and libraries to build the daemon
-#   test:  build + the real producers and peers the tests use (Go, JDK, pprof tool, debuginfod, llvm, gperftools)
+#   test:  build + the real producers and peers the tests use (Go, JDK, pprof tool, debuginfod, llvm, gperftools,
+#          chromium for the status page's browser test)
 #   fuzz:  build + clang and libFuzzer's runtime for the fuzz targets (make fuzz)
 set -euo pipefail
 what=${1:-build}
@@ -14,7 +15,7 @@ build_pkgs=(g++ make cmake ninja-build pkg-config ccache
   llvm-14-dev libre2-dev libcrypt-dev)
 test_pkgs=(curl openssl
   golang-go golang-github-google-pprof-dev openjdk-17-jdk-headless
-  debuginfod llvm-14 libgoogle-perftools-dev binutils elfutils)
+  debuginfod llvm-14 libgoogle-perftools-dev binutils elfutils chromium)
 
 fuzz_pkgs=(clang-14 libclang-rt-14-dev)
 
