@@ -1,6 +1,7 @@
 // CPU cost of the status page's flame graph tap (core/status):
 //   - on the pipeline's thread: a receiver's consume() with and without the TapConsumer in front
-//     (the tap shares the flat batch and queues it; a no-op pipeline behind);
+//     (the tap shares the flat batch and queues it, or skips it when its queue is full; a no-op
+//     pipeline behind);
 //   - on the tap's own thread: FlameStore::add of one batch (stacks resolved and summed);
 //   - per page refresh: the 15-minute tree of one series as JSON.
 // Bodies: the committed Go CPU and heap profiles (tests/core/flat/testdata), as flat batches.
@@ -48,6 +49,25 @@ void BM_ConsumeWithTap(benchmark::State& state) {
   state.counters["skipped"] = static_cast<double>(tap.skippedBatches());
 }
 
+// The path a batch takes when the tap keeps up: queued, not skipped. The tap's thread is drained
+// every 32 batches outside the timed region.
+void BM_ConsumeWithTapQueued(benchmark::State& state) {
+  const auto data = fixture(state);
+  telemetry::MetricsRegistry metrics;
+  FlameTap tap({}, metrics);
+  TapConsumer consumer(std::make_shared<Accept>(), tap);
+  int n = 0;
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(consumer.consume(Batch(data)));
+    if (++n % 32 == 0) {
+      state.PauseTiming();
+      tap.flush();
+      state.ResumeTiming();
+    }
+  }
+  state.counters["skipped"] = static_cast<double>(tap.skippedBatches());
+}
+
 void BM_StoreAdd(benchmark::State& state) {
   const auto data = fixture(state);
   FlameStore store({});
@@ -75,6 +95,7 @@ void BM_TreeJson(benchmark::State& state) {
 
 BENCHMARK(BM_ConsumeWithoutTap)->Arg(0);
 BENCHMARK(BM_ConsumeWithTap)->Arg(0);
+BENCHMARK(BM_ConsumeWithTapQueued)->Arg(0);
 BENCHMARK(BM_StoreAdd)->Arg(0)->Arg(1);
 BENCHMARK(BM_TreeJson)->Arg(0);
 
