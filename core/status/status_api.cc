@@ -1,5 +1,6 @@
 #include "core/status/status_api.h"
 
+#include <cmath>
 #include <set>
 
 #include "core/component.h"

@@ -9,6 +9,7 @@
 // second and at most 30 seconds before, over the time between them.
 #pragma once
 
+#include <array>
 #include <chrono>
 #include <deque>
 #include <functional>

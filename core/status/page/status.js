@@ -232,18 +232,20 @@ function renderFlame() {
   path.slice(0, -1).forEach((n, d) => add(n, d, 0, 1, true));
   const base = path.length - 1;
   const minFraction = 0.5 / width;  // narrower than half a pixel: not drawn
-  const walk = (node, depth, x, scale) => {
+  // `inMatch`: an ancestor matched already, so this node's value is counted once (recursion).
+  const walk = (node, depth, x, scale, inMatch) => {
     if (count > 6000) return;
     add(node, depth, x, node.v * scale, false);
-    if (re && re.test(node.n)) matched += node.v;
+    const hit = re !== null && re.test(node.n);
+    if (hit && !inMatch) matched += node.v;
     let cx = x;
     for (const c of node.c || []) {
       const w = c.v * scale;
-      if (w >= minFraction) walk(c, depth + 1, cx, scale);
+      if (w >= minFraction) walk(c, depth + 1, cx, scale, inMatch || hit);
       cx += w;
     }
   };
-  walk(focus, base, 0, focus.v > 0 ? 1 / focus.v : 0);
+  walk(focus, base, 0, focus.v > 0 ? 1 / focus.v : 0, false);
   box.style.height = (maxDepth + 1) * rowHeight + 4 + "px";
   parents = new Map();
   index(state.tree.root, null);
