@@ -13,6 +13,7 @@
 
 #include "core/formats/pprof/pprof_codec.h"
 #include "core/formats/pprof/pprof_to_otlp.h"
+#include "tests/core/formats/pprof/go_tools.h"
 #include "tests/support/daemon.h"
 #include "tests/support/profile_builder.h"
 #include "tests/support/raw_http.h"
@@ -135,6 +136,14 @@ TEST(StatusPage, ChromiumRendersThePipelinesAndTheFlameGraphOfWhatPassedThrough)
   pprof::Profile decoded;
   EXPECT_TRUE(pprof::decodeProfile(pprof_body, &decoded).isOk());
   EXPECT_GT(decoded.sample_size(), 10);
+  // Google's pprof tool reads it too.
+  std::string tool_error;
+  const std::string tool = testing::pprofTool(&tool_error);
+  ASSERT_FALSE(tool.empty()) << tool_error;
+  const std::string pprof_file = dir.write("flame.pb.gz", pprof_body);
+  std::string top;
+  ASSERT_EQ(testing::runCommand(tool + " -top " + pprof_file, &top), 0) << top;
+  EXPECT_NE(top.find("main.sortWork"), std::string::npos) << top;
   std::string bad;
   EXPECT_EQ(testing::httpGet(telemetry, "/api/flamegraph?service=go-app&type=cpu/nanoseconds&window=7m", &bad), 400);
   EXPECT_NE(bad.find("window"), std::string::npos);
@@ -155,6 +164,37 @@ TEST(StatusPage, ChromiumRendersThePipelinesAndTheFlameGraphOfWhatPassedThrough)
   EXPECT_EQ(be32(20), 1000u);  // IHDR height
   if (const char* copy = std::getenv("PROFLOW_STATUS_SCREENSHOT")) std::filesystem::copy_file(
       png, copy, std::filesystem::copy_options::overwrite_existing);
+  EXPECT_EQ(d.terminate(), 0) << d.log();
+}
+
+// The page and its API sit behind the telemetry endpoint's authenticator, like /metrics; /healthz
+// stays open for probes.
+TEST(StatusPage, ThePageAndItsApiNeedTheEndpointsCredentials) {
+  testing::TempDir dir;
+  const std::string cfg = dir.write("proflow.yaml",
+      "extensions: { bearertokenauth: { token: page-token } }\n"
+      "receivers: { otlp: { protocols: { http: { endpoint: 127.0.0.1:0 } } } }\n"
+      "exporters: { debug: {} }\n"
+      "service:\n"
+      "  extensions: [bearertokenauth]\n"
+      "  telemetry: { metrics: { address: 127.0.0.1:0, auth: { authenticator: bearertokenauth } } }\n"
+      "  pipelines: { profiles: { receivers: [otlp], exporters: [debug] } }\n");
+  testing::Daemon d({"--config", cfg}, dir.file("d.log"));
+  int telemetry = 0;
+  ASSERT_TRUE(testing::waitFor([&] { return (telemetry = loggedPort(d.log(), "telemetry: ")) > 0; })) << d.log();
+  ASSERT_TRUE(d.waitHealthy(telemetry)) << d.log();
+  auto get = [&](const std::string& path, const testing::RawHeaders& headers) {
+    return testing::rawExchange(telemetry, testing::requestHead("GET", path, headers, 0), "", 10s);
+  };
+  for (const char* path : {"/", "/status.js", "/api/status", "/api/flamegraph/series",
+                           "/api/flamegraph?service=a&type=cpu/nanoseconds"}) {
+    EXPECT_EQ(get(path, {}).status, 401) << path;
+    EXPECT_NE(get(path, {{"Authorization", "Bearer page-token"}}).status, 401) << path;
+  }
+  auto page = get("/", {{"Authorization", "Bearer page-token"}});
+  EXPECT_EQ(page.status, 200);
+  EXPECT_NE(page.body.find("<title>proflow status</title>"), std::string::npos);
+  EXPECT_EQ(get("/healthz", {}).status, 200);
   EXPECT_EQ(d.terminate(), 0) << d.log();
 }
 
