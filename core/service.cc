@@ -7,6 +7,8 @@
 
 #include "core/auth/auth_config.h"
 #include "core/cpu_limits.h"
+#include "core/status/last_errors.h"
+#include "core/status/status_api.h"
 #include "core/telemetry/telemetry_server.h"
 
 namespace proflow {
@@ -49,12 +51,21 @@ Status Service::start() {
                size.workers, size.io_threads, cpus, affinity, quota ? fmt::format("{:.2f}", *quota) : "none");
   runtime_ = std::make_unique<Runtime>(size.io_threads, size.workers);
   io_threads_ = size.io_threads;
-  Status s = graph::PipelineGraph::build(*config_, *runtime_, metrics_, &graph_);
+  const auto& metrics_cfg = config_->telemetry.metrics;
+  const bool endpoint = !metrics_cfg.address.empty() && metrics_cfg.address != "none";
+  if (const auto& sc = config_->telemetry.status; endpoint && sc.enabled) {
+    status::installLastErrorSink();  // before the components clone the default logger
+    if (sc.flamegraph.enabled)
+      tap_ = std::make_unique<status::FlameTap>(
+          status::FlameTap::Options{{sc.flamegraph.max_bytes.bytes}, sc.flamegraph.max_pending_bytes.bytes}, metrics_);
+    status_ = std::make_unique<status::StatusApi>(metrics_, tap_.get(), [this] { return healthy(); });
+    status_->setConfig(config_);
+  }
+  Status s = graph::PipelineGraph::build(*config_, *runtime_, metrics_, &graph_, tap_.get());
   if (!s.isOk()) return s;
   s = graph_->start(*this);
   if (!s.isOk()) return s;
-  const auto& metrics_cfg = config_->telemetry.metrics;
-  if (!metrics_cfg.address.empty() && metrics_cfg.address != "none") {
+  if (endpoint) {
     const auth::ServerAuthenticator* authenticator = nullptr;
     s = auth::findServerAuthenticator(*this, metrics_cfg.auth, &authenticator);
     if (!s.isOk()) return Status(s.code(), "telemetry endpoint: " + s.message());
@@ -65,6 +76,10 @@ Status Service::start() {
         answer(o.applied ? 200 : o.partial ? 500 : 400, o.message);
       });
     });
+    if (status_)
+      status_->addRoutes([this](std::string method, std::string path, TelemetryServer::Handler handler) {
+        telemetry_server_->route(method, path, std::move(handler), runtime_->workers().get_executor());
+      });
     s = telemetry_server_->start();
     if (!s.isOk()) return Status(s.code(), "telemetry endpoint: " + s.message());
   }
@@ -98,6 +113,8 @@ void Service::shutdown() {
   graph_.reset();
   telemetry_server_.reset();
   runtime_.reset();
+  status_.reset();
+  tap_.reset();
 }
 
 uint16_t Service::telemetryPort() const { return telemetry_server_ ? telemetry_server_->port() : 0; }

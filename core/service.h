@@ -21,6 +21,10 @@
 namespace proflow {
 
 class TelemetryServer;
+namespace status {
+class FlameTap;
+class StatusApi;
+}  // namespace status
 
 class Service final : public Host {
  public:
@@ -75,6 +79,9 @@ class Service final : public Host {
   unsigned io_threads_ = 1;
   std::unique_ptr<graph::PipelineGraph> graph_;
   std::unique_ptr<TelemetryServer> telemetry_server_;
+  // The status page (core/status): its flame graph tap outlives every graph a reload builds.
+  std::unique_ptr<status::FlameTap> tap_;
+  std::unique_ptr<status::StatusApi> status_;
   std::atomic<bool> healthy_{false};
   std::mutex shutdown_mu_;
   bool shut_down_ = false;

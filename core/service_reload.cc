@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "core/service.h"
+#include "core/status/status_api.h"
 
 namespace proflow {
 namespace {
@@ -115,6 +116,7 @@ Service::ReloadOutcome Service::apply(config::ServiceConfig next, const std::str
 
   if (diff.empty()) {
     config_ = owner;
+    if (status_) status_->setConfig(owner);
     reload_successes_->add();
     last_reload_success_->set(1);
     last_reload_success_time_->set(static_cast<int64_t>(unixSeconds()));
@@ -123,7 +125,7 @@ Service::ReloadOutcome Service::apply(config::ServiceConfig next, const std::str
   }
 
   std::unique_ptr<graph::PipelineGraph> built;
-  Status s = graph::PipelineGraph::buildNext(*owner, owner, *graph_, diff, *runtime_, metrics_, &built);
+  Status s = graph::PipelineGraph::buildNext(*owner, owner, *graph_, diff, *runtime_, metrics_, &built, tap_.get());
   if (!s.isOk()) return refuse(trigger, s.message() + "\n");
   const auto deadline = std::chrono::steady_clock::now() + owner->shutdown_timeout.value;
   bool switched = false;
@@ -132,6 +134,7 @@ Service::ReloadOutcome Service::apply(config::ServiceConfig next, const std::str
   std::unique_ptr<graph::PipelineGraph> previous = std::move(graph_);
   graph_ = std::move(built);
   config_ = owner;
+  if (status_) status_->setConfig(owner);
   previous.reset();  // holds nothing that runs any more
   if (!s.isOk()) {
     healthy_ = false;

@@ -260,6 +260,7 @@ ServiceConfig buildServiceConfig(const ConfigNode& root, const Registry& registr
     if (logs.encoding != "text" && logs.encoding != "json")
       errors.add("service.telemetry.logs.encoding", locs["service.telemetry.logs.encoding"],
                  "unknown log encoding '" + logs.encoding + "'; valid: json, text");
+    validateStatusConfig(cfg.telemetry.status, "service.telemetry.status", locs, errors);
   }
   if (const ConfigNode* d = service->find("shutdown_timeout")) {
     if (!d->isScalar() || !parseDuration(d->scalar))

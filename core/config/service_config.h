@@ -13,6 +13,7 @@
 #include "core/config/config_errors.h"
 #include "core/config/config_node.h"
 #include "core/registry.h"
+#include "core/status/status_config.h"
 
 namespace proflow::config {
 
@@ -39,10 +40,12 @@ struct MetricsConfig {
 struct TelemetryConfig {
   MetricsConfig metrics;
   LogsConfig logs;
+  StatusConfig status;  // the status page on the metrics address (core/status/README.md)
   template <class V>
   void visit(V& v) {
     v.field("metrics", metrics);
     v.field("logs", logs);
+    v.field("status", status);
   }
 };
 

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include <fmt/format.h>
+
 namespace proflow::graph {
 
 std::string NodeKey::str() const {
@@ -121,6 +123,13 @@ GraphDiff diffConfigs(const config::ServiceConfig& running, const config::Servic
               rt.metrics.auth ? rt.metrics.auth->authenticator : "", nt.metrics.auth ? nt.metrics.auth->authenticator : "");
   restartOnly(diff.restart_only, "service.telemetry.logs.level", rt.logs.level, nt.logs.level);
   restartOnly(diff.restart_only, "service.telemetry.logs.encoding", rt.logs.encoding, nt.logs.encoding);
+  const auto& rs = rt.status;
+  const auto& ns = nt.status;
+  restartOnly(diff.restart_only, "service.telemetry.status",
+              fmt::format("{} {} {} {}", rs.enabled, rs.flamegraph.enabled, rs.flamegraph.max_bytes.bytes,
+                          rs.flamegraph.max_pending_bytes.bytes),
+              fmt::format("{} {} {} {}", ns.enabled, ns.flamegraph.enabled, ns.flamegraph.max_bytes.bytes,
+                          ns.flamegraph.max_pending_bytes.bytes));
   restartOnly(diff.restart_only, "service.runtime.workers", std::to_string(running.runtime.workers),
               std::to_string(next.runtime.workers));
   restartOnly(diff.restart_only, "service.runtime.io_threads", std::to_string(running.runtime.io_threads),

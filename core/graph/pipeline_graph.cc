@@ -31,17 +31,19 @@ struct PipelineGraph::BuildInputs {
   const GraphDiff* diff;         // null for a first build
   Runtime& runtime;
   telemetry::MetricsRegistry& metrics;
+  status::BatchTap* tap;
 };
 
 Status PipelineGraph::build(const config::ServiceConfig& cfg, Runtime& runtime, telemetry::MetricsRegistry& metrics,
-                            std::unique_ptr<PipelineGraph>* out) {
-  return assemble({cfg, nullptr, nullptr, nullptr, runtime, metrics}, out);
+                            std::unique_ptr<PipelineGraph>* out, status::BatchTap* tap) {
+  return assemble({cfg, nullptr, nullptr, nullptr, runtime, metrics, tap}, out);
 }
 
 Status PipelineGraph::buildNext(const config::ServiceConfig& cfg, std::shared_ptr<const void> config_owner,
                                 const PipelineGraph& running, const GraphDiff& diff, Runtime& runtime,
-                                telemetry::MetricsRegistry& metrics, std::unique_ptr<PipelineGraph>* out) {
-  return assemble({cfg, std::move(config_owner), &running, &diff, runtime, metrics}, out);
+                                telemetry::MetricsRegistry& metrics, std::unique_ptr<PipelineGraph>* out,
+                                status::BatchTap* tap) {
+  return assemble({cfg, std::move(config_owner), &running, &diff, runtime, metrics, tap}, out);
 }
 
 Status PipelineGraph::assemble(const BuildInputs& in, std::unique_ptr<PipelineGraph>* out) {
@@ -148,12 +150,12 @@ Status PipelineGraph::assemble(const BuildInputs& in, std::unique_ptr<PipelineGr
     for (const auto& id : p.receivers) receiver_targets[id].push_back(next);
   }
 
-  // 3. Receivers: one instance per id, fanning out (through a counter and an edge) to every pipeline
-  // that lists it.
+  // 3. Receivers: one instance per id, fanning out (through a counter, an edge and the status tap) to
+  // every pipeline that lists it.
   for (auto& [id, targets] : receiver_targets) {
     const auto& entry = cfg.receivers.at(id);
     Node& n = makeNode(ComponentKind::kReceiver, id, "");
-    n.target = makeFanout(targets);
+    n.target = status::withTap(makeFanout(targets), in.tap);
     if (kept(n)) continue;
     n.edge = std::make_shared<SwitchConsumer>(n.target);
     auto next = std::make_shared<ObservedConsumer>(n.edge, *n.telemetry, ObservedConsumer::Role::kInbound);

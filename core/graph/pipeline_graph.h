@@ -23,6 +23,7 @@
 #include "core/graph/graph_diff.h"
 #include "core/graph/switch_consumer.h"
 #include "core/runtime.h"
+#include "core/status/batch_tap.h"
 #include "core/telemetry/metrics.h"
 
 namespace proflow::graph {
@@ -30,14 +31,16 @@ namespace proflow::graph {
 class PipelineGraph {
  public:
   // Creates every component. Fails with the first creation error (configs were validated before).
+  // With a `tap`, what the pipelines accept from each receiver is offered to it (status page).
   static Status build(const config::ServiceConfig& config, Runtime& runtime, telemetry::MetricsRegistry& metrics,
-                      std::unique_ptr<PipelineGraph>* out);
+                      std::unique_ptr<PipelineGraph>* out, status::BatchTap* tap = nullptr);
   // The graph of `config` sharing with `running` the nodes `diff` keeps (running, same edges and
   // counters); changed and added ones are created, not started. `config_owner` keeps the config the
   // new components were created from alive as long as they run.
   static Status buildNext(const config::ServiceConfig& config, std::shared_ptr<const void> config_owner,
                           const PipelineGraph& running, const GraphDiff& diff, Runtime& runtime,
-                          telemetry::MetricsRegistry& metrics, std::unique_ptr<PipelineGraph>* out);
+                          telemetry::MetricsRegistry& metrics, std::unique_ptr<PipelineGraph>* out,
+                          status::BatchTap* tap = nullptr);
 
   ~PipelineGraph();
 

@@ -2,6 +2,8 @@
 
 #include <spdlog/spdlog.h>
 
+#include <boost/asio/post.hpp>
+
 #include "core/auth/server_auth.h"
 #include "core/net/http_server.h"
 
@@ -51,14 +53,25 @@ TelemetryServer::TelemetryServer(boost::asio::io_context& io, std::string addres
     if (!reload_) return respond(net::HttpResponse::text(404, "reload is not available\n"));
     reload_([respond](int status, std::string body) { respond(net::HttpResponse::text(status, std::move(body))); });
   });
-  server_->route("GET", "/", [](net::HttpRequest&&, net::Responder respond) {
-    respond(net::HttpResponse::text(200, "proflow " PROFLOW_VERSION "\n/metrics  Prometheus metrics\n/healthz  health\n"));
+}
+
+void TelemetryServer::route(const std::string& method, const std::string& path, Handler handler,
+                            boost::asio::any_io_executor executor) {
+  if (path == "/") has_index_ = true;
+  server_->route(method, path, [handler = std::move(handler), executor](net::HttpRequest&& req, net::Responder respond) {
+    boost::asio::post(executor, [handler, req = std::move(req), respond]() { respond(handler(req)); });
   });
 }
 
 TelemetryServer::~TelemetryServer() { stop(); }
 
 Status TelemetryServer::start() {
+  if (!has_index_) {
+    has_index_ = true;
+    server_->route("GET", "/", [](net::HttpRequest&&, net::Responder respond) {
+      respond(net::HttpResponse::text(200, "proflow " PROFLOW_VERSION "\n/metrics  Prometheus metrics\n/healthz  health\n"));
+    });
+  }
   Status s = server_->start();
   if (s.isOk()) spdlog::info("telemetry: http://{}/metrics (port {})", address_, server_->port());
   return s;

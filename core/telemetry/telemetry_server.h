@@ -1,6 +1,7 @@
 // The self-telemetry endpoint (service.telemetry.metrics.address): GET /metrics (Prometheus text, or
 // OpenMetrics with exemplars when the Accept header asks for application/openmetrics-text),
-// GET /healthz (200 when every pipeline runs, else 503), GET / (a short index) and, once onReload()
+// GET /healthz (200 when every pipeline runs, else 503), GET / (a short index, unless a route
+// replaces it: the status page, core/status/status_api.h) and, once onReload()
 // set a handler, POST /-/reload (200 applied, 400 refused with every error). With an authenticator
 // (service.telemetry.metrics.auth) every path needs credentials except /healthz, which liveness and
 // readiness probes call without any and which tells only "ok" or "unhealthy".
@@ -11,7 +12,10 @@
 #include <memory>
 #include <string>
 
+#include <boost/asio/any_io_executor.hpp>
 #include <boost/asio/io_context.hpp>
+
+#include "core/net/http_types.h"
 
 #include "core/status.h"
 #include "core/telemetry/component_telemetry.h"
@@ -39,6 +43,12 @@ class TelemetryServer {
   using ReloadHandler = std::function<void(std::function<void(int status, std::string body)> answer)>;
   void onReload(ReloadHandler reload) { reload_ = std::move(reload); }
 
+  // A further route, authenticated like /metrics, its handler run on `executor` (a worker pool: the
+  // endpoint's I/O thread is the receivers' too). Set before start(); a route for "/" replaces the index.
+  using Handler = std::function<net::HttpResponse(const net::HttpRequest&)>;
+  void route(const std::string& method, const std::string& path, Handler handler,
+             boost::asio::any_io_executor executor);
+
   Status start();
   void stop();
   uint16_t port() const;
@@ -51,6 +61,7 @@ class TelemetryServer {
   // like a receiver's: proflow_receiver_http_rejected_requests_total{receiver="service.telemetry"}.
   telemetry::ComponentTelemetry requests_;
   ReloadHandler reload_;
+  bool has_index_ = false;
   std::unique_ptr<net::HttpServer> server_;
 };
 

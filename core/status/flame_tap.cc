@@ -1,0 +1,105 @@
+#include "core/status/flame_tap.h"
+
+#include <sys/resource.h>
+#include <unistd.h>
+
+namespace proflow::status {
+
+FlameTap::FlameTap(Options options, telemetry::MetricsRegistry& metrics)
+    : options_(options),
+      batches_(&metrics.counter("proflow_status_flamegraph_batches_total",
+                                "batches summed into the status page's flame graph")),
+      skipped_batches_(&metrics.counter("proflow_status_flamegraph_skipped_batches_total",
+                                        "batches the flame graph skipped: its queue held max_pending_bytes")),
+      dropped_samples_(&metrics.counter("proflow_status_flamegraph_dropped_samples_total",
+                                        "samples the flame graph dropped: its memory reached max_bytes")),
+      memory_(&metrics.gauge("proflow_status_flamegraph_memory_bytes",
+                             "memory charged to the flame graph (stacks, names, values of 15 minutes)")),
+      store_(options.store) {
+  thread_ = std::thread([this] { run(); });
+}
+
+FlameTap::~FlameTap() {
+  {
+    std::lock_guard lock(queue_mu_);
+    stopping_ = true;
+  }
+  queue_cv_.notify_all();
+  if (thread_.joinable()) thread_.join();
+}
+
+void FlameTap::offer(std::shared_ptr<const flat::Batch> batch) {
+  if (!batch || batch->profiles.empty()) return;
+  const size_t bytes = batch->memoryBytes();
+  {
+    std::lock_guard lock(queue_mu_);
+    if (stopping_ || pending_bytes_ + bytes > options_.max_pending_bytes) {
+      skipped_batches_->add();
+      return;
+    }
+    pending_bytes_ += bytes;
+    queue_.push_back({std::move(batch), Clock::now(), bytes});
+  }
+  queue_cv_.notify_one();
+}
+
+void FlameTap::run() {
+  // Below the pipeline's threads: under CPU contention the aggregation waits, its queue fills and
+  // batches are skipped (counted) rather than the pipeline slowed.
+  (void)setpriority(PRIO_PROCESS, static_cast<id_t>(gettid()), 10);
+  for (;;) {
+    Pending p;
+    {
+      std::unique_lock lock(queue_mu_);
+      busy_ = false;
+      idle_cv_.notify_all();
+      // Wakes at least once per bucket so expired data is freed when nothing arrives.
+      queue_cv_.wait_for(lock, options_.store.bucket, [&] { return stopping_ || !queue_.empty(); });
+      if (stopping_) return;
+      if (queue_.empty()) {
+        lock.unlock();
+        std::lock_guard store_lock(store_mu_);
+        store_.advance(Clock::now());
+        memory_->set(static_cast<int64_t>(store_.memoryBytes()));
+        continue;
+      }
+      p = std::move(queue_.front());
+      queue_.pop_front();
+      busy_ = true;
+    }
+    {
+      std::lock_guard store_lock(store_mu_);
+      const uint64_t dropped = store_.droppedSamples();
+      store_.add(*p.batch, p.at);
+      dropped_samples_->add(store_.droppedSamples() - dropped);
+      memory_->set(static_cast<int64_t>(store_.memoryBytes()));
+    }
+    batches_->add();
+    p.batch.reset();  // released before the bytes are: the queue's bound is what is held
+    std::lock_guard lock(queue_mu_);
+    pending_bytes_ -= p.bytes;
+  }
+}
+
+void FlameTap::flush() {
+  std::unique_lock lock(queue_mu_);
+  idle_cv_.wait(lock, [&] { return stopping_ || (queue_.empty() && !busy_); });
+}
+
+std::vector<SeriesInfo> FlameTap::series() {
+  std::lock_guard lock(store_mu_);
+  return store_.series(Clock::now());
+}
+
+bool FlameTap::tree(const std::string& service, const std::string& type, std::chrono::seconds window,
+                    std::chrono::seconds base, FlameTree* out) {
+  std::lock_guard lock(store_mu_);
+  return store_.tree(service, type, window, base, Clock::now(), out);
+}
+
+size_t FlameTap::memoryBytes() {
+  std::lock_guard lock(store_mu_);
+  return store_.memoryBytes();
+}
+
+}  // namespace proflow::status

@@ -1,0 +1,72 @@
+// The flame graph tap: batches offered on the pipeline's thread are queued (bounded by bytes held,
+// beyond which they are skipped and counted) and summed into a FlameStore by one background
+// thread, so the pipeline pays a shared-pointer copy and a queue push per batch. Queries take the
+// store's lock for the time of one summation.
+//
+// Counters (on the telemetry endpoint):
+//   proflow_status_flamegraph_batches_total            batches aggregated
+//   proflow_status_flamegraph_skipped_batches_total    batches skipped: the queue held max_pending_bytes
+//   proflow_status_flamegraph_dropped_samples_total    samples dropped at max_bytes
+//   proflow_status_flamegraph_memory_bytes             memory charged to the store
+#pragma once
+
+#include <condition_variable>
+#include <deque>
+#include <mutex>
+#include <thread>
+
+#include "core/status/batch_tap.h"
+#include "core/status/flame_store.h"
+#include "core/telemetry/metrics.h"
+
+namespace proflow::status {
+
+class FlameTap final : public BatchTap {
+ public:
+  struct Options {
+    FlameStore::Options store;
+    size_t max_pending_bytes = 32u << 20;
+  };
+  FlameTap(Options options, telemetry::MetricsRegistry& metrics);
+  ~FlameTap() override;  // stops the thread; pending batches are discarded
+
+  void offer(std::shared_ptr<const flat::Batch> batch) override;
+
+  // Waits until every batch offered before the call is aggregated (tests, benchmarks).
+  void flush();
+
+  std::vector<SeriesInfo> series();
+  bool tree(const std::string& service, const std::string& type, std::chrono::seconds window,
+            std::chrono::seconds base, FlameTree* out);
+  size_t memoryBytes();
+  size_t maxBytes() const { return options_.store.max_bytes; }
+  uint64_t droppedSamples() const { return dropped_samples_->value(); }
+  uint64_t skippedBatches() const { return skipped_batches_->value(); }
+
+ private:
+  struct Pending {
+    std::shared_ptr<const flat::Batch> batch;
+    Clock::time_point at;
+    size_t bytes;
+  };
+  void run();
+
+  const Options options_;
+  telemetry::Counter* batches_;
+  telemetry::Counter* skipped_batches_;
+  telemetry::Counter* dropped_samples_;
+  telemetry::Gauge* memory_;
+
+  std::mutex queue_mu_;
+  std::condition_variable queue_cv_, idle_cv_;
+  std::deque<Pending> queue_;
+  size_t pending_bytes_ = 0;
+  bool busy_ = false;
+  bool stopping_ = false;
+
+  std::mutex store_mu_;
+  FlameStore store_;
+  std::thread thread_;
+};
+
+}  // namespace proflow::status

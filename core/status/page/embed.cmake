@@ -1,0 +1,18 @@
+# Writes the status page assets into a C++ source as raw string literals:
+#   cmake -DOUT=<file.cc> -DDIR=<core/status/page> -P embed.cmake
+set(assets "index.html|kStatusPageHtml" "status.css|kStatusPageCss" "status.js|kStatusPageJs")
+set(text "// Generated from core/status/page by embed.cmake: do not edit.\n#include \"core/status/status_api.h\"\n\nnamespace proflow::status {\n")
+foreach(a ${assets})
+  string(REPLACE "|" ";" parts "${a}")
+  list(GET parts 0 file)
+  list(GET parts 1 symbol)
+  file(READ "${DIR}/${file}" content)
+  string(FIND "${content}" ")ASSET\"" clash)
+  if(NOT clash EQUAL -1)
+    message(FATAL_ERROR "${file} contains the raw string delimiter )ASSET\"")
+  endif()
+  string(APPEND text "extern const char* const ${symbol};\nconst char* const ${symbol} = R\"ASSET(${content})ASSET\";\n")
+endforeach()
+string(APPEND text "\n}  // namespace proflow::status\n")
+file(WRITE "${OUT}.tmp" "${text}")
+file(COPY_FILE "${OUT}.tmp" "${OUT}" ONLY_IF_DIFFERENT)

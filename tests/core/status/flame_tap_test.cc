@@ -1,0 +1,71 @@
+// The tap between receivers and pipelines: accepted batches reach the store through the background
+// thread; refused ones are not offered; a full queue skips batches and counts them.
+#include "core/status/flame_tap.h"
+
+#include <gtest/gtest.h>
+
+#include "tests/core/status/flame_test_util.h"
+
+namespace proflow::status {
+namespace {
+
+using namespace std::chrono_literals;
+using testing::batchOf;
+
+class Answer final : public ProfilesConsumer {
+ public:
+  explicit Answer(Status s) : status_(std::move(s)) {}
+  Status consume(Batch) override { return status_; }
+
+ private:
+  Status status_;
+};
+
+TEST(FlameTap, AcceptedBatchesAreAggregatedRefusedOnesAreNot) {
+  telemetry::MetricsRegistry metrics;
+  FlameTap tap({}, metrics);
+  TapConsumer ok(std::make_shared<Answer>(Status::ok()), tap);
+  TapConsumer refusing(std::make_shared<Answer>(Status::unavailable("queue full")), tap);
+
+  ASSERT_TRUE(ok.consume(Batch(batchOf("api", "cpu/nanoseconds", {{{"work", "main"}, 5}}))).isOk());
+  ASSERT_FALSE(refusing.consume(Batch(batchOf("api", "cpu/nanoseconds", {{{"refused", "main"}, 50}}))).isOk());
+  ASSERT_TRUE(ok.consume(Batch(batchOf("api", "cpu/nanoseconds", {{{"work", "main"}, 7}}))).isOk());
+  tap.flush();
+
+  FlameTree t;
+  ASSERT_TRUE(tap.tree("api", "cpu/nanoseconds", 60s, 0s, &t));
+  EXPECT_EQ(t.nodes[0].value, 12);
+  for (const auto& n : t.nodes) EXPECT_NE(n.name, "refused");
+  EXPECT_EQ(metrics.value("proflow_status_flamegraph_batches_total"), 2);
+  EXPECT_GT(metrics.value("proflow_status_flamegraph_memory_bytes"), 0);
+  EXPECT_EQ(tap.series().size(), 1u);
+}
+
+TEST(FlameTap, BatchesOverThePendingBoundAreSkippedAndCounted) {
+  telemetry::MetricsRegistry metrics;
+  FlameTap::Options options;
+  options.max_pending_bytes = 16;  // smaller than any batch
+  FlameTap tap(options, metrics);
+  for (int i = 0; i < 3; ++i)
+    tap.offer(std::make_shared<const flat::Batch>(batchOf("api", "cpu/nanoseconds", {{{"f", "main"}, 1}})));
+  tap.flush();
+  EXPECT_EQ(metrics.value("proflow_status_flamegraph_skipped_batches_total"), 3);
+  EXPECT_EQ(metrics.value("proflow_status_flamegraph_batches_total"), 0);
+  EXPECT_TRUE(tap.series().empty());
+}
+
+TEST(FlameTap, SamplesOverTheMemoryCapAreCounted) {
+  telemetry::MetricsRegistry metrics;
+  FlameTap::Options options;
+  options.store.max_bytes = 2048;
+  FlameTap tap(options, metrics);
+  std::vector<proflow::testing::SampleSpec> samples;
+  for (int i = 0; i < 100; ++i) samples.push_back({{"f" + std::to_string(i), "main"}, 1});
+  tap.offer(std::make_shared<const flat::Batch>(batchOf("api", "cpu/nanoseconds", samples)));
+  tap.flush();
+  EXPECT_GT(metrics.value("proflow_status_flamegraph_dropped_samples_total"), 80);
+  EXPECT_LE(tap.memoryBytes(), 2048u);
+}
+
+}  // namespace
+}  // namespace proflow::status
