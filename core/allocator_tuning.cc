@@ -16,7 +16,7 @@ void tuneAllocatorForThroughput() {
 
 void tuneAllocatorForOneShot() {
 #if defined(__GLIBC__)
-  mallopt(M_MMAP_THRESHOLD, 32 << 20);
+  mallopt(M_MMAP_MAX, 0);  // every buffer from the heap, whatever its size
   mallopt(M_TRIM_THRESHOLD, INT_MAX);
 #endif
 }

@@ -1,8 +1,8 @@
-// JFR -> flat::Batch, with the meaning of convertToOtlp() (otlp_converter.h: the same profiles,
-// samples, per-event values and timestamps, attributes, links and dictionary, in the same order),
-// without building a protobuf request. Events are logged per profile as they arrive (sample row,
-// timestamp, value) and written at finish() into the batch's columns, each sample's run contiguous;
-// a companion profile (bytes, delay) shares its primary's timestamp ranges.
+// JFR -> flat::Batch: the mapping of otlp_converter.h (profiles per event type, per-event values and
+// timestamps, frames, attributes, links), written straight into the flat batch. Events are logged
+// per profile as they arrive (sample row, timestamp, value once values differ) and written at
+// finish() into the batch's columns, each sample's run contiguous and in event order; a companion
+// profile (bytes, delay) shares its primary's timestamp ranges.
 #pragma once
 
 #include <cstdint>

@@ -8,7 +8,6 @@
 #include "core/formats/jfr/chunk_reader.h"
 #include "core/formats/jfr/folded.h"
 #include "core/formats/jfr/otlp_converter.h"
-#include "tests/core/formats/jfr/flat_oracle.h"
 #include "tests/core/formats/jfr/jfr_writer.h"
 
 namespace proflow::jfr {
@@ -195,24 +194,6 @@ TEST_P(JfrSyntheticTest, AsyncProfilerStyleChunkConverts) {
   EXPECT_EQ(profile(req, "live")->samples(0).values(0), 1);
   EXPECT_EQ(profile(req, "malloc_bytes")->samples(0).values(0), 4096);
   EXPECT_EQ(profile(req, "malloc_objects")->samples(0).values(0), 1);
-}
-
-// The flat converter against the request path on the same chunks: native and kernel frames with
-// their libraries, context labels, spans and links, values that change midway, two chunks.
-TEST_P(JfrSyntheticTest, FlatConversionEqualsTheRequestPath) {
-  ContextLabels labels;
-  std::string err;
-  ASSERT_TRUE(labels.parse(labelsSnapshot(), &err)) << err;
-  ConvertOptions o;
-  o.labels = &labels;
-  const std::string chunk = asyncProfilerChunk(GetParam());
-  expectFlatEqualsRequest(bytesOf(chunk), o);
-  expectFlatEqualsRequest(bytesOf(chunk), {});
-  const std::string changing = asyncProfilerChunk(GetParam(), {{2, 3}, {kStack1, 3}, {kStack1, 3}, {2, 5}, {kStack1, 7}});
-  expectFlatEqualsRequest(bytesOf(changing), o);
-  expectFlatEqualsRequest(bytesOf(chunk + changing), o);
-  o.keep_original_payload = true;
-  expectFlatEqualsRequest(bytesOf(changing + chunk), o);
 }
 
 INSTANTIATE_TEST_SUITE_P(Versions, JfrSyntheticTest, ::testing::Values(uint16_t{0}, uint16_t{1}));
