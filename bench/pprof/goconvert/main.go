@@ -29,6 +29,10 @@ func convert(in, out string) error {
 	if err != nil {
 		return err
 	}
+	return write(p, out)
+}
+
+func write(p *profile.Profile, out string) error {
 	w, err := os.Create(out)
 	if err != nil {
 		return err
@@ -89,14 +93,7 @@ func genAlloc(samples int, out string) error {
 			Value:    []int64{objects, objects * size, inuse, inuse * size},
 			NumLabel: map[string][]int64{"bytes": {size}}})
 	}
-	w, err := os.Create(out)
-	if err != nil {
-		return err
-	}
-	if err := p.Write(w); err != nil {
-		return err
-	}
-	return w.Close()
+	return write(p, out)
 }
 
 func main() {
