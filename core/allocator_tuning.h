@@ -11,4 +11,10 @@ namespace proflow {
 // of large profiles does not pin memory. Call once at start-up, before threads start.
 void tuneAllocatorForThroughput();
 
+// For a process that converts one large input and exits (`proflow convert`): every buffer comes
+// from the heap (no mmap, whatever its size) and freed memory is never returned to the kernel, so
+// what one step frees (a parser's grown vectors) is reused by the next instead of faulting in fresh
+// pages.
+void tuneAllocatorForOneShot();
+
 }  // namespace proflow

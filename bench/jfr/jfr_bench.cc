@@ -1,5 +1,7 @@
 // Parse + convert a JFR file to OTLP (and fold it like a pprof aggregation), N times, and report MB/s.
-//   jfr_bench FILE [--iterations N] [--fold SAMPLE_TYPE] [--period-type T] [--stream] [--arena MODE]
+//   jfr_bench FILE [--iterations N] [--fold SAMPLE_TYPE] [--period-type T] [--stream] [--arena MODE] [--flat]
+// --flat converts into a flat batch (convertToFlat: what the receivers and `proflow convert` do)
+// instead of a protobuf request.
 // --fold prints the folded stacks of one sample type (event counts) instead of timing.
 // --arena: where the output request lives: `heap` (default, as `proflow convert`) or `default` (a protobuf
 // arena with default options, as the daemon's Batch::withArena). They differ mostly in page faults: with
@@ -18,6 +20,7 @@
 
 #include "core/formats/jfr/chunk_reader.h"
 #include "core/formats/jfr/folded.h"
+#include "core/formats/jfr/flat_converter.h"
 #include "core/formats/jfr/otlp_converter.h"
 
 namespace {
@@ -39,7 +42,7 @@ int main(int argc, char** argv) {
   }
   int iterations = 5;
   std::string fold, period_type, arena_mode = "heap";
-  bool stream = false, parse_only = false;
+  bool stream = false, parse_only = false, flat = false;
   for (int i = 2; i < argc; ++i) {
     if (!std::strcmp(argv[i], "--iterations") && i + 1 < argc) iterations = std::atoi(argv[++i]);
     else if (!std::strcmp(argv[i], "--fold") && i + 1 < argc) fold = argv[++i];
@@ -47,6 +50,7 @@ int main(int argc, char** argv) {
     else if (!std::strcmp(argv[i], "--arena") && i + 1 < argc) arena_mode = argv[++i];
     else if (!std::strcmp(argv[i], "--stream")) stream = true;
     else if (!std::strcmp(argv[i], "--parse-only")) parse_only = true;
+    else if (!std::strcmp(argv[i], "--flat")) flat = true;
   }
   std::vector<uint8_t> bytes;
   if (!stream || parse_only || !fold.empty()) bytes = readAll(argv[1]);
@@ -89,6 +93,11 @@ int main(int argc, char** argv) {
         while (chunk.nextEvent(&pos, &e)) ++r.events;
       }
       size = bytes.size();
+    } else if (flat) {  // the receivers' and `proflow convert`'s output: a flat batch
+      proflow::flat::Batch batch;
+      r = proflow::jfr::convertToFlat(bytes, {}, &batch);
+      size = bytes.size();
+      folded_stacks = proflow::jfr::foldStacks(batch, {"cpu", {}, true, false}).size();
     } else if (stream) {
       std::ifstream in(argv[1], std::ios::binary);
       r = proflow::jfr::convertToOtlp(in, {}, &req);
@@ -100,7 +109,7 @@ int main(int argc, char** argv) {
       size = bytes.size();
     }
     // The pprof-like aggregation the JDK side also does: fold each converted profile's stacks.
-    folded_stacks = proflow::jfr::foldStacks(req, {"cpu", {}, true, false}).size();
+    if (!flat) folded_stacks = proflow::jfr::foldStacks(req, {"cpu", {}, true, false}).size();
     double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     best = std::min(best, s);
     best_cpu = std::min(best_cpu, cpuNow() - c0);

@@ -98,8 +98,11 @@ CliArgs parseCli(int argc, char** argv) {
 }
 
 int cliMain(int argc, char** argv) {
-  tuneAllocatorForThroughput();
   CliArgs args = parseCli(argc, argv);
+  if (args.command == "convert" && args.error.empty() && !args.positional.empty())
+    execConvertWithHugePageHeap(argv, args.positional[0]);
+  if (args.command == "convert") tuneAllocatorForOneShot();
+  else tuneAllocatorForThroughput();
   if (!args.error.empty()) {
     std::fprintf(stderr, "proflow: %s\n\n%s", args.error.c_str(), usage().c_str());
     return 2;

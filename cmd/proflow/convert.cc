@@ -1,17 +1,24 @@
 // `proflow convert`: the pipeline's codecs and symbolizer, offline on files.
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <sstream>
 
 #include "cmd/proflow/commands.h"
 #include "core/compression/compression.h"
+#include "core/flat/flat_convert.h"
+#include "core/flat/flat_decode.h"
+#include "core/flat/flat_encode.h"
 #include "core/formats/folded/folded.h"
 #include "core/formats/jfr/folded.h"
-#include "core/formats/jfr/otlp_converter.h"
+#include "core/formats/jfr/flat_converter.h"
 #include "core/formats/otlp_json/otlp_json.h"
-#include "core/formats/pprof/otlp_to_pprof.h"
+#include "core/formats/pprof/flat_to_pprof.h"
 #include "core/formats/pprof/pprof_codec.h"
-#include "core/formats/pprof/pprof_to_otlp.h"
+#include "core/formats/pprof/pprof_to_flat.h"
 #include "processors/symbolize/config.h"
 #include "processors/symbolize/otlp_symbolizer.h"
 #include "processors/symbolize/symbolizer.h"
@@ -32,13 +39,22 @@ std::vector<std::string> options(const CliArgs& args, const std::string& name) {
   return out;
 }
 
+// One read into a buffer of the file's size (no stream copies); streamed when the size is unknown.
 bool readAll(const std::string& path, std::string* out) {
-  std::ifstream f(path, std::ios::binary);
+  std::ifstream f(path, std::ios::binary | std::ios::ate);
   if (!f) return false;
-  std::stringstream ss;
-  ss << f.rdbuf();
-  *out = ss.str();
-  return true;
+  const std::streamoff size = f.tellg();
+  if (size <= 0) {
+    f.clear();
+    f.seekg(0);
+    std::stringstream ss;
+    ss << f.rdbuf();
+    *out = ss.str();
+    return true;
+  }
+  out->resize(static_cast<size_t>(size));
+  f.seekg(0);
+  return static_cast<bool>(f.read(out->data(), size));
 }
 
 bool writeAll(const std::string& path, const std::string& data) {
@@ -68,74 +84,93 @@ std::string detectFormat(const std::string& data) {
   return "pprof_or_otlp_proto";
 }
 
-Status readInput(const std::string& data, std::string format, otlp::Request* request) {
+Status readJfr(const std::string& data, flat::Batch* batch) {
+  auto bytes = std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(data.data()), data.size());
+  jfr::ConvertResult r = jfr::convertToFlat(bytes, {}, batch);
+  if (!r.ok) {
+    std::fprintf(stderr, "proflow convert: JFR input is damaged (%s); kept the %llu events of complete chunks\n",
+                 r.error.message.c_str(), static_cast<unsigned long long>(r.events));
+    if (r.events == 0) return Status::invalid("no events could be read from the JFR input");
+  }
+  return Status::ok();
+}
+
+// OTLP protobuf as sent (gzip/zstd or raw), decoded without the receivers' validation: the file is
+// converted as it is (a conversion that meets a dangling index says so).
+Status readOtlpProto(const std::string& data, flat::Batch* batch) {
+  std::string raw;
+  if (Status s = compression::decompressAuto(data, raw, {}); !s.isOk()) return s;
+  flat::DecodeOptions options;
+  options.validate = false;
+  options.max_entries = SIZE_MAX;
+  if (!flat::decode(raw, batch, options).request.isOk()) return Status::invalid("input is not an OTLP profiles protobuf");
+  return Status::ok();
+}
+
+Status readInput(const std::string& data, std::string format, flat::Batch* batch) {
   if (format.empty()) format = detectFormat(data);
-  if (format == "jfr") {
-    auto bytes = std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(data.data()), data.size());
-    jfr::ConvertResult r = jfr::convertToOtlp(bytes, {}, request);
-    if (!r.ok) {
-      std::fprintf(stderr, "proflow convert: JFR input is damaged (%s); kept the %llu events of complete chunks\n",
-                   r.error.message.c_str(), static_cast<unsigned long long>(r.events));
-      if (r.events == 0) return Status::invalid("no events could be read from the JFR input");
-    }
-    return Status::ok();
+  if (format == "jfr") return readJfr(data, batch);
+  if (format == "otlp_json") {
+    otlp::Request request;
+    if (Status s = otlp_json::parseOtlpJson(data, &request); !s.isOk()) return s;
+    return flat::fromRequest(request, batch);
   }
-  if (format == "otlp_json") return otlp_json::parseOtlpJson(data, request);
-  if (format == "folded") {
-    pprof::Profile profile;  // counts as they are: sample type "samples", unit "count"
-    if (Status s = folded::foldedToPprof(data, {}, &profile); !s.isOk()) return s;
-    return pprof::pprofToOtlp(profile, {}, request);
-  }
-  if (format == "otlp_proto") {
-    std::string raw;
-    if (Status s = compression::decompressAuto(data, raw, {}); !s.isOk()) return s;
-    return request->ParseFromString(raw) ? Status::ok() : Status::invalid("input is not an OTLP profiles protobuf");
-  }
-  if (format == "pprof") return pprof::pprofBytesToOtlp(data, {}, request);
+  if (format == "folded")  // counts as they are: sample type "samples", unit "count"
+    return folded::foldedToFlat(data, {}, {}, 0, {}, batch);
+  if (format == "otlp_proto") return readOtlpProto(data, batch);
+  if (format == "pprof") return pprof::pprofBytesToFlat(data, {}, batch);
   // Undecided binary input: pprof first (its validation rejects other protobufs), then OTLP.
-  Status as_pprof = pprof::pprofBytesToOtlp(data, {}, request);
+  Status as_pprof = pprof::pprofBytesToFlat(data, {}, batch);
   if (as_pprof.isOk()) return as_pprof;
-  request->Clear();
-  if (readInput(data, "otlp_proto", request).isOk()) return Status::ok();
+  batch->clear();
+  if (readOtlpProto(data, batch).isOk()) return Status::ok();
   return Status::invalid("input is neither pprof (" + as_pprof.message() + ") nor JFR, OTLP JSON or OTLP protobuf");
 }
 
-Status symbolizeInPlace(const CliArgs& args, otlp::Request* request) {
+// The symbolizer edits a protobuf request: the batch goes there and back (an opt-in, offline step).
+Status symbolizeInPlace(const CliArgs& args, flat::Batch* batch) {
+  otlp::Request request;
+  if (Status s = flat::toRequest(*batch, &request); !s.isOk()) return s;
   symbolize::SymbolizerOptions opts;
   opts.debug_dirs = options(args, "--debug-dir");
   opts.binary_dirs = options(args, "--binary-dir");
   opts.debuginfod.urls = options(args, "--debuginfod");
   opts.trust_mapping_paths = true;  // offline: the mapping's own file is on this machine
   symbolize::Symbolizer symbolizer(opts);
-  auto counts = symbolize::symbolizeRequest(symbolizer, *request, symbolize::AddressMode::kAuto);
+  auto counts = symbolize::symbolizeRequest(symbolizer, request, symbolize::AddressMode::kAuto);
   std::fprintf(stderr, "symbolized %llu locations, %llu not found, %llu errors\n",
                static_cast<unsigned long long>(counts.symbolized), static_cast<unsigned long long>(counts.not_found),
                static_cast<unsigned long long>(counts.errors));
-  return Status::ok();
+  return flat::fromRequest(request, batch);
 }
 
-Status writeOutput(const otlp::Request& request, const std::string& to, const std::string& sample_type,
+Status writeFile(const std::string& path, const std::string& data) {
+  return writeAll(path, data) ? Status::ok() : Status::internal("cannot write " + path);
+}
+
+Status writeOutput(const flat::Batch& batch, const std::string& to, const std::string& sample_type,
                    const std::string& out_path) {
-  if (to == "otlp_json") return writeAll(out_path, otlp_json::toOtlpJson(request) + "\n") ? Status::ok() : Status::internal("cannot write " + out_path);
-  if (to == "otlp_proto") return writeAll(out_path, request.SerializeAsString()) ? Status::ok() : Status::internal("cannot write " + out_path);
+  if (to == "otlp_json") {
+    otlp::Request request;
+    if (Status s = flat::toRequest(batch, &request); !s.isOk()) return s;
+    return writeFile(out_path, otlp_json::toOtlpJson(request) + "\n");
+  }
+  if (to == "otlp_proto") return writeFile(out_path, flat::encode(batch));
   if (to == "folded") {
     std::string type = sample_type;
-    if (type.empty())
-      for (const auto& rp : request.resource_profiles())
-        for (const auto& sp : rp.scope_profiles())
-          for (const auto& p : sp.profiles())
-            if (type.empty()) type = std::string(request.dictionary().string_table(p.sample_type().type_strindex()));
+    for (size_t i = 0; type.empty() && i < batch.profiles.size(); ++i)
+      type = batch.string(batch.profiles[i].sample_type.type_strindex);
     jfr::FoldOptions fo;
     fo.sample_type = type;
-    return writeAll(out_path, jfr::formatFolded(jfr::foldStacks(request, fo))) ? Status::ok() : Status::internal("cannot write " + out_path);
+    return writeFile(out_path, jfr::formatFolded(jfr::foldStacks(batch, fo)));
   }
   if (to == "pprof") {
     std::vector<pprof::EncodedPprof> out;
-    if (Status s = pprof::otlpToPprofBytes(request, &out); !s.isOk()) return s;
+    if (Status s = pprof::flatToPprofBytes(batch, &out); !s.isOk()) return s;
     if (out.empty()) return Status::invalid("the input holds no profile");
     for (size_t i = 0; i < out.size(); ++i) {
       std::string path = i == 0 ? out_path : out_path + "." + std::to_string(i);
-      if (!writeAll(path, out[i].data)) return Status::internal("cannot write " + path);
+      if (Status s = writeFile(path, out[i].data); !s.isOk()) return s;
       if (out.size() > 1) std::fprintf(stderr, "wrote %s\n", path.c_str());
     }
     return Status::ok();
@@ -144,6 +179,19 @@ Status writeOutput(const otlp::Request& request, const std::string& to, const st
 }
 
 }  // namespace
+
+// A large profile makes the conversion touch a few hundred MB of fresh heap once; faulted in 4 KiB
+// at a time that was about half of `proflow convert`'s CPU time (perf: page faults under the
+// copies). glibc's huge-page heap faults it in 2 MiB at a time. Small inputs do not pay a second
+// start-up (~50 ms of dynamic linking) for it. The daemon keeps the default heap.
+void execConvertWithHugePageHeap(char** argv, const std::string& input) {
+  if (std::getenv("GLIBC_TUNABLES") != nullptr) return;  // the caller's choice, or already re-executed
+  struct stat st {};
+  if (stat(input.c_str(), &st) != 0 || st.st_size < (4 << 20)) return;
+  if (setenv("GLIBC_TUNABLES", "glibc.malloc.hugetlb=1", 1) != 0) return;
+  execv("/proc/self/exe", argv);
+  unsetenv("GLIBC_TUNABLES");  // exec failed: convert with the default heap
+}
 
 int commandConvert(const CliArgs& args) {
   if (args.positional.size() != 2) {
@@ -155,11 +203,11 @@ int commandConvert(const CliArgs& args) {
     std::fprintf(stderr, "proflow convert: cannot read %s\n", args.positional[0].c_str());
     return 1;
   }
-  otlp::Request request;
-  Status s = readInput(data, option(args, "--from"), &request);
+  flat::Batch batch;
+  Status s = readInput(data, option(args, "--from"), &batch);
   if (s.isOk() && std::find(args.flags.begin(), args.flags.end(), "--symbolize") != args.flags.end())
-    s = symbolizeInPlace(args, &request);
-  if (s.isOk()) s = writeOutput(request, option(args, "--to", "pprof"), option(args, "--sample-type"), args.positional[1]);
+    s = symbolizeInPlace(args, &batch);
+  if (s.isOk()) s = writeOutput(batch, option(args, "--to", "pprof"), option(args, "--sample-type"), args.positional[1]);
   if (!s.isOk()) {
     std::fprintf(stderr, "proflow convert: %s\n", s.message().c_str());
     return 1;

@@ -1,5 +1,7 @@
 #include "core/flat/flat_attributes.h"
 
+#include <span>
+
 #include "core/otlp_types.h"
 
 namespace proflow::flat {
@@ -38,12 +40,57 @@ std::optional<std::string> scalarText(const Batch& b, const Value& v) {
   }
 }
 
+std::string_view keyOf(const Batch& b, const KeyValue& kv) {
+  return kv.key_strindex != 0 ? b.string(kv.key_strindex) : b.view(kv.key);
+}
+
 std::optional<std::string> resourceAttribute(const Batch& b, const Resource& r, std::string_view key) {
-  for (const KeyValue& kv : Batch::slice(b.key_values, r.attributes)) {
-    const std::string_view k = kv.key_strindex != 0 ? b.string(kv.key_strindex) : b.view(kv.key);
-    if (k == key) return valueText(b, kv.value);
+  for (const KeyValue& kv : Batch::slice(b.key_values, r.attributes))
+    if (keyOf(b, kv) == key) return valueText(b, kv.value);
+  return std::nullopt;
+}
+
+std::vector<std::pair<std::string, std::string>> scalarKeyValues(const Batch& b, Range key_values) {
+  std::vector<std::pair<std::string, std::string>> out;
+  out.reserve(key_values.size);
+  for (const KeyValue& kv : Batch::slice(b.key_values, key_values))
+    if (auto text = scalarText(b, kv.value)) out.emplace_back(std::string(keyOf(b, kv)), std::move(*text));
+  return out;
+}
+
+std::optional<std::string> profileAttribute(const Batch& b, const Profile& p, std::string_view key) {
+  for (int32_t i : b.indexList(p.attributes)) {
+    if (i <= 0 || static_cast<size_t>(i) >= b.attributes.size()) continue;
+    const Attribute& a = b.attributes[static_cast<size_t>(i)];
+    if (b.string(a.key_strindex) == key) return valueText(b, a.value);
   }
   return std::nullopt;
+}
+
+void addResourceAttribute(Batch& b, uint32_t r, std::string_view key, std::string_view value, bool replace) {
+  Resource& res = b.resources[r];
+  res.present = true;
+  KeyValue kv;
+  kv.value.kind = ValueKind::kString;
+  if (replace)
+    for (KeyValue& existing : std::span<KeyValue>(b.key_values.data() + res.attributes.begin, res.attributes.size))
+      if (existing.key_strindex == 0 && b.view(existing.key) == key) {
+        existing.value = kv.value;
+        existing.value.bytes = b.addBytes(value);
+        return;
+      }
+  kv.key = b.addBytes(key);
+  kv.value.bytes = b.addBytes(value);
+  if (res.attributes.size == 0) {
+    res.attributes.begin = static_cast<uint32_t>(b.key_values.size());
+  } else if (res.attributes.end() != b.key_values.size()) {
+    const uint32_t begin = static_cast<uint32_t>(b.key_values.size());
+    b.key_values.reserve(b.key_values.size() + res.attributes.size + 1);  // no reallocation while copying
+    for (uint32_t i = res.attributes.begin; i < res.attributes.end(); ++i) b.key_values.push_back(b.key_values[i]);
+    res.attributes.begin = begin;
+  }
+  b.key_values.push_back(kv);
+  ++res.attributes.size;
 }
 
 }  // namespace proflow::flat

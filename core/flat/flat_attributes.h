@@ -5,6 +5,8 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include "core/flat/flat_batch.h"
 
@@ -19,5 +21,21 @@ std::optional<std::string> scalarText(const Batch& b, const Value& v);
 
 // The value of resource attribute `key` as text (the first one with that key); nullopt when absent.
 std::optional<std::string> resourceAttribute(const Batch& b, const Resource& r, std::string_view key);
+
+// The key of a resource/scope attribute: key_strindex resolved, else the inline key.
+std::string_view keyOf(const Batch& b, const KeyValue& kv);
+
+// Resource/scope attributes with scalar values as (key, text), in order, as scalarAttributes() of
+// core/profile_attributes.h.
+std::vector<std::pair<std::string, std::string>> scalarKeyValues(const Batch& b, Range key_values);
+
+// The value of profile attribute `key` as text (the first one with that key; indexes out of range
+// skipped), as findProfileAttribute() of core/profile_attributes.h.
+std::optional<std::string> profileAttribute(const Batch& b, const Profile& p, std::string_view key);
+
+// Adds string attribute key=value (inline key) to resource `r`, which becomes present. With
+// `replace`, an attribute with that inline key takes the value instead. The resource's list is
+// moved to the end of key_values first unless it is there already.
+void addResourceAttribute(Batch& b, uint32_t r, std::string_view key, std::string_view value, bool replace);
 
 }  // namespace proflow::flat

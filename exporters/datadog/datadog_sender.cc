@@ -26,7 +26,7 @@ Status DatadogSender::start(Host& host) {
 
 Status DatadogSender::push(const Batch& batch, Deadline deadline) {
   std::vector<Upload> uploads;
-  if (Status s = buildUploads(batch.request(), config_.tags, &uploads); !s.isOk())
+  if (Status s = buildUploads(batch.data(), config_.tags, &uploads); !s.isOk())
     return Status::invalid("datadog: cannot convert the batch to pprof: " + s.message());
   for (const auto& u : uploads) {
     std::string content_type;

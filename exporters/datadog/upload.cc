@@ -10,9 +10,8 @@
 #include <random>
 #include <set>
 
-#include "core/dictionary_builder.h"
-#include "core/formats/pprof/otlp_to_pprof.h"
-#include "core/profile_attributes.h"
+#include "core/flat/flat_attributes.h"
+#include "core/formats/pprof/flat_to_pprof.h"
 #include "core/prometheus_labels.h"
 #include "core/pyroscope_metric.h"
 
@@ -34,9 +33,9 @@ std::string familyOf(std::string runtime) {
 }
 
 // The resource's runtime as a Datadog family; "native" when nothing says.
-std::string resourceFamily(const google::protobuf::RepeatedPtrField<otlp::KeyValue>& attrs, const otlp::Dictionary& dict) {
-  std::string family = familyOf(findKeyValue(attrs, dict, "process.runtime.name").value_or(""));
-  if (family.empty()) family = familyOf(findKeyValue(attrs, dict, "telemetry.sdk.language").value_or(""));
+std::string resourceFamily(const flat::Batch& b, const flat::Resource& r) {
+  std::string family = familyOf(flat::resourceAttribute(b, r, "process.runtime.name").value_or(""));
+  if (family.empty()) family = familyOf(flat::resourceAttribute(b, r, "telemetry.sdk.language").value_or(""));
   return family.empty() ? "native" : family;
 }
 
@@ -73,19 +72,19 @@ struct Pending {
 
 }  // namespace
 
-Status buildUploads(const otlp::Request& batch, const std::map<std::string, std::string>& extra_tags,
+Status buildUploads(const flat::Batch& batch, const std::map<std::string, std::string>& extra_tags,
                     std::vector<Upload>* out) {
   out->clear();
   std::vector<pprof::EncodedPprof> encoded;
-  if (Status s = pprof::otlpToPprofBytes(batch, &encoded); !s.isOk()) return s;
-  const auto& dict = batch.dictionary();
+  if (Status s = pprof::flatToPprofBytes(batch, &encoded); !s.isOk()) return s;
   std::map<int, std::vector<Pending>> by_resource;
   for (auto& e : encoded) {
-    const auto& rp = batch.resource_profiles(e.resource_index);
-    const std::string family = resourceFamily(rp.resource().attributes(), dict);
-    const auto& first = rp.scope_profiles(e.scope_index).profiles(e.profile_indices.at(0));
-    const std::string type(dictString(dict, first.sample_type().type_strindex()));
-    std::string metric = findProfileAttribute(first, dict, "pyroscope.profile.name").value_or("");
+    const flat::Resource& rp = batch.resources.at(static_cast<size_t>(e.resource_index));
+    const std::string family = resourceFamily(batch, rp);
+    const std::vector<uint32_t> sources = pprof::sourceProfiles(batch, e.resource_index, e.scope_index, e.profile_indices);
+    const flat::Profile& first = batch.profiles[sources.at(0)];
+    const std::string type(batch.string(first.sample_type.type_strindex));
+    std::string metric = flat::profileAttribute(batch, first, "pyroscope.profile.name").value_or("");
     if (metric.empty()) metric = pyroscopeMetricFamily(type);
     const std::string name = attachmentName(family, metric, type);
     auto& pending = by_resource[e.resource_index];
@@ -93,25 +92,26 @@ Status buildUploads(const otlp::Request& batch, const std::map<std::string, std:
     if (slot == pending.end()) slot = pending.insert(pending.end(), Pending{});
     slot->names.insert(name);
     slot->attachments.push_back(Attachment{name, std::move(e.data)});
-    for (int i : e.profile_indices) {
-      const auto& p = rp.scope_profiles(e.scope_index).profiles(i);
-      if (p.time_unix_nano() == 0) continue;
-      slot->start = std::min<uint64_t>(slot->start, p.time_unix_nano());
-      slot->end = std::max<uint64_t>(slot->end, p.time_unix_nano() + p.duration_nano());
+    for (uint32_t i : sources) {
+      const flat::Profile& p = batch.profiles[i];
+      if (p.time_unix_nano == 0) continue;
+      slot->start = std::min<uint64_t>(slot->start, p.time_unix_nano);
+      slot->end = std::max<uint64_t>(slot->end, p.time_unix_nano + p.duration_nano);
     }
   }
   for (auto& [r, pendings] : by_resource) {
-    const auto& attrs = batch.resource_profiles(r).resource().attributes();
-    const std::string family = resourceFamily(attrs, dict);
+    const flat::Resource& resource = batch.resources[static_cast<size_t>(r)];
+    const std::string family = resourceFamily(batch, resource);
+    auto attr = [&](std::string_view key) { return flat::resourceAttribute(batch, resource, key); };
     std::vector<std::string> tags;
     auto tag = [&](const char* key, std::optional<std::string> v) {
       if (v && !v->empty()) tags.push_back(std::string(key) + ":" + tagValue(*v));
     };
-    tag("service", findKeyValue(attrs, dict, "service.name"));
-    auto env = findKeyValue(attrs, dict, "deployment.environment.name");
-    tag("env", env ? env : findKeyValue(attrs, dict, "deployment.environment"));
-    tag("version", findKeyValue(attrs, dict, "service.version"));
-    tag("host", findKeyValue(attrs, dict, "host.name"));
+    tag("service", attr("service.name"));
+    auto env = attr("deployment.environment.name");
+    tag("env", env ? env : attr("deployment.environment"));
+    tag("version", attr("service.version"));
+    tag("host", attr("host.name"));
     tag("runtime", family);
     for (const auto& [k, v] : extra_tags) tags.push_back(k + ":" + tagValue(v));
     std::string joined;

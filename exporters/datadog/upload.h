@@ -1,7 +1,7 @@
-// OTLP batch -> Datadog profile uploads (event version 4), as pure functions so tests can check them.
+// Flat batch -> Datadog profile uploads (event version 4), as pure functions so tests can check them.
 //
 // One upload per resource (a service instance) and attachment name: every pprof rebuilt from the
-// resource's profiles (core/formats/pprof, gzip) is an attachment named as the Datadog profilers name
+// resource's profiles (core/formats/pprof flat_to_pprof, gzip) is an attachment named as the Datadog profilers name
 // theirs — Go: cpu.pprof, delta-heap.pprof, delta-mutex.pprof, delta-block.pprof, goroutines.pprof
 // (OTLP profiles are deltas); other runtimes: profile.pprof. The event part carries
 //   family         from process.runtime.name / telemetry.sdk.language (go, java, python, ruby, php,
@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "core/otlp_types.h"
+#include "core/flat/flat_batch.h"
 #include "core/status.h"
 
 namespace proflow::exporters::datadog {
@@ -30,7 +30,7 @@ struct Upload {
   std::vector<Attachment> attachments;
 };
 
-Status buildUploads(const otlp::Request& batch, const std::map<std::string, std::string>& extra_tags,
+Status buildUploads(const flat::Batch& batch, const std::map<std::string, std::string>& extra_tags,
                     std::vector<Upload>* out);
 
 // multipart/form-data body: the event part, then one file part per attachment. Returns the

@@ -8,12 +8,12 @@ DebugExporter::DebugExporter(const CreateSettings& settings, const DebugExporter
     : settings_(settings), verbosity_(config.level()), top_stacks_(config.top_stacks) {}
 
 Status DebugExporter::consume(Batch batch) {
-  const auto& request = batch.request();
+  const flat::Batch& data = batch.data();
   if (settings_.logger) {
-    settings_.logger->info("{}", batchLine(request));
+    settings_.logger->info("{}", batchLine(data));
     if (verbosity_ != Verbosity::kBasic) {
       const size_t top = verbosity_ == Verbosity::kDetailed ? top_stacks_ : 0;
-      for (const auto& line : profileLines(request, top)) settings_.logger->info("{}", line);
+      for (const auto& line : profileLines(data, top)) settings_.logger->info("{}", line);
     }
   }
   if (settings_.telemetry) settings_.telemetry->record(telemetry::Event::kSent, batch.counts());

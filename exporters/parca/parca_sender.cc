@@ -45,7 +45,7 @@ Status ParcaSender::start(Host& host) {
 Status ParcaSender::push(const Batch& batch, Deadline deadline) {
   store::WriteRawRequest request;
   // A batch that cannot become pprof never will: permanent.
-  if (Status s = buildWriteRaw(batch.request(), config_.external_labels, &request); !s.isOk()) return s;
+  if (Status s = buildWriteRaw(batch.data(), config_.external_labels, &request); !s.isOk()) return s;
   // normalized stays false: addresses are as the producer sampled them; Parca relocates them by mapping.
   const size_t size = request.ByteSizeLong();
   if (size > config_.max_request_size.bytes)

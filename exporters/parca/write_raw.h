@@ -1,6 +1,6 @@
-// OTLP batch -> Parca WriteRawRequest, as a pure function so tests can check the payload.
+// Flat batch -> Parca WriteRawRequest, as a pure function so tests can check the payload.
 //
-// Each pprof rebuilt from the batch (core/formats/pprof: profiles that came from one pprof become one
+// Each pprof rebuilt from the batch (core/formats/pprof flat_to_pprof: profiles that came from one pprof become one
 // pprof again, gzip) is a RawSample; its series labels are
 //   __name__        the profile's pyroscope.profile.name attribute, else the metric family of its
 //                   sample types (cpu -> process_cpu, alloc_/inuse_ -> memory, ...; core/pyroscope_metric.h),
@@ -14,7 +14,7 @@
 #include <map>
 #include <string>
 
-#include "core/otlp_types.h"
+#include "core/flat/flat_batch.h"
 #include "core/status.h"
 #include "parca/profilestore/v1alpha1/profilestore.pb.h"
 
@@ -22,8 +22,8 @@ namespace proflow::exporters::parca {
 
 namespace store = ::parca::profilestore::v1alpha1;
 
-// Errors (kInvalidArgument) come from the OTLP -> pprof conversion (dangling dictionary indexes).
-Status buildWriteRaw(const ::proflow::otlp::Request& batch, const std::map<std::string, std::string>& external_labels,
+// Errors (kInvalidArgument) come from the flat -> pprof conversion (dangling dictionary indexes).
+Status buildWriteRaw(const flat::Batch& batch, const std::map<std::string, std::string>& external_labels,
                      store::WriteRawRequest* out);
 
 }  // namespace proflow::exporters::parca

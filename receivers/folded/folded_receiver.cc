@@ -105,12 +105,12 @@ net::HttpResponse FoldedReceiver::handle(const net::HttpRequest& req) {
   std::function<Status(size_t)> reserve;
   if (req.in_flight)
     reserve = [lease = req.in_flight](size_t total) { return lease->resize(total, "decoded folded stacks"); };
-  Batch batch = Batch::withArena();
-  if (Status s = ::proflow::folded::foldedToOtlp(text, options, convert, req.body.size() + inflated.size(), reserve,
-                                                 &batch.mutableRequest());
+  flat::Batch batch;
+  if (Status s = ::proflow::folded::foldedToFlat(text, options, convert, req.body.size() + inflated.size(), reserve,
+                                                 &batch);
       !s.isOk())
     return refuse(s);
-  Status s = next_->consume(std::move(batch));
+  Status s = next_->consume(Batch(std::move(batch)));
   return s.isOk() ? net::HttpResponse::text(200, "") : refusal(s);
 }
 

@@ -1,23 +1,10 @@
 #include "receivers/jfr/jfr_ingest.h"
 
 #include "core/compression/compression.h"
-#include "core/formats/jfr/otlp_converter.h"
+#include "core/flat/flat_attributes.h"
+#include "core/formats/jfr/flat_converter.h"
 
 namespace proflow::receivers::jfr {
-namespace {
-
-void addResourceAttribute(otlp::ResourceProfiles* rp, const std::string& key, const std::string& value) {
-  for (auto& kv : *rp->mutable_resource()->mutable_attributes())
-    if (kv.key() == key) {
-      kv.mutable_value()->set_string_value(value);
-      return;
-    }
-  auto* kv = rp->mutable_resource()->add_attributes();
-  kv->set_key(key);
-  kv->mutable_value()->set_string_value(value);
-}
-
-}  // namespace
 
 Status JfrIngest::ingest(std::string_view body, const std::multimap<std::string, std::string>& extra,
                          std::function<Status(size_t bytes)> reserve) {
@@ -33,8 +20,7 @@ Status JfrIngest::ingest(std::string_view body, const std::multimap<std::string,
   std::string_view raw;
   if (Status s = compression::inflateOrView(body, limits, &inflated, &raw); !s.isOk()) return refuse(s);
 
-  Batch batch = Batch::withArena();
-  otlp::Request& request = batch.mutableRequest();
+  flat::Batch converted;
   ::proflow::jfr::ConvertOptions options;
   options.keep_original_payload = config_.keep_original_payload;
   // The converter claims the recording's estimate (the recording's bytes included) before reading
@@ -44,16 +30,16 @@ Status JfrIngest::ingest(std::string_view body, const std::multimap<std::string,
       return reserve(held + conversion);
     };
   auto bytes = std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(raw.data()), raw.size());
-  ::proflow::jfr::ConvertResult r = ::proflow::jfr::convertToOtlp(bytes, options, &request);
+  ::proflow::jfr::ConvertResult r = ::proflow::jfr::convertToFlat(bytes, options, &converted);
   if (!r.refused.isOk()) return refuse(r.refused);
   // A damaged or unfinished recording is refused whole: the sender (or the directory watcher) keeps
   // the file, and nothing half-read is acknowledged.
   if (!r.ok) return refuse(Status::invalid("JFR: " + r.error.message));
-  if (request.resource_profiles_size() == 0) return refuse(Status::invalid("JFR: no chunk in the input"));
+  if (converted.resources.empty()) return refuse(Status::invalid("JFR: no chunk in the input"));
 
-  auto* rp = request.mutable_resource_profiles(0);
-  for (const auto& [k, v] : config_.attributes) addResourceAttribute(rp, k, v);
-  for (const auto& [k, v] : extra) addResourceAttribute(rp, k, v);
+  for (const auto& [k, v] : config_.attributes) flat::addResourceAttribute(converted, 0, k, v, /*replace=*/true);
+  for (const auto& [k, v] : extra) flat::addResourceAttribute(converted, 0, k, v, /*replace=*/true);
+  Batch batch(std::move(converted));
   if (batch.empty()) return Status::ok();  // a recording without profiling events
   return next_->consume(std::move(batch));
 }

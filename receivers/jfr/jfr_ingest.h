@@ -1,4 +1,4 @@
-// Turns one JFR recording (raw or gzip/zstd) into an OTLP batch and hands it to the pipelines.
+// Turns one JFR recording (raw or gzip/zstd) into a flat batch and hands it to the pipelines.
 // Shared by the HTTP endpoint and the directory watcher.
 #pragma once
 

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "core/formats/pprof/pprof_to_otlp.h"
+#include "core/formats/pprof/pprof_to_flat.h"
 #include "core/net/http_util.h"
 
 namespace proflow::receivers::pprof {
@@ -19,7 +19,7 @@ void setAttribute(Attributes& attrs, std::string key, std::string value) {
 
 namespace {
 
-// Runs `convert(options, &request)` and consumes the request; refusals are counted here.
+// Runs `convert(options, &batch)` and consumes the batch; refusals are counted here.
 template <class Convert>
 Status convertAndDeliver(const Attributes& resource_attributes, ProfilesConsumer& next,
                          telemetry::ComponentTelemetry& telemetry, const Convert& convert,
@@ -28,21 +28,21 @@ Status convertAndDeliver(const Attributes& resource_attributes, ProfilesConsumer
   options.reserve_memory = std::move(reserve_memory);
   options.resource_attributes = resource_attributes;
   options.scope_name = "proflow.receiver.pprof";
-  Batch batch = Batch::withArena();
-  if (Status s = convert(options, &batch.mutableRequest()); !s.isOk()) {
+  flat::Batch batch;
+  if (Status s = convert(options, &batch); !s.isOk()) {
     telemetry.record(telemetry::Event::kReceived, {});
     telemetry.record(telemetry::Event::kRefused, {});
     return s;
   }
-  return next.consume(std::move(batch));
+  return next.consume(Batch(std::move(batch)));
 }
 
 }  // namespace
 
 Status deliverProfile(const ::proflow::pprof::Profile& profile, const Attributes& resource_attributes,
                       ProfilesConsumer& next, telemetry::ComponentTelemetry& telemetry) {
-  return convertAndDeliver(resource_attributes, next, telemetry, [&](const auto& options, otlp::Request* out) {
-    return ::proflow::pprof::pprofToOtlp(profile, options, out);
+  return convertAndDeliver(resource_attributes, next, telemetry, [&](const auto& options, flat::Batch* out) {
+    return ::proflow::pprof::pprofToFlat(profile, options, out);
   });
 }
 
@@ -51,8 +51,8 @@ Status deliverPprofBytes(std::string_view body, const ::proflow::pprof::DecodeOp
                          telemetry::ComponentTelemetry& telemetry, std::function<Status(size_t)> reserve_memory) {
   return convertAndDeliver(
       resource_attributes, next, telemetry,
-      [&](const auto& options, otlp::Request* out) {
-        return ::proflow::pprof::pprofBytesToOtlp(body, options, out, decode);
+      [&](const auto& options, flat::Batch* out) {
+        return ::proflow::pprof::pprofBytesToFlat(body, options, out, decode);
       },
       std::move(reserve_memory));
 }

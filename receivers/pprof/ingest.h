@@ -1,4 +1,4 @@
-// What push and scrape do with a decoded pprof: convert it to an OTLP batch with the resource
+// What push and scrape do with a decoded pprof: convert it to a flat batch with the resource
 // attributes of its source and hand it to the pipelines. Also the HTTP answer for a status.
 #pragma once
 
@@ -26,7 +26,7 @@ Status deliverProfile(const ::proflow::pprof::Profile& profile, const Attributes
                       ProfilesConsumer& next, telemetry::ComponentTelemetry& telemetry);
 
 // The same for a pushed body (gzip/zstd/raw pprof): decoded and converted in one pass over its wire
-// bytes (pprofBytesToOtlp), bounded by `decode.limits`. Refusals are counted the same way.
+// bytes (pprofBytesToFlat: into a flat batch), bounded by `decode.limits`. Refusals are counted the same way.
 // `reserve_memory` (optional) is asked for what conversion will hold before it starts (see
 // PprofToOtlpOptions::reserve_memory).
 Status deliverPprofBytes(std::string_view body, const ::proflow::pprof::DecodeOptions& decode,

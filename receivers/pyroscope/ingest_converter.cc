@@ -3,11 +3,11 @@
 #include <algorithm>
 #include <optional>
 
-#include "core/dictionary_builder.h"
 #include "core/formats/folded/folded.h"
 #include "core/formats/pprof/pprof_codec.h"
-#include "core/formats/pprof/pprof_to_otlp.h"
+#include "core/formats/pprof/pprof_to_flat.h"
 #include "core/pyroscope_metric.h"
+#include "receivers/pyroscope/flat_edit.h"
 #include "receivers/pyroscope/jfr_input.h"
 #include "receivers/pyroscope/multipart.h"
 #include "receivers/pyroscope/profile_types.h"
@@ -65,56 +65,52 @@ const SampleTypeSettings* settingsFor(const SampleTypeConfig* cfg, std::string_v
   return it == cfg->end() ? nullptr : &it->second;
 }
 
-otlp::ScopeProfiles* lastScope(otlp::Request* out) {
-  auto* rp = out->mutable_resource_profiles(out->resource_profiles_size() - 1);
-  return rp->mutable_scope_profiles(rp->scope_profiles_size() - 1);
-}
-
 // On the profiles just converted from one pprof (one per sample type): a time inside 1970 means an
 // old client wrote µs or nothing, so Pyroscope's `from`/`until` stand in.
-void fixTimes(const IngestParams& p, otlp::ScopeProfiles* scope) {
-  for (auto& prof : *scope->mutable_profiles()) {
-    if (static_cast<int64_t>(prof.time_unix_nano()) < kFirstYearNs) prof.set_time_unix_nano(static_cast<uint64_t>(p.from_ns));
-    if (static_cast<int64_t>(prof.duration_nano()) <= 0 && p.until_ns > p.from_ns)
-      prof.set_duration_nano(static_cast<uint64_t>(p.until_ns - p.from_ns));
+void fixTimes(const IngestParams& p, flat::Batch* out) {
+  const flat::Range scope = lastScopeProfiles(*out);
+  for (uint32_t i = scope.begin; i < scope.end(); ++i) {
+    flat::Profile& prof = out->profiles[i];
+    if (static_cast<int64_t>(prof.time_unix_nano) < kFirstYearNs) prof.time_unix_nano = static_cast<uint64_t>(p.from_ns);
+    if (static_cast<int64_t>(prof.duration_nano) <= 0 && p.until_ns > p.from_ns)
+      prof.duration_nano = static_cast<uint64_t>(p.until_ns - p.from_ns);
   }
 }
 
 // sample_type_config `units` rewrite the units; the metric family comes from the first sample type
 // (or display-name) that has one.
-std::string applyConfig(const SampleTypeConfig* cfg, otlp::Request* out, otlp::ScopeProfiles* scope) {
+std::string applyConfig(const SampleTypeConfig* cfg, flat::Batch* out, flat::DictionaryIndex& dict) {
   std::string metric;
-  std::optional<DictionaryBuilder> dict;  // indexing the dictionary costs: only when a unit changes
-  for (auto& prof : *scope->mutable_profiles()) {
-    const std::string type(dictString(out->dictionary(), prof.sample_type().type_strindex()));
+  const flat::Range scope = lastScopeProfiles(*out);
+  for (uint32_t i = scope.begin; i < scope.end(); ++i) {
+    const std::string type(out->string(out->profiles[i].sample_type.type_strindex));
     const SampleTypeSettings* s = settingsFor(cfg, type);
     if (s && !s->units.empty()) {
-      if (!dict) dict.emplace(out->mutable_dictionary());
-      prof.mutable_sample_type()->set_unit_strindex(dict->string(pprofUnitFor(s->units)));
+      const int32_t unit = dict.string(pprofUnitFor(s->units));
+      out->profiles[i].sample_type.present = true;
+      out->profiles[i].sample_type.unit_strindex = unit;
     }
     if (metric.empty()) metric = pyroscopeMetricFamily(s && !s->display_name.empty() ? s->display_name : type);
   }
-  if (metric.empty() && scope->profiles_size() > 0)
-    metric = dictString(out->dictionary(), scope->profiles(0).sample_type().type_strindex());
+  if (metric.empty() && scope.size > 0) metric = out->string(out->profiles[scope.begin].sample_type.type_strindex);
   return metric;
 }
 
 // Adds Pyroscope's per-profile facts as attributes on the profiles of the scope just converted.
-void annotate(otlp::Request* out, const std::string& metric, const SampleTypeConfig* cfg,
+void annotate(flat::Batch* out, flat::DictionaryIndex& dict, const std::string& metric, const SampleTypeConfig* cfg,
               const std::string& folded_aggregation) {
-  auto* scope = lastScope(out);
-  DictionaryBuilder dict(out->mutable_dictionary());
-  for (auto& prof : *scope->mutable_profiles()) {
-    const std::string type(dictString(out->dictionary(), prof.sample_type().type_strindex()));
-    prof.add_attribute_indices(dict.stringAttribute(attr::kProfileName, metric));
+  const flat::Range scope = lastScopeProfiles(*out);
+  for (uint32_t i = scope.begin; i < scope.end(); ++i) {
+    const std::string type(out->string(out->profiles[i].sample_type.type_strindex));
+    addProfileAttribute(*out, i, dict.stringAttribute(attr::kProfileName, metric));
     std::string aggregation = folded_aggregation;
     if (const SampleTypeSettings* s = settingsFor(cfg, type)) {
-      if (!s->display_name.empty()) prof.add_attribute_indices(dict.stringAttribute(attr::kDisplayName, s->display_name));
+      if (!s->display_name.empty()) addProfileAttribute(*out, i, dict.stringAttribute(attr::kDisplayName, s->display_name));
       if (!s->aggregation.empty()) aggregation = s->aggregation;
-      if (s->cumulative) prof.add_attribute_indices(dict.boolAttribute(attr::kCumulative, true));
+      if (s->cumulative) addProfileAttribute(*out, i, dict.boolAttribute(attr::kCumulative, true));
     }
     if (!aggregation.empty() && aggregation != "sum")
-      prof.add_attribute_indices(dict.stringAttribute(attr::kAggregation, aggregation));
+      addProfileAttribute(*out, i, dict.stringAttribute(attr::kAggregation, aggregation));
   }
 }
 
@@ -125,23 +121,24 @@ pprof::PprofToOtlpOptions scopeOptions(const IngestParams& p, const std::string&
   return o;
 }
 
-// Straight from the pushed bytes (pprofBytesToOtlp reads the wire format in place); Pyroscope's
+// Straight from the pushed bytes (pprofBytesToFlat reads the wire format in place); Pyroscope's
 // time and unit rules are applied to the converted profiles.
 Status convertPprof(const IngestParams& p, std::string_view data, const SampleTypeConfig* cfg,
-                    const ConvertOptions& options, otlp::Request* out) {
+                    const ConvertOptions& options, flat::Batch* out) {
   pprof::DecodeOptions d;
   d.limits = options.limits;
   pprof::PprofToOtlpOptions o = scopeOptions(p, p.app_name);
   o.reserve_memory = options.reserve_memory;  // asked for the inflated pprof + conversion
-  if (Status s = pprof::pprofBytesToOtlp(data, o, out, d); !s.isOk()) return s;
-  otlp::ScopeProfiles* scope = lastScope(out);
-  fixTimes(p, scope);
-  annotate(out, applyConfig(cfg, out, scope), cfg, "");
+  if (Status s = pprof::pprofBytesToFlat(data, o, out, d); !s.isOk()) return s;
+  fixTimes(p, out);
+  flat::DictionaryIndex dict(out);
+  const std::string metric = applyConfig(cfg, out, dict);
+  annotate(out, dict, metric, cfg, "");
   return Status::ok();
 }
 
 Status convertMultipart(const IngestParams& p, std::string_view content_type, std::string_view body,
-                        const ConvertOptions& options, otlp::Request* out) {
+                        const ConvertOptions& options, flat::Batch* out) {
   std::vector<FormPart> parts;
   if (Status s = parseMultipart(body, multipartBoundary(content_type), &parts); !s.isOk()) return s;
   const FormPart* profile = nullptr;
@@ -165,7 +162,7 @@ Status convertMultipart(const IngestParams& p, std::string_view content_type, st
 }
 
 Status convertText(const IngestParams& p, std::string_view body, bool lines, const ConvertOptions& options,
-                   otlp::Request* out) {
+                   flat::Batch* out) {
   if (!validUtf8(body)) return Status::invalid("folded text is not valid UTF-8");
   LegacyType type;
   std::string service;
@@ -181,16 +178,17 @@ Status convertText(const IngestParams& p, std::string_view body, bool lines, con
   in.scale_by_period = type.scale_by_rate;
   in.time_ns = p.from_ns;
   in.duration_ns = std::max<int64_t>(0, p.until_ns - p.from_ns);
-  if (Status s = folded::foldedToOtlp(body, in, scopeOptions(p, service), 0, options.reserve_memory, out); !s.isOk())
+  if (Status s = folded::foldedToFlat(body, in, scopeOptions(p, service), 0, options.reserve_memory, out); !s.isOk())
     return s;
-  annotate(out, std::string(type.metric), nullptr, p.aggregation);
+  flat::DictionaryIndex dict(out);
+  annotate(out, dict, std::string(type.metric), nullptr, p.aggregation);
   return Status::ok();
 }
 
 }  // namespace
 
 Status convertIngest(const IngestParams& params, std::string_view content_type, std::string_view body,
-                     const ConvertOptions& options, otlp::Request* out) {
+                     const ConvertOptions& options, flat::Batch* out) {
   BodyKind kind = BodyKind::kFolded;
   if (Status s = chooseKind(params, content_type, body, &kind); !s.isOk()) return s;
   switch (kind) {

@@ -1,4 +1,4 @@
-// One `/ingest` request (parsed query + body) -> an OTLP profiles request. Pure: no pipeline types.
+// One `/ingest` request (parsed query + body) -> a flat batch (OTLP profiles). Pure: no pipeline types.
 //
 // Body formats (Pyroscope's selection order): `format=trie|tree|speedscope` are refused as not
 // supported (kUnimplemented); `format=jfr` goes to jfr_input.h (multipart parts `jfr` + optional
@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "core/compression/compression.h"
-#include "core/otlp_types.h"
+#include "core/flat/flat_batch.h"
 #include "core/status.h"
 #include "receivers/pyroscope/ingest_params.h"
 
@@ -51,6 +51,6 @@ std::vector<std::pair<std::string, std::string>> ingestResourceAttributes(const 
 // Errors: kInvalidArgument (malformed body: the message says what), kPayloadTooLarge (a limit),
 // kUnimplemented (a format proflow does not take yet), reserve_memory's refusal.
 Status convertIngest(const IngestParams& params, std::string_view content_type, std::string_view body,
-                     const ConvertOptions& options, otlp::Request* out);
+                     const ConvertOptions& options, flat::Batch* out);
 
 }  // namespace proflow::receivers::pyroscope

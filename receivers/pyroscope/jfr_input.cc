@@ -4,10 +4,12 @@
 #include <string>
 
 #include "core/compression/compression.h"
-#include "core/dictionary_builder.h"
+#include "core/flat/flat_attributes.h"
+#include "core/flat/flat_merge.h"
 #include "core/formats/jfr/context_labels.h"
-#include "core/formats/jfr/otlp_converter.h"
+#include "core/formats/jfr/flat_converter.h"
 #include "core/pyroscope_metric.h"
+#include "receivers/pyroscope/flat_edit.h"
 #include "receivers/pyroscope/multipart.h"
 #include "receivers/pyroscope/profile_types.h"
 
@@ -54,28 +56,27 @@ Status splitParts(std::string_view content_type, std::string_view body, JfrParts
 }
 
 // Resource attributes, scope, time window and metric family on the profiles just converted.
-void annotate(const IngestParams& p, otlp::Request* out) {
-  auto* rp = out->mutable_resource_profiles(out->resource_profiles_size() - 1);
-  for (const auto& [k, v] : ingestResourceAttributes(p, p.app_name)) {
-    auto* kv = rp->mutable_resource()->add_attributes();
-    kv->set_key(k);
-    kv->mutable_value()->set_string_value(v);
-  }
-  auto* scope = rp->mutable_scope_profiles(rp->scope_profiles_size() - 1);
-  scope->mutable_scope()->set_name(std::string(kScopeName));
-  DictionaryBuilder dict(out->mutable_dictionary());
-  for (auto& prof : *scope->mutable_profiles()) {
+void annotate(const IngestParams& p, flat::Batch* out) {
+  const uint32_t r = static_cast<uint32_t>(out->resources.size() - 1);
+  for (const auto& [k, v] : ingestResourceAttributes(p, p.app_name)) flat::addResourceAttribute(*out, r, k, v, false);
+  flat::Scope& scope = out->scopes[out->resources[r].last_scope];
+  scope.present = true;
+  scope.name = out->addBytes(kScopeName);
+  flat::DictionaryIndex dict(out);
+  const flat::Range profiles = scope.profiles;
+  for (uint32_t i = profiles.begin; i < profiles.end(); ++i) {
+    flat::Profile& prof = out->profiles[i];
     if (p.from_given) {
       // The agent's upload window, as Pyroscope stores JFR uploads (the recording may start earlier
       // when the profiler's chunk spans several uploads).
-      prof.set_time_unix_nano(static_cast<uint64_t>(p.from_ns));
-      if (p.until_ns > p.from_ns) prof.set_duration_nano(static_cast<uint64_t>(p.until_ns - p.from_ns));
+      prof.time_unix_nano = static_cast<uint64_t>(p.from_ns);
+      if (p.until_ns > p.from_ns) prof.duration_nano = static_cast<uint64_t>(p.until_ns - p.from_ns);
     }
-    const std::string type(dictString(out->dictionary(), prof.sample_type().type_strindex()));
-    const std::string period(dictString(out->dictionary(), prof.period_type().type_strindex()));
+    const std::string type(out->string(prof.sample_type.type_strindex));
+    const std::string period(out->string(prof.period_type.type_strindex));
     std::string metric = jfrMetricFor(type, period);
     if (metric.empty()) metric = type;
-    prof.add_attribute_indices(dict.stringAttribute(attr::kProfileName, metric));
+    addProfileAttribute(*out, i, dict.stringAttribute(attr::kProfileName, metric));
   }
 }
 
@@ -91,7 +92,7 @@ std::string jfrMetricFor(std::string_view sample_type, std::string_view period_t
 }
 
 Status convertJfrIngest(const IngestParams& p, std::string_view content_type, std::string_view body,
-                        const ConvertOptions& options, otlp::Request* out) {
+                        const ConvertOptions& options, flat::Batch* out) {
   JfrParts parts;
   if (Status s = splitParts(content_type, body, &parts); !s.isOk()) return s;
 
@@ -125,11 +126,11 @@ Status convertJfrIngest(const IngestParams& p, std::string_view content_type, st
   if (options.reserve_memory)
     jo.reserve_memory = [&options, held](size_t conversion) { return options.reserve_memory(held + conversion); };
   const auto span = std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(jfr_bytes.data()), jfr_bytes.size());
-  const jfr::ConvertResult r = jfr::convertToOtlp(span, jo, out);
+  const jfr::ConvertResult r = jfr::convertToFlat(span, jo, out);
   if (!r.refused.isOk()) return r.refused;
   // A damaged recording is refused whole (the agent logs it); nothing half-read is acknowledged.
   if (!r.ok) return Status::invalid("JFR: " + r.error.toString());
-  if (r.chunks == 0 || out->resource_profiles_size() == 0) return Status::invalid("JFR: no chunk in the input");
+  if (r.chunks == 0 || out->resources.empty()) return Status::invalid("JFR: no chunk in the input");
   annotate(p, out);
   return Status::ok();
 }

@@ -7,7 +7,7 @@
 
 #include <string_view>
 
-#include "core/otlp_types.h"
+#include "core/flat/flat_batch.h"
 #include "core/status.h"
 #include "receivers/pyroscope/ingest_converter.h"
 #include "receivers/pyroscope/ingest_params.h"
@@ -20,7 +20,7 @@ namespace proflow::receivers::pyroscope {
 // Errors: kInvalidArgument (no `jfr` part, a damaged recording: the parser's message with the offset,
 // a malformed `labels` part), kPayloadTooLarge (a part over options.limits, raw or inflated).
 Status convertJfrIngest(const IngestParams& params, std::string_view content_type, std::string_view body,
-                        const ConvertOptions& options, otlp::Request* out);
+                        const ConvertOptions& options, flat::Batch* out);
 
 // Pyroscope's metric family (`__name__`) of a JFR sample type: process_cpu, wall, memory, mutex or
 // block (lock profiles are told apart by their period type); "" when Pyroscope has none.

@@ -91,7 +91,7 @@ void refuse(PyroscopeReceiver::State& st, const net::Responder& respond, net::Ht
   respond(std::move(r));
 }
 
-// Runs on the worker pool: query -> OTLP -> pipeline -> answer.
+// Runs on the worker pool: query -> flat batch -> pipeline -> answer.
 void handleIngest(PyroscopeReceiver::State& st, const net::HttpRequest& req, const net::Responder& respond) {
   IngestParams params;
   if (Status s = parseIngestParams(req.query, nowNs(), &params); !s.isOk())
@@ -104,14 +104,15 @@ void handleIngest(PyroscopeReceiver::State& st, const net::HttpRequest& req, con
     options.reserve_memory = [lease = req.in_flight, body = req.body.size()](size_t bytes) {
       return lease->resize(body + bytes, "decoded profile");
     };
-  Batch batch = Batch::withArena();
-  if (Status s = convertIngest(params, req.header("content-type"), req.body, options, &batch.mutableRequest()); !s.isOk()) {
+  flat::Batch converted;
+  if (Status s = convertIngest(params, req.header("content-type"), req.body, options, &converted); !s.isOk()) {
     st.settings.logger->debug("pyroscope ingest from {} refused: {}", req.remote_address, s.message());
     net::HttpResponse r = pyroscopeError(conversionHttpStatus(s), s);
     if (s.retryable()) r.headers.emplace_back("Retry-After", net::retryAfterSeconds(s));
     return refuse(st, respond, std::move(r));
   }
   net::HttpResponse ok;
+  Batch batch(std::move(converted));
   if (batch.empty()) {  // e.g. a JFR recording without profiling events: nothing to send on
     ok.status = 200;
     return respond(std::move(ok));

@@ -7,6 +7,8 @@
 #include <unordered_map>
 #include <vector>
 
+#include "core/formats/pprof/pprof_to_flat.h"
+
 namespace proflow::folded {
 namespace {
 
@@ -215,8 +217,12 @@ size_t estimateFoldedBytes(std::string_view text) {
   return lines * 256 + frames * 16 + names * 448 + 3 * name_bytes + text.size() + (64u << 10);
 }
 
-Status foldedToOtlp(std::string_view text, const FoldedOptions& options, const pprof::PprofToOtlpOptions& convert,
-                    size_t held_bytes, const std::function<Status(size_t bytes)>& reserve, otlp::Request* out) {
+namespace {
+
+// foldedToPprof() with its claims, then `convert(profile, options with the conversion's claim)`.
+template <class Convert>
+Status parseAndConvert(std::string_view text, const FoldedOptions& options, const pprof::PprofToOtlpOptions& convert,
+                       size_t held_bytes, const std::function<Status(size_t bytes)>& reserve, const Convert& to) {
   if (reserve)
     if (Status s = reserve(held_bytes + estimateFoldedBytes(text)); !s.isOk()) return s;
   pprof::Profile profile;
@@ -224,14 +230,33 @@ Status foldedToOtlp(std::string_view text, const FoldedOptions& options, const p
   pprof::PprofToOtlpOptions with_reserve = convert;
   if (reserve) {
     // The parser's maps are gone: the claim shrinks to the profile (its message sizes plus a quarter
-    // for the allocator's rounding), then grows by the conversion.
+    // for the allocator's rounding; the flat path also holds its serialization, smaller than that),
+    // then grows by the conversion.
     const size_t profile_bytes = profile.SpaceUsedLong() / 4 * 5;
     // By value: profile_bytes ends with this block, and the callback runs after it.
     with_reserve.reserve_memory = [&reserve, held = held_bytes + profile_bytes](size_t conversion) {
       return reserve(held + conversion);
     };
   }
-  return pprof::pprofToOtlp(profile, with_reserve, out);
+  return to(profile, with_reserve);
+}
+
+}  // namespace
+
+Status foldedToOtlp(std::string_view text, const FoldedOptions& options, const pprof::PprofToOtlpOptions& convert,
+                    size_t held_bytes, const std::function<Status(size_t bytes)>& reserve, otlp::Request* out) {
+  return parseAndConvert(text, options, convert, held_bytes, reserve,
+                         [out](const pprof::Profile& p, const pprof::PprofToOtlpOptions& o) {
+                           return pprof::pprofToOtlp(p, o, out);
+                         });
+}
+
+Status foldedToFlat(std::string_view text, const FoldedOptions& options, const pprof::PprofToOtlpOptions& convert,
+                    size_t held_bytes, const std::function<Status(size_t bytes)>& reserve, flat::Batch* out) {
+  return parseAndConvert(text, options, convert, held_bytes, reserve,
+                         [out](const pprof::Profile& p, const pprof::PprofToOtlpOptions& o) {
+                           return pprof::pprofToFlat(p, o, out);
+                         });
 }
 
 }  // namespace proflow::folded

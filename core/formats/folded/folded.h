@@ -10,6 +10,7 @@
 #include <string_view>
 
 #include "core/formats/pprof/pprof_codec.h"
+#include "core/flat/flat_batch.h"
 #include "core/formats/pprof/pprof_to_otlp.h"
 #include "core/otlp_types.h"
 #include "core/status.h"
@@ -45,5 +46,8 @@ size_t estimateFoldedBytes(std::string_view text);
 // + what conversion will hold before converting. Its refusal is returned as is.
 Status foldedToOtlp(std::string_view text, const FoldedOptions& options, const pprof::PprofToOtlpOptions& convert,
                     size_t held_bytes, const std::function<Status(size_t bytes)>& reserve, otlp::Request* out);
+// The same into a flat batch (pprofToFlat): what the receivers use; foldedToOtlp is the reference.
+Status foldedToFlat(std::string_view text, const FoldedOptions& options, const pprof::PprofToOtlpOptions& convert,
+                    size_t held_bytes, const std::function<Status(size_t bytes)>& reserve, flat::Batch* out);
 
 }  // namespace proflow::folded

@@ -25,7 +25,6 @@
 #include <cstdint>
 #include <functional>
 #include <istream>
-#include <memory>
 #include <span>
 #include <string>
 
@@ -63,37 +62,8 @@ struct ConvertResult {
   uint64_t samples = 0;  // distinct OTLP samples created
 };
 
-// Incremental converter: feed chunks as they are read, then finish() into the request.
-class OtlpConverter {
- public:
-  // Samples are interned into out->dictionary() as they arrive (existing entries are reused); `out` must
-  // outlive the converter.
-  OtlpConverter(otlp::Request* out, const ConvertOptions& options = {});
-  ~OtlpConverter();
-  OtlpConverter(const OtlpConverter&) = delete;
-  OtlpConverter& operator=(const OtlpConverter&) = delete;
-
-  // Converts the selected events of one loaded chunk. Returns false if an event was malformed (the
-  // events before it are kept); chunk.error() says where.
-  bool addChunk(Chunk& chunk);
-
-  // Appends one ResourceProfiles (no resource attributes; the caller adds them) with one ScopeProfiles
-  // holding the profiles. `original` is stored when keep_original_payload is set. Call once.
-  void finish(std::span<const uint8_t> original = {});
-
-  uint64_t events() const;
-  uint64_t samples() const;
-  // Memory accounting (ConvertOptions::reserve_memory): the bytes already claimed before the first
-  // chunk, and the refusal that stopped the conversion (OK while none).
-  void setClaimed(size_t bytes);
-  const Status& refused() const;
-
- private:
-  class Impl;
-  std::unique_ptr<Impl> impl_;
-};
-
-// Whole-input helpers: read every chunk, convert, finish into `out`.
+// The conversion (convertToFlat, flat_converter.h: what the receivers and `proflow convert` run)
+// seen as a protobuf request appended to `out`, for tests and benchmarks that read requests.
 ConvertResult convertToOtlp(std::span<const uint8_t> jfr, const ConvertOptions& options, otlp::Request* out);
 // Streaming: memory holds one chunk at a time (plus the output). keep_original_payload is ignored.
 ConvertResult convertToOtlp(std::istream& jfr, const ConvertOptions& options, otlp::Request* out);

@@ -602,4 +602,18 @@ Status flatToPprofBytes(const flat::Batch& in, std::vector<EncodedPprof>* out, c
   });
 }
 
+std::vector<uint32_t> sourceProfiles(const flat::Batch& in, int resource_index, int scope_index,
+                                     const std::vector<int>& profile_indices) {
+  std::vector<uint32_t> out;
+  if (resource_index < 0 || static_cast<size_t>(resource_index) >= in.resources.size()) return out;
+  int s = 0;
+  in.forEachScope(in.resources[static_cast<size_t>(resource_index)], [&](uint32_t scope) {
+    if (s++ != scope_index) return;
+    const flat::Range profiles = in.scopes[scope].profiles;
+    for (int i : profile_indices)
+      if (i >= 0 && static_cast<uint32_t>(i) < profiles.size) out.push_back(profiles.begin + static_cast<uint32_t>(i));
+  });
+  return out;
+}
+
 }  // namespace proflow::pprof

@@ -22,4 +22,9 @@ Status flatToPprof(const flat::Batch& in, std::vector<PprofFromOtlp>* out, const
 Status flatToPprofBytes(const flat::Batch& in, std::vector<EncodedPprof>* out, const OtlpToPprofOptions& options = {},
                         Encoding encoding = Encoding::kGzip, int level = kDefaultGzipLevel);
 
+// Where a converted pprof came from: the positions in in.profiles of the profiles that
+// (resource_index, scope_index, profile_indices) of a PprofFromOtlp / EncodedPprof name.
+std::vector<uint32_t> sourceProfiles(const flat::Batch& in, int resource_index, int scope_index,
+                                     const std::vector<int>& profile_indices);
+
 }  // namespace proflow::pprof

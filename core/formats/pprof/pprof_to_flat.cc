@@ -447,13 +447,30 @@ Status checkLimits(const ProfileView& p, const PprofToOtlpOptions& options, cons
   return {};
 }
 
-}  // namespace
-
-Status pprofToFlat(const ProfileView& p, const PprofToOtlpOptions& options, flat::Batch* out) {
-  if (auto st = validateProfile(p); !st) return st;  // the converter indexes tables without checks
+// The checks of pprofBytesToOtlp, in its order: structure and limits, memory, sizes.
+Status convertValid(const ProfileView& p, const PprofToOtlpOptions& options, flat::Batch* out, size_t held_bytes) {
+  if (auto st = reserveConversionMemory(p, options, held_bytes); !st) return st;
   if (auto st = checkLimits(p, options, *out); !st) return st;
   FlatConverter(p, options, out).run();
   return {};
+}
+
+}  // namespace
+
+Status pprofToFlat(const ProfileView& p, const PprofToOtlpOptions& options, flat::Batch* out,
+                   const ProfileLimits& limits) {
+  if (auto st = validateProfile(p, limits); !st) return st;  // the converter indexes tables without checks
+  return convertValid(p, options, out, 0);
+}
+
+Status pprofToFlat(const Profile& p, const PprofToOtlpOptions& options, flat::Batch* out) {
+  if (auto st = validateProfile(p); !st) return st;
+  // The converter reads wire bytes: the message's serialization (also what pprofToOtlp keeps as the
+  // original payload).
+  const std::string raw = p.SerializeAsString();
+  ProfileView view;
+  if (auto st = parseProfileView(raw, &view); !st) return st;
+  return convertValid(view, options, out, 0);
 }
 
 Status pprofBytesToFlat(std::string_view data, const PprofToOtlpOptions& options, flat::Batch* out,
@@ -462,10 +479,12 @@ Status pprofBytesToFlat(std::string_view data, const PprofToOtlpOptions& options
   if (auto st = decompressProfile(data, &raw, decode.limits); !st) return st;
   ProfileView view;
   if (auto st = parseProfileView(raw, &view); !st) return st;
-  if (!options.keep_original_payload || !options.original_payload.empty()) return pprofToFlat(view, options, out);
+  if (auto st = validateProfile(view, decode.profile_limits); !st) return st;
+  if (!options.keep_original_payload || !options.original_payload.empty())
+    return convertValid(view, options, out, raw.size());
   PprofToOtlpOptions with_payload = options;
   with_payload.original_payload = data;
-  return pprofToFlat(view, with_payload, out);
+  return convertValid(view, with_payload, out, raw.size() + data.size());
 }
 
 }  // namespace proflow::pprof

@@ -18,11 +18,16 @@ namespace proflow::pprof {
 
 // Appends the converted profile to `out` (existing dictionary entries are reused; resource_index
 // indexes out->resources). `p` is validated first; an invalid profile is refused with
-// kInvalidArgument and `out` is left unchanged.
-Status pprofToFlat(const ProfileView& p, const PprofToOtlpOptions& options, flat::Batch* out);
+// kInvalidArgument and `out` is left unchanged. Memory is claimed first (options.reserve_memory).
+Status pprofToFlat(const ProfileView& p, const PprofToOtlpOptions& options, flat::Batch* out,
+                   const ProfileLimits& limits = {});
+// The same for a Profile message (validated with the default limits, as pprofToOtlp does); it is
+// read through its serialization, which is also the original payload when one is kept.
+Status pprofToFlat(const Profile& p, const PprofToOtlpOptions& options, flat::Batch* out);
 
-// decompressProfile() + parseProfileView() + pprofToFlat(). Keeps `data` as the original payload when
-// asked (as pprofBytesToOtlp does).
+// decompressProfile() + parseProfileView() + pprofToFlat(), with pprofBytesToOtlp's checks in its
+// order (decode.profile_limits, then the memory claim counting the decompressed bytes as held).
+// Keeps `data` as the original payload when asked (as pprofBytesToOtlp does).
 Status pprofBytesToFlat(std::string_view data, const PprofToOtlpOptions& options, flat::Batch* out,
                         const DecodeOptions& decode = {});
 

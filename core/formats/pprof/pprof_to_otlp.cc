@@ -416,4 +416,12 @@ Status pprofBytesToOtlp(std::string_view data, const PprofToOtlpOptions& options
   return convertValid(view, with_payload, out, raw.size() + data.size());
 }
 
+Status reserveConversionMemory(const Profile& p, const PprofToOtlpOptions& options, size_t held_bytes) {
+  return checkAmplification(p, options, held_bytes);
+}
+
+Status reserveConversionMemory(const ProfileView& p, const PprofToOtlpOptions& options, size_t held_bytes) {
+  return checkAmplification(p, options, held_bytes);
+}
+
 }  // namespace proflow::pprof

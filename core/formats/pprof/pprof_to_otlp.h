@@ -53,6 +53,13 @@ struct PprofToOtlpOptions {
 size_t estimateConversionBytes(size_t samples, size_t sample_types, size_t location_refs, size_t label_refs,
                                size_t dictionary_entries);
 
+class ProfileView;
+
+// Asks options.reserve_memory (when set) for held_bytes + the estimate of what converting `p` holds
+// (estimateConversionBytes). Every converter of a pprof (to OTLP or to the flat batch) runs it first.
+Status reserveConversionMemory(const Profile& p, const PprofToOtlpOptions& options, size_t held_bytes);
+Status reserveConversionMemory(const ProfileView& p, const PprofToOtlpOptions& options, size_t held_bytes);
+
 // Appends the converted profile to `out`, interning through a DictionaryBuilder on
 // out->mutable_dictionary() (existing dictionary entries are reused). `p` must be valid
 // (validateProfile); an invalid profile is refused with kInvalidArgument and `out` is left unchanged.

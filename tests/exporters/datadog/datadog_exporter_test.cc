@@ -8,6 +8,7 @@
 
 #include "core/formats/pprof/pprof_codec.h"
 #include "core/net/http_server.h"
+#include "core/batch.h"
 #include "exporters/datadog/upload.h"
 #include "tests/receivers/otlp/service_harness.h"
 #include "tests/support/daemon.h"
@@ -120,7 +121,7 @@ otlp::Request goService() {
 
 TEST(DatadogUpload, GoProfilesBecomeNamedAttachmentsOfOneUploadWithTags) {
   std::vector<exporters::datadog::Upload> uploads;
-  ASSERT_TRUE(exporters::datadog::buildUploads(goService(), {{"team", "payments"}}, &uploads).isOk());
+  ASSERT_TRUE(exporters::datadog::buildUploads(Batch(goService()).data(), {{"team", "payments"}}, &uploads).isOk());
   ASSERT_EQ(uploads.size(), 1u);
   std::vector<std::string> names;
   for (const auto& a : uploads[0].attachments) names.push_back(a.name);
@@ -136,7 +137,7 @@ TEST(DatadogUpload, GoProfilesBecomeNamedAttachmentsOfOneUploadWithTags) {
 TEST(DatadogUpload, TwoProfilesWithOneAttachmentNameGoInTwoUploads) {
   otlp::Request r = testing::makeRequest("batchjob", {testing::makeProfile(3, 1), testing::makeProfile(4, 2)});
   std::vector<exporters::datadog::Upload> uploads;
-  ASSERT_TRUE(exporters::datadog::buildUploads(r, {}, &uploads).isOk());
+  ASSERT_TRUE(exporters::datadog::buildUploads(Batch(otlp::Request(r)).data(), {}, &uploads).isOk());
   ASSERT_EQ(uploads.size(), 2u);  // a native (unknown runtime) service: both are profile.pprof
   for (const auto& u : uploads) {
     ASSERT_EQ(u.attachments.size(), 1u);

@@ -7,6 +7,7 @@
 #include <mutex>
 
 #include "core/formats/pprof/pprof_codec.h"
+#include "core/batch.h"
 #include "exporters/parca/write_raw.h"
 #include "opentelemetry/proto/collector/profiles/v1development/profiles_service.grpc.pb.h"
 #include "parca/profilestore/v1alpha1/profilestore.grpc.pb.h"
@@ -173,7 +174,7 @@ TEST(ParcaWriteRaw, ProfilesWithTheSameLabelsShareASeriesAndOddAttributesAreSani
   odd->set_key("9lives.count");
   odd->mutable_value()->set_int_value(9);
   store::WriteRawRequest out;
-  ASSERT_TRUE(exporters::parca::buildWriteRaw(r, {{"service_name", "renamed"}}, &out).isOk());
+  ASSERT_TRUE(exporters::parca::buildWriteRaw(Batch(otlp::Request(r)).data(), {{"service_name", "renamed"}}, &out).isOk());
   std::map<std::string, int> samples_by_name;
   for (const auto& s : out.series()) {
     auto labels = labelsOf(s);

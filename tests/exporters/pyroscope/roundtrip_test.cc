@@ -28,11 +28,11 @@ TEST(PyroscopeRoundTripTest, NodeSdkWallProfileKeepsItsSeries) {
                    {"from", "1795987028"}, {"until", "1795987030"}},
                   0, &params)
                   .isOk());
-  otlp::Request req;
-  ASSERT_TRUE(receivers::pyroscope::convertIngest(params, "application/octet-stream", body, {}, &req).isOk());
+  flat::Batch converted;
+  ASSERT_TRUE(receivers::pyroscope::convertIngest(params, "application/octet-stream", body, {}, &converted).isOk());
 
   std::vector<exporters::pyroscope::Series> series;
-  ASSERT_TRUE(exporters::pyroscope::buildSeries(Batch(std::move(req)).data(), {}, &series).isOk());
+  ASSERT_TRUE(exporters::pyroscope::buildSeries(converted, {}, &series).isOk());
   ASSERT_EQ(series.size(), 1u);
   const std::map<std::string, std::string> labels(series[0].labels.begin(), series[0].labels.end());
   const std::map<std::string, std::string> want = {{"__delta__", "false"},     {"__name__", "wall"},

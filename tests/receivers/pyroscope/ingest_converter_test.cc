@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "core/dictionary_builder.h"
+#include "core/flat/flat_convert.h"
 #include "core/formats/pprof/pprof_codec.h"
 #include "receivers/pyroscope/ingest_converter.h"
 
@@ -41,6 +42,15 @@ IngestParams params() {
   p.until_ns = p.from_ns + 10'000'000'000;
   p.format = "pprof";
   return p;
+}
+
+// convertIngest into a flat batch, read back as a protobuf request for the checks.
+Status convertIngest(const IngestParams& p, std::string_view content_type, std::string_view body,
+                     const ConvertOptions& options, otlp::Request* out) {
+  flat::Batch batch;
+  if (Status s = ::proflow::receivers::pyroscope::convertIngest(p, content_type, body, options, &batch); !s.isOk())
+    return s;
+  return flat::toRequest(batch, out);
 }
 
 const otlp::ScopeProfiles& onlyScope(const otlp::Request& r) { return r.resource_profiles(0).scope_profiles(0); }

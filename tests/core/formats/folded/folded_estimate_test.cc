@@ -1,4 +1,5 @@
-// Folded text claims, through foldedToOtlp's reserve callback, at least what parsing and conversion
+// Folded text claims, through the reserve callback of foldedToFlat (the receivers' path) and of
+// foldedToOtlp, at least what parsing and conversion
 // allocate: the heap's peak (every operator new counted, arena blocks included) stays under the
 // largest claim, for distinct frames (the worst case) and for repeated ones; a refused claim stops
 // before parsing.
@@ -9,6 +10,7 @@
 #include <algorithm>
 #include <string>
 
+#include "core/flat/flat_batch.h"
 #include "core/formats/folded/folded.h"
 #include "tests/core/formats/jfr/amplifying.h"
 #include "tests/support/heap_peak/heap_peak.h"
@@ -22,7 +24,7 @@ struct Measured {
   size_t claimed = 0;
 };
 
-Measured convertMeasured(const std::string& text, size_t refuse_above = SIZE_MAX) {
+Measured convertMeasured(const std::string& text, bool flat, size_t refuse_above = SIZE_MAX) {
   Measured m;
   auto reserve = [&](size_t total) {
     if (total > refuse_above) return Status::exhausted("over the test budget");
@@ -33,7 +35,11 @@ Measured convertMeasured(const std::string& text, size_t refuse_above = SIZE_MAX
   options.limits.max_samples = 10'000'000;
   const size_t base = testing::heapInUse();
   testing::resetHeapPeak();
-  {
+  if (flat) {
+    flat::Batch out;
+    m.status = foldedToFlat(text, options, pprof::PprofToOtlpOptions{}, 0, reserve, &out);
+    m.peak = testing::heapPeak() - base;
+  } else {
     google::protobuf::Arena arena;
     auto* out = google::protobuf::Arena::CreateMessage<otlp::Request>(&arena);
     m.status = foldedToOtlp(text, options, pprof::PprofToOtlpOptions{}, 0, reserve, out);
@@ -43,10 +49,14 @@ Measured convertMeasured(const std::string& text, size_t refuse_above = SIZE_MAX
 }
 
 void expectBounded(const std::string& name, const std::string& text) {
-  Measured m = convertMeasured(text);
-  ASSERT_TRUE(m.status.isOk()) << name << ": " << m.status.toString();
-  EXPECT_LE(m.peak, m.claimed) << name << ": allocated " << m.peak << " bytes, claimed " << m.claimed;
-  std::printf("%s: input %zu bytes, peak heap %zu, claimed %zu\n", name.c_str(), text.size(), m.peak, m.claimed);
+  for (bool flat : {true, false}) {
+    Measured m = convertMeasured(text, flat);
+    const char* path = flat ? "flat" : "request";
+    ASSERT_TRUE(m.status.isOk()) << name << " " << path << ": " << m.status.toString();
+    EXPECT_LE(m.peak, m.claimed) << name << " " << path << ": allocated " << m.peak << " bytes, claimed " << m.claimed;
+    std::printf("%s (%s): input %zu bytes, peak heap %zu, claimed %zu\n", name.c_str(), path, text.size(), m.peak,
+                m.claimed);
+  }
 }
 
 // An async-profiler-like file: long qualified names, a few hundred of them, deep stacks.
@@ -81,10 +91,12 @@ TEST(FoldedMemoryEstimate, EstimateCountsLinesFramesAndDistinctNames) {
 
 TEST(FoldedMemoryEstimate, RefusedClaimStopsBeforeParsing) {
   const std::string text = testing::foldedDistinctFrames(5000, 40);
-  Measured m = convertMeasured(text, text.size() * 4);
-  EXPECT_EQ(m.status.code(), StatusCode::kResourceExhausted);
-  // Only the estimate's own table of name hashes (at most 8 MiB) was allocated: nothing was parsed.
-  EXPECT_LE(m.peak, (size_t{8} << 20) + 4096);
+  for (bool flat : {true, false}) {
+    Measured m = convertMeasured(text, flat, text.size() * 4);
+    EXPECT_EQ(m.status.code(), StatusCode::kResourceExhausted);
+    // Only the estimate's own table of name hashes (at most 8 MiB) was allocated: nothing was parsed.
+    EXPECT_LE(m.peak, (size_t{8} << 20) + 4096);
+  }
 }
 
 }  // namespace

@@ -2,6 +2,9 @@
 // with kPayloadTooLarge naming the line and the limit, before the sample is built.
 #include <gtest/gtest.h>
 
+#include <google/protobuf/util/message_differencer.h>
+
+#include "core/flat/flat_convert.h"
 #include "core/formats/folded/folded.h"
 
 namespace proflow::folded {
@@ -38,6 +41,39 @@ TEST(FoldedLimits, FrameLength) {
   l.max_string_length = 4;
   EXPECT_TRUE(convert("abcd;x 1\n", l).isOk());
   expectRefused(convert("abcde;x 1\n", l), "frame of 5 bytes exceeds max_string_length 4");
+}
+
+}  // namespace
+}  // namespace proflow::folded
+
+namespace proflow::folded {
+namespace {
+
+// The receivers convert folded text into a flat batch: the same content as the request path.
+TEST(FoldedToFlat, EqualsFoldedToOtlp) {
+  FoldedOptions o;
+  o.sample_type = "cpu";
+  o.sample_unit = "nanoseconds";
+  o.period_type = "cpu";
+  o.period_unit = "nanoseconds";
+  o.period = 10'000'000;
+  o.scale_by_period = true;
+  o.time_ns = 1'700'000'000'000'000'000;
+  pprof::PprofToOtlpOptions convert;
+  convert.resource_attributes = {{"service.name", "svc"}};
+  convert.scope_name = "proflow.receiver.folded";
+  const std::string text = "main;a;b 3\nmain;a;c 2\nmain;a;b 1\n\nmain;d\xc3\xa9 7\n";
+  otlp::Request want;
+  ASSERT_TRUE(foldedToOtlp(text, o, convert, 0, {}, &want).isOk());
+  flat::Batch batch;
+  ASSERT_TRUE(foldedToFlat(text, o, convert, 0, {}, &batch).isOk());
+  otlp::Request got;
+  ASSERT_TRUE(flat::toRequest(batch, &got).isOk());
+  std::string diff;
+  google::protobuf::util::MessageDifferencer d;
+  d.ReportDifferencesToString(&diff);
+  EXPECT_TRUE(d.Compare(want, got)) << diff;
+  EXPECT_EQ(got.resource_profiles(0).scope_profiles(0).profiles(0).samples_size(), 3);
 }
 
 }  // namespace

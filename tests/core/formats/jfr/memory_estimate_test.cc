@@ -1,4 +1,4 @@
-// The JFR conversion claims, through ConvertOptions::reserve_memory, at least what it allocates: the
+// The JFR conversion into a flat batch (the receivers' path) claims, through ConvertOptions::reserve_memory, at least what it allocates: the
 // heap's peak during conversion (every operator new counted, arena blocks included) stays under the
 // largest claim, on recordings shaped to amplify and on ordinary ones; and a refused claim stops the
 // conversion before the output grows past it.
@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "core/formats/jfr/memory_estimate.h"
-#include "core/formats/jfr/otlp_converter.h"
+#include "core/formats/jfr/flat_converter.h"
 #include "tests/core/formats/jfr/amplifying.h"
 #include "tests/support/heap_peak/heap_peak.h"
 
@@ -41,9 +41,8 @@ Measured convertMeasured(const std::string& jfr, size_t refuse_above = SIZE_MAX)
   const size_t base = testing::heapInUse();
   testing::resetHeapPeak();
   {
-    google::protobuf::Arena arena;
-    auto* out = google::protobuf::Arena::CreateMessage<otlp::Request>(&arena);
-    m.result = convertToOtlp(bytesOf(jfr), o, out);
+    flat::Batch out;  // what the receivers convert into
+    m.result = convertToFlat(bytesOf(jfr), o, &out);
     m.peak = testing::heapPeak() - base;
   }
   return m;

@@ -146,6 +146,61 @@ TEST(PprofToFlat, RefusesWhatPprofToOtlpRefusesAndLeavesTheBatchUnchanged) {
   EXPECT_EQ(flat::encode(batch), before);
 }
 
+// The scrape path converts a decoded Profile message (after the client-side delta).
+TEST(PprofToFlat, FromAProfileMessageEqualsPprofToOtlp) {
+  for (const auto& [name, data] : fixtures()) {
+    Profile profile;
+    ASSERT_TRUE(decodeProfile(data, &profile).isOk()) << name;
+    for (const auto& [option_name, options] : optionSets()) {
+      SCOPED_TRACE(name + " / " + option_name);
+      otlp::Request want;
+      ASSERT_TRUE(pprofToOtlp(profile, options, &want).isOk());
+      flat::Batch batch;
+      ASSERT_TRUE(pprofToFlat(profile, options, &batch).isOk());
+      otlp::Request got;
+      ASSERT_TRUE(flat::toRequest(batch, &got).isOk());
+      EXPECT_EQ(differences(want, got), "");
+    }
+  }
+}
+
+// The receivers' bounds hold on the flat path as on the request path: the memory claim asks for the
+// same bytes (decompressed input held + conversion estimate), a refusal is returned as is before
+// anything is converted, and the decode options' profile limits apply.
+TEST(PprofToFlat, ClaimsTheSameMemoryAndAppliesTheDecodeLimits) {
+  for (const auto& [name, data] : fixtures()) {
+    SCOPED_TRACE(name);
+    std::vector<size_t> asked_otlp, asked_flat;
+    PprofToOtlpOptions options;
+    options.keep_original_payload = true;
+    options.reserve_memory = [&](size_t bytes) { return asked_otlp.push_back(bytes), Status::ok(); };
+    otlp::Request req;
+    ASSERT_TRUE(pprofBytesToOtlp(data, options, &req).isOk());
+    options.reserve_memory = [&](size_t bytes) { return asked_flat.push_back(bytes), Status::ok(); };
+    flat::Batch batch;
+    ASSERT_TRUE(pprofBytesToFlat(data, options, &batch).isOk());
+    ASSERT_EQ(asked_flat.size(), 1u);
+    EXPECT_EQ(asked_flat, asked_otlp);
+    EXPECT_GT(asked_flat[0], data.size());
+
+    options.reserve_memory = [](size_t) { return Status::exhausted("over budget"); };
+    flat::Batch untouched;
+    auto st = pprofBytesToFlat(data, options, &untouched);
+    EXPECT_EQ(st.code(), StatusCode::kResourceExhausted);
+    EXPECT_EQ(st.message(), "over budget");
+    EXPECT_TRUE(untouched.profiles.empty());
+  }
+  DecodeOptions decode;
+  decode.profile_limits.max_samples = 1;
+  otlp::Request req;
+  flat::Batch batch;
+  const std::string small = testdata::smallProfile().SerializeAsString();
+  auto want = pprofBytesToOtlp(small, {}, &req, decode);
+  auto got = pprofBytesToFlat(small, {}, &batch, decode);
+  EXPECT_EQ(got.code(), StatusCode::kPayloadTooLarge);
+  EXPECT_EQ(got.toString(), want.toString());
+}
+
 // flat -> pprof: the decoded Profile messages of flatToPprof equal otlpToPprof's, and the encoded
 // bytes (gzip included) are identical.
 void expectSamePprofs(const otlp::Request& req, const flat::Batch& batch, const OtlpToPprofOptions& options) {

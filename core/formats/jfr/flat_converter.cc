@@ -1,0 +1,582 @@
+#include "core/formats/jfr/flat_converter.h"
+
+#include <algorithm>
+#include <limits>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "core/flat/flat_merge.h"
+#include "core/formats/jfr/chunk_reader.h"
+#include "core/formats/jfr/converter_tables.h"
+#include "core/formats/jfr/memory_estimate.h"
+#include "core/formats/jfr/saturating.h"
+#include "core/formats/jfr/sample_index.h"
+
+namespace proflow::jfr {
+
+using namespace internal;  // NOLINT(google-build-using-namespace): the converter tables
+
+class FlatConverter::Impl {
+ public:
+  Impl(flat::Batch* out, const ConvertOptions& o) : out_(*out), opts_(o), dict_(out) {
+    for (int i = 0; i < 3; ++i) frame_type_attrs_[i] = dict_.stringAttribute("profile.frame.type", kFrameTypes[i]);
+  }
+
+  bool addChunk(Chunk& chunk);
+  void finish(std::span<const uint8_t> original);
+
+  uint64_t events = 0;
+  uint64_t samples = 0;
+
+  void setClaimed(size_t bytes) { claimed_ = charged_ = bytes; }
+  const Status& refused() const { return refused_; }
+
+ private:
+  void charge(size_t bytes);
+  // One profile being built. Rows (samples) are columns here; events are logged in arrival order
+  // and scattered into contiguous per-row runs at finish. A companion profile (bytes, delay) has the
+  // rows of its primary (objects, count) and only logs its values.
+  struct Acc {
+    bool used = false;
+    ProfileId primary = kProfileCount;  // set on companions
+    SampleIndex index;
+    std::vector<int32_t> stack, link;
+    std::vector<flat::Range> attributes;  // into attribute_lists_
+    std::vector<uint32_t> event_row;
+    std::vector<uint64_t> event_time;
+    std::vector<int64_t> event_value;  // per event once values differ (always on companions)
+    // While every event of a primary carried the same value (count profiles add 1), no value is logged.
+    int64_t uniform_value = 0;
+    bool per_event_values = false;
+    size_t rows() const { return stack.size(); }
+  };
+  // Where each profile's rows and events went at finish (a companion reuses its primary's).
+  struct Placed {
+    flat::Range rows;
+    std::vector<uint32_t> row_offset, row_count;  // per row, relative to the run's base
+    std::vector<uint32_t> event_slot;             // per event: its position in the run
+    uint32_t timestamps_base = 0;
+  };
+  void startPerEventValues(Acc& acc, int64_t value);
+  void placePrimary(Acc& acc, int64_t factor, Placed* placed);
+  void placeCompanion(const Acc& acc, int64_t factor, const Placed& primary);
+
+  void startChunk(Chunk& chunk);
+  void onEvent(const Event& e);
+  void onSetting(const Event& e);
+  void add(const Event& e, int64_t ts, ProfileId a, int64_t va, ProfileId b = kProfileCount, int64_t vb = 0);
+  int32_t sampleIndex(const Event& e, ProfileId a, ProfileId b);
+  [[gnu::noinline]] int32_t newSampleIndex(const Event& e, ProfileId a, ProfileId b);
+  SampleKey keyOf(const Event& e);
+  int32_t stackIndex(uint64_t key);
+  int32_t buildStack();
+  int32_t threadAttr(uint64_t key);
+  int32_t spanAttr(const Event& e);
+  int32_t linkIndex(const Event& e);
+  FrameClass frameClass(const Frame& f);
+  std::pair<int32_t, int32_t> function(uint64_t method_key, const FrameClass& fc);
+  flat::Range attributeList(const SampleKey& k, int profiles);
+
+  flat::Batch& out_;
+  ConvertOptions opts_;
+  flat::DictionaryIndex dict_;
+  Chunk* chunk_ = nullptr;
+  int32_t frame_type_attrs_[3] = {};
+  Acc accs_[kProfileCount];
+  std::vector<int32_t> attribute_lists_;
+  uint32_t attributes_base_ = 0;  // where attribute_lists_ starts in the batch's indices
+  int64_t start_nanos_ = std::numeric_limits<int64_t>::max();
+  int64_t end_nanos_ = std::numeric_limits<int64_t>::min();
+  int64_t cpu_period_ = 0, native_period_ = 0, wall_interval_ = 0;
+  bool wall_mode_ = false;
+  // Per-chunk caches: pool keys are only meaningful inside their chunk.
+  KeyIndex stacks_;
+  KeyIndex threads_;
+  EventSampleIndex event_samples_;
+  std::unordered_map<uint64_t, std::pair<int32_t, int32_t>> functions_;
+  std::unordered_map<uint64_t, FrameClass> frame_classes_;
+  bool c_native_frames_ = false;
+  // Per-file caches.
+  std::unordered_map<int64_t, std::vector<int32_t>> context_attrs_;
+  StackTrace trace_;
+  struct ResolvedFrame {
+    int32_t function, mapping, line, type;  // type: OTLP frame type | 16 when inlined
+  };
+  std::vector<ResolvedFrame> resolved_;
+  std::string signature_;
+  std::unordered_map<std::string, int32_t> stacks_by_frames_;
+  std::vector<int32_t> locations_;
+  std::vector<flat::Line> pending_lines_;
+  std::string scratch_, scratch2_;
+  size_t claimed_ = 0, charged_ = 0;
+  Status refused_;
+};
+
+void FlatConverter::Impl::charge(size_t bytes) {
+  if (!opts_.reserve_memory || !refused_.isOk()) return;
+  charged_ += bytes;
+  if (charged_ <= claimed_) return;
+  const size_t want = charged_ + std::max(cost::kReserveStep, charged_ / 4);
+  if (Status s = opts_.reserve_memory(want); !s.isOk()) refused_ = std::move(s);
+  else claimed_ = want;
+}
+
+void FlatConverter::Impl::startChunk(Chunk& chunk) {
+  chunk_ = &chunk;
+  stacks_.clear();
+  threads_.clear();
+  event_samples_.clear();
+  functions_.clear();
+  frame_classes_.clear();
+  c_native_frames_ = false;
+  for (uint64_t k : chunk.poolKeys("jdk.types.FrameType")) {
+    std::string_view t = chunk.frameType(k, scratch_);
+    if (t == "C++" || t == "Kernel") c_native_frames_ = true;
+  }
+  const ChunkHeader& h = chunk.header();
+  start_nanos_ = std::min(start_nanos_, h.start_nanos);
+  end_nanos_ = std::max(end_nanos_, saturatingAdd(h.start_nanos, h.duration_nanos));
+  chunk.select(kEventNames, kConvertedFields);
+}
+
+bool FlatConverter::Impl::addChunk(Chunk& chunk) {
+  startChunk(chunk);
+  uint64_t pos = 0;
+  Event e;
+  while (refused_.isOk() && chunk.nextEvent(&pos, &e)) onEvent(e);
+  chunk_ = nullptr;
+  return !chunk.failed();
+}
+
+void FlatConverter::Impl::onSetting(const Event& e) {
+  if (!e.has(EventField::kName) || !e.has(EventField::kValue)) return;
+  std::string_view name = chunk_->stringAt(e.get(EventField::kName), scratch_);
+  if (name != "period" && name != "interval" && name != "wall" && name != "event") return;
+  std::string_view value = chunk_->stringAt(e.get(EventField::kValue), scratch2_);
+  std::string_view type = e.has(EventField::kId) ? chunk_->typeNameById(e.get(EventField::kId)) : "";
+  if (name == "period" && type == kEventNames[kExecution]) cpu_period_ = parseDuration(value);
+  if (name == "period" && type == kEventNames[kNativeMethod]) native_period_ = parseDuration(value);
+  if (name == "interval") cpu_period_ = parseDuration(value);
+  if (name == "wall") wall_interval_ = parseDuration(value);
+  if (name == "event") wall_mode_ = value == "wall";
+}
+
+void FlatConverter::Impl::onEvent(const Event& e) {
+  using F = EventField;
+  if (e.selector == kActiveSetting) return onSetting(e);
+  ++events;
+  int64_t ts = e.has(F::kStartTime) ? chunk_->ticksToEpochNanos(e.get(F::kStartTime)) : chunk_->header().start_nanos;
+  auto i64 = [&](F f) { return static_cast<int64_t>(e.get(f)); };
+  switch (e.selector) {
+    case kExecution: return add(e, ts, wall_mode_ ? kExecWall : kCpu, 1);
+    case kNativeMethod: return add(e, ts, kNative, 1);
+    case kWallClock: return add(e, ts, kWall, e.has(F::kSamples) ? i64(F::kSamples) : 1);
+    case kInNewTlab:
+      return add(e, ts, kTlabObjects, 1, kTlabBytes, e.has(F::kTlabSize) ? i64(F::kTlabSize) : i64(F::kAllocationSize));
+    case kOutsideTlab: return add(e, ts, kOutsideObjects, 1, kOutsideBytes, i64(F::kAllocationSize));
+    case kAllocSample: return add(e, ts, kSampleObjects, 1, kSampleBytes, i64(F::kWeight));
+    case kMonitorEnter:
+    case kThreadPark: {
+      bool mon = e.selector == kMonitorEnter;
+      int64_t ns = chunk_->timespanToNanos(i64(F::kDuration), chunk_->durationUnit(e.selector));
+      return add(e, ts, mon ? kMonitorCount : kParkCount, 1, mon ? kMonitorDelay : kParkDelay, ns);
+    }
+    case kLiveObject: return add(e, ts, kLive, 1);
+    case kMalloc: return add(e, ts, kMallocObjects, 1, kMallocBytes, i64(F::kSize));
+  }
+}
+
+SampleKey FlatConverter::Impl::keyOf(const Event& e) {
+  using F = EventField;
+  SampleKey k{};
+  k.stack = e.has(F::kStackTrace) ? stackIndex(e.get(F::kStackTrace)) : 0;
+  k.thread_attr = e.has(F::kThread) ? threadAttr(e.get(F::kThread)) : 0;
+  k.context = e.has(F::kContextId) ? static_cast<int64_t>(e.get(F::kContextId)) : 0;
+  k.span_attr = spanAttr(e);
+  k.link = linkIndex(e);
+  return k;
+}
+
+// Logs one event of profile `a` (and of its companion `b` with value vb: same rows, same events).
+void FlatConverter::Impl::add(const Event& e, int64_t ts, ProfileId a, int64_t va, ProfileId b, int64_t vb) {
+  const int32_t row = sampleIndex(e, a, b);
+  Acc& acc = accs_[a];
+  if (acc.per_event_values) acc.event_value.push_back(va);
+  else if (va != acc.uniform_value) [[unlikely]] startPerEventValues(acc, va);
+  acc.event_row.push_back(static_cast<uint32_t>(row));
+  acc.event_time.push_back(static_cast<uint64_t>(ts));
+  if (b != kProfileCount) accs_[b].event_value.push_back(vb);
+  end_nanos_ = std::max(end_nanos_, saturatingAdd(ts, 1));
+}
+
+// A value other than the profile's uniform one (before the event is logged): the first event sets
+// the uniform value; a later one writes out the values so far and logs one value per event.
+void FlatConverter::Impl::startPerEventValues(Acc& acc, int64_t value) {
+  if (acc.event_row.empty()) {
+    acc.uniform_value = value;
+    return;
+  }
+  acc.event_value.assign(acc.event_row.size(), acc.uniform_value);
+  acc.per_event_values = true;
+  acc.event_value.push_back(value);
+}
+
+int32_t FlatConverter::Impl::sampleIndex(const Event& e, ProfileId a, ProfileId b) {
+  using F = EventField;
+  bool keyed_by_pool_keys = !e.has(F::kSpanName) && (!e.has(F::kSpanId) || e.get(F::kSpanId) == 0);
+  EventKey raw{};
+  if (keyed_by_pool_keys) {
+    auto field = [&](F f) { return e.has(f) ? e.get(f) : 0; };
+    constexpr uint32_t kPresence = 1u << static_cast<int>(F::kStackTrace) | 1u << static_cast<int>(F::kThread) |
+                                   1u << static_cast<int>(F::kContextId);
+    raw = {field(F::kStackTrace), field(F::kThread), static_cast<int64_t>(field(F::kContextId)),
+           (e.present & kPresence) | static_cast<uint32_t>(a) << 24};
+    int32_t cached = event_samples_.find(raw);
+    if (cached >= 0) return cached;
+    charge(cost::kEventKey);
+  }
+  int32_t index = newSampleIndex(e, a, b);
+  if (keyed_by_pool_keys) event_samples_.findOrInsert(raw, index);
+  return index;
+}
+
+int32_t FlatConverter::Impl::newSampleIndex(const Event& e, ProfileId a, ProfileId b) {
+  SampleKey key = keyOf(e);
+  Acc& acc = accs_[a];
+  acc.used = true;
+  int32_t index = acc.index.findOrInsert(key, static_cast<int32_t>(acc.rows()));
+  if (index < 0) {
+    const int profiles = b != kProfileCount ? 2 : 1;
+    charge(cost::kSample * static_cast<size_t>(profiles));
+    index = static_cast<int32_t>(acc.rows());
+    if (b != kProfileCount) {
+      accs_[b].primary = a;
+      accs_[b].used = true;
+    }
+    acc.stack.push_back(key.stack);
+    acc.link.push_back(key.link);
+    acc.attributes.push_back(attributeList(key, profiles));
+    samples += static_cast<uint64_t>(profiles);
+  }
+  return index;
+}
+
+// The sample's attribute list (thread, context labels, span name), shared by a primary's row and
+// its companion's.
+flat::Range FlatConverter::Impl::attributeList(const SampleKey& k, int profiles) {
+  flat::Range r{static_cast<uint32_t>(attribute_lists_.size()), 0};
+  if (k.thread_attr) attribute_lists_.push_back(k.thread_attr);
+  if (k.context != 0 && opts_.labels) {
+    auto [it, inserted] = context_attrs_.try_emplace(k.context);
+    if (inserted) {
+      if (const LabelPairs* labels = opts_.labels->find(k.context)) {
+        charge(labels->size() * cost::kFunction);
+        for (const auto& [name, value] : *labels) it->second.push_back(dict_.stringAttribute(name, value));
+      }
+    }
+    charge(it->second.size() * cost::kAttribute * static_cast<size_t>(profiles));
+    attribute_lists_.insert(attribute_lists_.end(), it->second.begin(), it->second.end());
+  }
+  if (k.span_attr) attribute_lists_.push_back(k.span_attr);
+  r.size = static_cast<uint32_t>(attribute_lists_.size()) - r.begin;
+  return r;
+}
+
+int32_t FlatConverter::Impl::threadAttr(uint64_t key) {
+  uint32_t cached = threads_.get(key);
+  if (cached != KeyIndex::kAbsent) return static_cast<int32_t>(cached);
+  int32_t attr = 0;
+  ThreadInfo t;
+  charge(cost::kThread);
+  if (chunk_->thread(key, &t)) {
+    const std::string& name = t.java_name.empty() ? t.os_name : t.java_name;
+    if (!name.empty()) attr = dict_.stringAttribute("thread.name", name);
+  }
+  threads_.put(key, static_cast<uint32_t>(attr));
+  return attr;
+}
+
+int32_t FlatConverter::Impl::spanAttr(const Event& e) {
+  if (!e.has(EventField::kSpanName) || !chunk_->isStringField(e.selector, EventField::kSpanName)) return 0;
+  std::string_view name = chunk_->stringAt(e.get(EventField::kSpanName), scratch_);
+  return name.empty() ? 0 : dict_.stringAttribute("span_name", name);
+}
+
+int32_t FlatConverter::Impl::linkIndex(const Event& e) {
+  if (!e.has(EventField::kSpanId) || e.get(EventField::kSpanId) == 0) return 0;
+  auto be = [](uint64_t v, int bytes) {
+    std::string s(static_cast<size_t>(bytes), '\0');
+    for (int i = bytes - 1; i >= 0; --i, v >>= 8) s[static_cast<size_t>(i)] = static_cast<char>(v & 0xff);
+    return s;
+  };
+  std::string trace = be(e.get(EventField::kTraceIdHi), 8) + be(e.get(EventField::kTraceIdLo), 8);
+  return dict_.link(trace, be(e.get(EventField::kSpanId), 8));
+}
+
+FrameClass FlatConverter::Impl::frameClass(const Frame& f) {
+  if (!f.has_type) return {};
+  auto [it, inserted] = frame_classes_.try_emplace(f.type);
+  if (inserted) {
+    std::string_view t = chunk_->frameType(f.type, scratch_);
+    FrameClass& c = it->second;
+    c.inlined = t == "Inlined";
+    if (t == "C++" || (t == "Native" && c_native_frames_)) c.otlp_type = 1;
+    if (t == "Kernel") c.otlp_type = 2;
+  }
+  return it->second;
+}
+
+std::pair<int32_t, int32_t> FlatConverter::Impl::function(uint64_t method_key, const FrameClass& fc) {
+  auto [it, inserted] = functions_.try_emplace(method_key);
+  if (!inserted) return it->second;
+  MethodInfo m;
+  std::string cls, name;
+  if (chunk_->method(method_key, &m)) {
+    uint64_t sym = 0;
+    if (chunk_->classNameSymbol(m.class_key, &sym)) cls = chunk_->symbol(sym, scratch_);
+    name = chunk_->symbol(m.name_symbol, scratch_);
+  }
+  if (name.empty()) name = "<unknown>";
+  charge(cost::kFunction + 2 * (cls.size() + name.size()));
+  int32_t mapping = 0;
+  std::string full;
+  if (fc.otlp_type != 0) {  // C/C++/kernel: the "class" is the library
+    full = name;
+    if (!cls.empty()) {
+      flat::Mapping mp;
+      mp.filename_strindex = dict_.string(cls);
+      mapping = dict_.mapping(mp, {});
+    }
+  } else {
+    std::replace(cls.begin(), cls.end(), '/', '.');
+    full = cls.empty() ? name : cls + "." + name;
+  }
+  flat::Function fn;
+  fn.name_strindex = dict_.string(full);
+  it->second = {dict_.function(fn), mapping};
+  return it->second;
+}
+
+int32_t FlatConverter::Impl::stackIndex(uint64_t key) {
+  uint32_t cached = stacks_.get(key);
+  if (cached != KeyIndex::kAbsent) return static_cast<int32_t>(cached);
+  int32_t result = 0;
+  charge(cost::kStackKey);
+  if (chunk_->stackTrace(key, &trace_)) {
+    charge(trace_.frames.size() * cost::kFrame);
+    resolved_.clear();
+    signature_.clear();
+    for (const Frame& f : trace_.frames) {
+      FrameClass fc = frameClass(f);
+      auto [fn, mapping] = function(f.method, fc);
+      ResolvedFrame r{fn, mapping, f.line > 0 ? f.line : 0, static_cast<int32_t>(fc.otlp_type | (fc.inlined ? 16 : 0))};
+      resolved_.push_back(r);
+      signature_.append(reinterpret_cast<const char*>(&r), sizeof(r));
+    }
+    auto it = stacks_by_frames_.find(signature_);
+    if (it != stacks_by_frames_.end()) {
+      result = it->second;
+    } else {
+      result = buildStack();
+      stacks_by_frames_.emplace(signature_, result);
+    }
+  }
+  stacks_.put(key, static_cast<uint32_t>(result));
+  return result;
+}
+
+int32_t FlatConverter::Impl::buildStack() {
+  locations_.clear();
+  pending_lines_.clear();
+  for (size_t i = 0; i < resolved_.size(); ++i) {
+    const ResolvedFrame& f = resolved_[i];
+    flat::Line line;
+    line.function_index = f.function;
+    line.line = f.line;
+    pending_lines_.push_back(line);
+    // An inlined frame lives inside the next (calling) physical frame's Location.
+    if ((f.type & 16) && i + 1 < resolved_.size()) continue;
+    flat::Location loc;
+    loc.mapping_index = f.mapping;
+    const int32_t type_attr = frame_type_attrs_[f.type & 15];
+    locations_.push_back(dict_.location(loc, pending_lines_, std::span<const int32_t>(&type_attr, 1)));
+    pending_lines_.clear();
+  }
+  return dict_.stack(locations_);
+}
+
+// A primary's rows and events into the batch: events scattered by row (stable: each row's run keeps
+// arrival order), values scaled by `factor`.
+void FlatConverter::Impl::placePrimary(Acc& acc, int64_t factor, Placed* placed) {
+  flat::Batch& b = out_;
+  const size_t rows = acc.rows(), n = acc.event_row.size();
+  placed->row_count.assign(rows, 0);
+  for (uint32_t r : acc.event_row) ++placed->row_count[r];
+  placed->row_offset.resize(rows);
+  uint32_t offset = 0;
+  for (size_t r = 0; r < rows; ++r) {
+    placed->row_offset[r] = offset;
+    offset += placed->row_count[r];
+  }
+  std::vector<uint32_t> next = placed->row_offset;
+  placed->event_slot.resize(n);
+  placed->timestamps_base = static_cast<uint32_t>(b.timestamps.size());
+  const uint32_t values_base = static_cast<uint32_t>(b.values.size());
+  b.timestamps.resize(b.timestamps.size() + n);
+  uint64_t* stamps = b.timestamps.data() + placed->timestamps_base;
+  if (acc.per_event_values) {
+    b.values.resize(b.values.size() + n);
+    int64_t* values = b.values.data() + values_base;
+    for (size_t k = 0; k < n; ++k) {
+      const uint32_t slot = next[acc.event_row[k]]++;
+      placed->event_slot[k] = slot;
+      stamps[slot] = acc.event_time[k];
+      values[slot] = factor != 1 ? saturatingMul(acc.event_value[k], factor) : acc.event_value[k];
+    }
+  } else {
+    for (size_t k = 0; k < n; ++k) {
+      const uint32_t slot = next[acc.event_row[k]]++;
+      placed->event_slot[k] = slot;
+      stamps[slot] = acc.event_time[k];
+    }
+    b.values.resize(b.values.size() + n, factor != 1 ? saturatingMul(acc.uniform_value, factor) : acc.uniform_value);
+  }
+  placed->rows = {static_cast<uint32_t>(b.samples.size()), static_cast<uint32_t>(rows)};
+  auto& s = b.samples;
+  for (size_t r = 0; r < rows; ++r) {
+    s.stack_index.push_back(acc.stack[r]);
+    s.link_index.push_back(acc.link[r]);
+    const flat::Range list = acc.attributes[r];
+    s.attributes.push_back({attributes_base_ + list.begin, list.size});
+    s.values.push_back({values_base + placed->row_offset[r], placed->row_count[r]});
+    s.timestamps.push_back({placed->timestamps_base + placed->row_offset[r], placed->row_count[r]});
+  }
+}
+
+// A companion's values, in its primary's slots; rows repeat the primary's (timestamps shared).
+void FlatConverter::Impl::placeCompanion(const Acc& acc, int64_t factor, const Placed& primary) {
+  flat::Batch& b = out_;
+  const uint32_t values_base = static_cast<uint32_t>(b.values.size());
+  b.values.resize(b.values.size() + acc.event_value.size());
+  int64_t* values = b.values.data() + values_base;
+  for (size_t k = 0; k < acc.event_value.size(); ++k)
+    values[primary.event_slot[k]] = factor != 1 ? saturatingMul(acc.event_value[k], factor) : acc.event_value[k];
+  auto& s = b.samples;
+  for (uint32_t i = 0; i < primary.rows.size; ++i) {
+    const uint32_t row = primary.rows.begin + i;
+    s.stack_index.push_back(s.stack_index[row]);
+    s.link_index.push_back(s.link_index[row]);
+    s.attributes.push_back(s.attributes[row]);
+    s.values.push_back({values_base + primary.row_offset[i], primary.row_count[i]});
+    s.timestamps.push_back(s.timestamps[row]);
+  }
+}
+
+void FlatConverter::Impl::finish(std::span<const uint8_t> original) {
+  flat::Batch& b = out_;
+  int64_t cpu = opts_.cpu_period_nanos > 0 ? opts_.cpu_period_nanos
+                : cpu_period_ > 0          ? cpu_period_
+                                           : opts_.default_period_nanos;
+  int64_t native = native_period_ > 0 ? native_period_ : opts_.default_period_nanos;
+  int64_t wall = wall_interval_ > 0 ? wall_interval_ : cpu;
+  if (start_nanos_ > end_nanos_) start_nanos_ = end_nanos_ = 0;
+  // Every row's attribute list, once: rows refer to it by offset from here.
+  attributes_base_ = static_cast<uint32_t>(b.indices.size());
+  b.indices.insert(b.indices.end(), attribute_lists_.begin(), attribute_lists_.end());
+  b.resources.emplace_back();
+  const uint32_t first_profile = static_cast<uint32_t>(b.profiles.size());
+  const flat::Bytes format = b.addBytes("jfr");
+  Placed placed[kProfileCount];
+  bool first = true;
+  for (int id = 0; id < kProfileCount; ++id) {
+    Acc& acc = accs_[id];
+    if (!acc.used) continue;
+    const ProfileSpec& spec = kSpecs[id];
+    int64_t factor = spec.scale == kCpuPeriod ? cpu : spec.scale == kNativePeriod ? native
+                   : spec.scale == kWallInterval ? wall : 1;
+    const uint32_t row_begin = static_cast<uint32_t>(b.samples.size());
+    if (acc.primary == kProfileCount) placePrimary(acc, factor, &placed[id]);
+    else placeCompanion(acc, factor, placed[acc.primary]);
+    flat::Profile p;
+    p.samples = {row_begin, static_cast<uint32_t>(b.samples.size()) - row_begin};
+    p.sample_type = {true, dict_.string(spec.type), dict_.string(spec.unit)};
+    p.period_type = {true, dict_.string(spec.period_type), dict_.string(spec.period_unit)};
+    if (spec.scale != kNoScale) p.period = factor;
+    p.time_unix_nano = static_cast<uint64_t>(start_nanos_);
+    p.duration_nano = static_cast<uint64_t>(saturatingSub(end_nanos_, start_nanos_));
+    p.original_payload_format = format;
+    if (first && opts_.keep_original_payload && !original.empty())
+      p.original_payload = b.addBytes(std::string_view(reinterpret_cast<const char*>(original.data()), original.size()));
+    first = false;
+    b.profiles.push_back(p);
+  }
+  for (Acc& acc : accs_) acc = Acc();
+  flat::Scope scope;
+  scope.profiles = {first_profile, static_cast<uint32_t>(b.profiles.size()) - first_profile};
+  b.addScope(static_cast<uint32_t>(b.resources.size() - 1), scope);
+}
+
+FlatConverter::FlatConverter(flat::Batch* out, const ConvertOptions& options)
+    : impl_(std::make_unique<Impl>(out, options)) {}
+FlatConverter::~FlatConverter() = default;
+bool FlatConverter::addChunk(Chunk& chunk) { return impl_->addChunk(chunk); }
+void FlatConverter::finish(std::span<const uint8_t> original) { impl_->finish(original); }
+uint64_t FlatConverter::events() const { return impl_->events; }
+uint64_t FlatConverter::samples() const { return impl_->samples; }
+void FlatConverter::setClaimed(size_t bytes) { impl_->setClaimed(bytes); }
+const Status& FlatConverter::refused() const { return impl_->refused(); }
+
+namespace {
+
+ConvertResult run(ChunkReader& reader, const ConvertOptions& options, flat::Batch* out,
+                  std::span<const uint8_t> original, size_t upfront) {
+  ConvertResult r;
+  auto refused = [&r](Status s) {
+    r.ok = false;
+    r.error.message = s.message();
+    r.refused = std::move(s);
+    return r;
+  };
+  if (options.reserve_memory)
+    if (Status s = options.reserve_memory(upfront); !s.isOk()) return refused(std::move(s));
+  FlatConverter conv(out, options);
+  conv.setClaimed(upfront);
+  Chunk chunk;
+  while (reader.next(chunk)) {
+    ++r.chunks;
+    // A malformed event ends its chunk only: later chunks are self-contained and still converted.
+    if (!conv.addChunk(chunk) && r.ok) {
+      r.ok = false;
+      r.error = chunk.error();
+    }
+    if (!conv.refused().isOk()) return refused(conv.refused());
+  }
+  if (r.ok && reader.failed()) {
+    r.ok = false;
+    r.error = reader.error();
+  }
+  conv.finish(original);
+  r.events = conv.events();
+  r.samples = conv.samples();
+  return r;
+}
+
+}  // namespace
+
+ConvertResult convertToFlat(std::span<const uint8_t> jfr, const ConvertOptions& options, flat::Batch* out) {
+  ChunkReader reader(jfr, options.limits);
+  size_t upfront = 0;
+  if (options.reserve_memory) {
+    upfront = estimateUpfrontBytes(scanShape(jfr));
+    if (options.keep_original_payload) upfront += jfr.size();  // copied into the first profile
+  }
+  return run(reader, options, out, jfr, upfront);
+}
+
+ConvertResult convertToFlat(std::istream& jfr, const ConvertOptions& options, flat::Batch* out) {
+  ChunkReader reader(jfr, options.limits);
+  return run(reader, options, out, {}, 0);
+}
+
+}  // namespace proflow::jfr
