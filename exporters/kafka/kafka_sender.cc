@@ -32,7 +32,7 @@ Status deliveryStatus(rd_kafka_resp_err_t err, const std::string& topic) {
   const std::string msg = "producing to " + topic + ": " + rd_kafka_err2str(err);
   switch (err) {
     case RD_KAFKA_RESP_ERR_NO_ERROR: return Status::ok();
-    case RD_KAFKA_RESP_ERR_MSG_SIZE_TOO_LARGE:
+    case RD_KAFKA_RESP_ERR_MSG_SIZE_TOO_LARGE: return Status::tooLarge(msg);
     case RD_KAFKA_RESP_ERR__QUEUE_FULL: return Status::exhausted(msg);
     case RD_KAFKA_RESP_ERR_TOPIC_AUTHORIZATION_FAILED:
     case RD_KAFKA_RESP_ERR_CLUSTER_AUTHORIZATION_FAILED: return Status(StatusCode::kPermissionDenied, msg);

@@ -1,0 +1,58 @@
+// Every profile the agent acknowledged arrives at the sink at least once, through a broker, while a
+// gateway is killed with SIGKILL and restarted and the sink is down for a while. Duplicates are
+// allowed (at least once) and reported.
+#include <gtest/gtest.h>
+
+#include "tests/brokers/broker_scenario.h"
+#include "tests/brokers/kafka_mock.h"
+#include "tests/brokers/nats_server.h"
+#include "tests/support/temp_dir.h"
+
+namespace proflow {
+namespace {
+
+void expectNoLoss(const testing::ScenarioResult& r, int sent) {
+  std::cout << "acknowledged " << r.acknowledged << " of " << sent << ", arrived " << r.arrived << ", duplicates "
+            << r.duplicates << "\n";
+  ::testing::Test::RecordProperty("acknowledged", static_cast<int>(r.acknowledged));
+  ::testing::Test::RecordProperty("duplicates", static_cast<int>(r.duplicates));
+  EXPECT_GE(r.acknowledged, static_cast<size_t>(sent) * 9 / 10);  // the agent kept acknowledging throughout
+  EXPECT_TRUE(r.missing.empty()) << r.missing.size() << " acknowledged profiles never arrived, e.g. "
+                                 << (r.missing.empty() ? "" : *r.missing.begin()) << "\n"
+                                 << r.logs;
+  EXPECT_EQ(r.arrived, r.acknowledged);
+}
+
+TEST(BrokerScenario, NatsJetStreamLosesNothingAcknowledged) {
+  testing::NatsServer server;
+  ASSERT_TRUE(server.ok());
+  testing::TempDir dir;
+  testing::BrokerScenario s;
+  s.type = "nats";
+  s.exporter_yaml = "    url: " + server.url() + "\n    stream: PROFILES\n    subject: profiles.otlp\n" +
+                    "    create_stream: true\n";
+  s.receiver_yaml = "    url: " + server.url() + "\n    stream: PROFILES\n    subject: profiles.otlp\n" +
+                    "    consumer: gateways\n    ack_wait: 2s\n    nak_delay: 200ms\n    batch_size: 8\n" +
+                    "    fetch_timeout: 200ms\n";
+  auto r = testing::runBrokerScenario(s, dir.path().string());
+  expectNoLoss(r, s.profiles);
+}
+
+TEST(BrokerScenario, KafkaLosesNothingAcknowledged) {
+  testing::KafkaMock mock(3);
+  ASSERT_TRUE(mock.ok());
+  ASSERT_TRUE(mock.createTopic("otlp_profiles", 4));
+  testing::TempDir dir;
+  testing::BrokerScenario s;
+  s.type = "kafka";
+  s.exporter_yaml = "    brokers: " + mock.brokersYaml() + "\n    topic: otlp_profiles\n    partition_key: service\n" +
+                    "    compression: lz4\n";
+  s.receiver_yaml = "    brokers: " + mock.brokersYaml() + "\n    topic: otlp_profiles\n    group_id: gateways\n" +
+                    "    initial_offset: earliest\n    session_timeout: 6s\n    pause_duration: 200ms\n" +
+                    "    consumer_config: { heartbeat.interval.ms: \"500\", max.poll.interval.ms: \"10000\" }\n";
+  auto r = testing::runBrokerScenario(s, dir.path().string());
+  expectNoLoss(r, s.profiles);
+}
+
+}  // namespace
+}  // namespace proflow
