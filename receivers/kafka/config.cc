@@ -12,7 +12,9 @@ std::map<std::string, std::string> KafkaReceiverConfig::fixedProperties() const 
       {"auto.offset.reset", initial_offset},
       {"session.timeout.ms",
        std::to_string(std::chrono::duration_cast<std::chrono::milliseconds>(session_timeout.value).count())},
-      // At least once: offsets are committed by the receiver, after the pipeline accepted a record.
+      // At least once: the receiver commits a record's offset itself, once the pipeline accepted it.
+      // (No stored offsets: a partition that comes back after a rebalance must not have an offset a
+      // previous assignment stored committed over records another member did not deliver.)
       {"enable.auto.commit", "false"},
       {"enable.auto.offset.store", "false"},
       {"fetch.message.max.bytes", std::to_string(std::max<uint64_t>(max_message_bytes.bytes, 1024))},

@@ -44,7 +44,8 @@ KafkaReceiver::KafkaReceiver(const CreateSettings& settings, KafkaReceiverConfig
       pauses_(settings.telemetry->counter("kafka_partition_pauses_total",
                                           "partitions paused because the pipeline refused a record")),
       poison_(settings.telemetry->counter("kafka_poison_records_total",
-                                          "records skipped because they can never be accepted")) {}
+                                          "records skipped because they can never be accepted")),
+      assigned_(settings.telemetry->gauge("kafka_assigned_partitions", "partitions this group member reads")) {}
 
 KafkaReceiver::~KafkaReceiver() { shutdown(std::chrono::steady_clock::now()); }
 
@@ -79,18 +80,24 @@ void KafkaReceiver::rebalance(rd_kafka_resp_err_t err, rd_kafka_topic_partition_
     } else {
       rd_kafka_assign(rk, partitions);
     }
+    // A partition paused before it was revoked and now assigned again must not stay paused.
+    rd_kafka_resume_partitions(rk, partitions);
+    assigned_.add(partitions->cnt);
     return;
   }
   // Revoked: what was not committed is read again by the next owner.
   for (int i = 0; i < partitions->cnt; ++i) {
     const Partition p{partitions->elems[i].topic, partitions->elems[i].partition};
     paused_.erase(p);
+    rewind_.erase(p);
     next_offset_.erase(p);
   }
+  assigned_.add(-partitions->cnt);
   if (cooperative) {
     if (rd_kafka_error_t* e = rd_kafka_incremental_unassign(rk, partitions)) rd_kafka_error_destroy(e);
   } else {
     rd_kafka_assign(rk, nullptr);
+    assigned_.set(0);
   }
 }
 
@@ -110,12 +117,21 @@ void KafkaReceiver::run() {
     const Partition p{rd_kafka_topic_name(m->rkt), m->partition};
     // Fetched before the pause took effect: read again from the rewound offset after the resume.
     if (paused_.count(p)) continue;
+    if (auto rw = rewind_.find(p); rw != rewind_.end()) {
+      if (m->offset > rw->second) {
+        // Fetched before the rewind took effect: never skip past the refused record.
+        seekTo(p, rw->second);
+        continue;
+      }
+      rewind_.erase(rw);
+    }
     if (handle(m) == Outcome::kRefused) {
       pausePartition(m);
       continue;
     }
     next_offset_[p] = m->offset + 1;
-    rd_kafka_commit_message(consumer_.get(), m, 1);  // async; a lost commit only means a re-read
+    // Asynchronous: a commit lost to a crash or a rebalance means a re-read, never a skip.
+    rd_kafka_commit_message(consumer_.get(), m, 1);
   }
 }
 
@@ -152,17 +168,27 @@ KafkaReceiver::Outcome KafkaReceiver::handle(const rd_kafka_message_t* m) {
   return Outcome::kRefused;
 }
 
-void KafkaReceiver::pausePartition(const rd_kafka_message_t* m) {
-  const char* topic = rd_kafka_topic_name(m->rkt);
-  PartitionList l = listOf(topic, m->partition, m->offset);
-  rd_kafka_pause_partitions(consumer_.get(), l.get());
-  // Rewind to the refused record, so the resume reads it (and what follows) again.
+void KafkaReceiver::seekTo(const Partition& p, int64_t offset) {
+  PartitionList l = listOf(p.first.c_str(), p.second, offset);
   if (rd_kafka_error_t* e = rd_kafka_seek_partitions(consumer_.get(), l.get(), 2000)) {
     throttle_.log(*settings_.logger, spdlog::level::warn, "seek", std::string("seek: ") + rd_kafka_error_string(e));
     rd_kafka_error_destroy(e);
   }
+}
+
+void KafkaReceiver::pausePartition(const rd_kafka_message_t* m) {
+  const char* topic = rd_kafka_topic_name(m->rkt);
+  PartitionList l = listOf(topic, m->partition, m->offset);
+  rd_kafka_pause_partitions(consumer_.get(), l.get());
+  // Rewind to the refused record, so the resume reads it (and what follows) again; until it comes
+  // back, later records of the partition are not handled.
+  seekTo({topic, m->partition}, m->offset);
+  rewind_[{topic, m->partition}] = m->offset;
   paused_[{topic, m->partition}] = std::chrono::steady_clock::now() + config_.pause_duration.value;
   pauses_.add(1);
+  throttle_.log(*settings_.logger, spdlog::level::info, "pause",
+                "pipeline refused a record: partition " + std::to_string(m->partition) + " paused at offset " +
+                    std::to_string(m->offset));
 }
 
 void KafkaReceiver::resumeDue() {
@@ -206,8 +232,8 @@ void KafkaReceiver::shutdown(Deadline deadline) {
   if (stopping_.exchange(true) && !thread_.joinable()) return;
   if (thread_.joinable()) thread_.join();
   if (consumer_) {
-    rd_kafka_commit(consumer_.get(), nullptr, 0);  // sync: what was accepted is not read again
-    rd_kafka_consumer_close(consumer_.get());      // leaves the group: partitions move at once
+    rd_kafka_consumer_close(consumer_.get());  // waits for pending commits, leaves the group: partitions move at once
+    assigned_.set(0);
   }
   consumer_.reset();
 }

@@ -40,6 +40,7 @@ class KafkaReceiver final : public Receiver {
   void run();
   Outcome handle(const rd_kafka_message_t* m);
   void pausePartition(const rd_kafka_message_t* m);
+  void seekTo(const Partition& p, int64_t offset);
   void resumeDue();
   void updateLag();
 
@@ -52,12 +53,14 @@ class KafkaReceiver final : public Receiver {
   telemetry::LogThrottle throttle_;
   // Consumer thread only.
   std::map<Partition, std::chrono::steady_clock::time_point> paused_;  // -> when to resume
+  std::map<Partition, int64_t> rewind_;       // -> offset of the refused record, until it is read again
   std::map<Partition, int64_t> next_offset_;  // after the last settled record
   std::chrono::steady_clock::time_point next_lag_update_{};
 
   telemetry::Gauge& lag_;
   telemetry::Counter& pauses_;
   telemetry::Counter& poison_;
+  telemetry::Gauge& assigned_;
 };
 
 }  // namespace proflow::receivers::kafka

@@ -6,6 +6,7 @@
 #include <atomic>
 #include <memory>
 #include <mutex>
+#include <sstream>
 #include <thread>
 
 #include "tests/brokers/counting_sink.h"
@@ -50,6 +51,15 @@ std::string gatewayConfig(const BrokerScenario& s, int sink, int metrics) {
 
 }  // namespace
 
+double ScenarioResult::gatewayMetric(const std::string& name) const {
+  double sum = 0;
+  std::istringstream in(gateway_metrics);
+  for (std::string line; std::getline(in, line);)
+    if (line.rfind(name, 0) == 0 && (line[name.size()] == '{' || line[name.size()] == ' '))
+      sum += std::stod(line.substr(line.rfind(' ') + 1));
+  return sum;
+}
+
 ScenarioResult runBrokerScenario(const BrokerScenario& s, const std::string& dir) {
   ScenarioResult result;
   CountingSink sink(freePort());
@@ -71,6 +81,17 @@ ScenarioResult runBrokerScenario(const BrokerScenario& s, const std::string& dir
       ADD_FAILURE() << "gateway " << g << " did not start:\n" << gateways[g]->log();
       return result;
     }
+  auto metric = [](int port, const std::string& name) {
+    ScenarioResult probe;
+    httpGet(port, "/metrics", &probe.gateway_metrics);
+    return probe.gatewayMetric(name);
+  };
+  auto ready = [&](int g) {
+    const bool ok = s.ready_metric.empty() || waitFor([&] { return metric(gw_metrics[g], s.ready_metric) > 0; }, 60s);
+    EXPECT_TRUE(ok) << "gateway " << g << " never reported " << s.ready_metric << " > 0:\n" << gateways[g]->log();
+    return ok;
+  };
+  if (!ready(0) || !ready(1)) return result;
   Daemon agent({"--config", writeFile(dir, "agent.yaml", agentConfig(s, agent_grpc, agent_metrics))},
                dir + "/agent.log");
   if (!agent.waitHealthy(agent_metrics)) {
@@ -90,23 +111,36 @@ ScenarioResult runBrokerScenario(const BrokerScenario& s, const std::string& dir
         acknowledged.insert(id);
       }
       ++sent;
-      std::this_thread::sleep_for(10ms);
+      std::this_thread::sleep_for(std::chrono::milliseconds(s.send_interval_ms));
     }
   });
   auto reached = [&](int n) { return waitFor([&] { return sent.load() >= n; }, 120s); };
 
+  std::string killed_logs, killed_metrics;
+  auto killAndRestart = [&](int g) {
+    std::string text;
+    httpGet(gw_metrics[g], "/metrics", &text);  // what it counted before it died
+    killed_metrics += text;
+    ::kill(gateways[g]->pid(), SIGKILL);
+    gateways[g]->wait();
+    killed_logs += "--- gateway" + std::to_string(g) + " (killed)\n" + gateways[g]->log() + "\n";
+    std::this_thread::sleep_for(500ms);
+    gateways[g] = std::make_unique<Daemon>(std::vector<std::string>{"--config", gw_config[g]},
+                                           dir + "/gateway" + std::to_string(g) + "-restarted.log");
+    EXPECT_TRUE(gateways[g]->waitHealthy(gw_metrics[g])) << gateways[g]->log();
+  };
   // A gateway dies mid-stream with whatever it had fetched, and comes back.
   EXPECT_TRUE(reached(s.profiles / 4));
-  ::kill(gateways[0]->pid(), SIGKILL);
-  gateways[0]->wait();
-  std::this_thread::sleep_for(500ms);
-  gateways[0] = std::make_unique<Daemon>(std::vector<std::string>{"--config", gw_config[0]}, dir + "/gateway0b.log");
-  EXPECT_TRUE(gateways[0]->waitHealthy(gw_metrics[0])) << gateways[0]->log();
+  killAndRestart(0);
+  ready(0);
 
-  // The sink goes away for a while: the gateways must hold back, not drop.
+  // The sink goes away for a while: the gateways must hold back, not drop. Meanwhile the other
+  // gateway dies while it holds data it could not deliver.
   EXPECT_TRUE(reached(s.profiles / 2));
   sink.stop();
-  std::this_thread::sleep_for(std::chrono::milliseconds(s.sink_down_ms));
+  std::this_thread::sleep_for(std::chrono::milliseconds(s.sink_down_ms / 2));
+  killAndRestart(1);
+  std::this_thread::sleep_for(std::chrono::milliseconds(s.sink_down_ms / 2));
   EXPECT_TRUE(sink.start());
 
   client.join();
@@ -117,8 +151,14 @@ ScenarioResult runBrokerScenario(const BrokerScenario& s, const std::string& dir
     if (acknowledged.count(service)) ++result.arrived;
     result.duplicates += static_cast<size_t>(times - 1);
   }
-  result.logs = "--- agent\n" + agent.log() + "\n--- gateway0 (restarted)\n" + gateways[0]->log() + "\n--- gateway1\n" +
-                gateways[1]->log() + "\n--- gateway0 (killed)\n" + readFile(dir + "/gateway0.log");
+  result.logs = "--- agent\n" + agent.log() + "\n--- gateway0 (restarted)\n" + gateways[0]->log() +
+                "\n--- gateway1 (restarted)\n" + gateways[1]->log() + "\n" + killed_logs;
+  result.gateway_metrics = killed_metrics;
+  for (int g = 0; g < 2; ++g) {
+    std::string text;
+    httpGet(gw_metrics[g], "/metrics", &text);
+    result.gateway_metrics += text;
+  }
   EXPECT_EQ(agent.terminate(), 0);
   for (auto& g : gateways) EXPECT_EQ(g->terminate(), 0);
   return result;

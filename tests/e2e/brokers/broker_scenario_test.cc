@@ -3,6 +3,8 @@
 // allowed (at least once) and reported.
 #include <gtest/gtest.h>
 
+#include <set>
+
 #include "tests/brokers/broker_scenario.h"
 #include "tests/brokers/kafka_mock.h"
 #include "tests/brokers/nats_server.h"
@@ -12,6 +14,7 @@ namespace proflow {
 namespace {
 
 void expectNoLoss(const testing::ScenarioResult& r, int sent) {
+  if (getenv("BROKER_SCENARIO_LOGS")) std::cout << r.logs << "\n" << r.gateway_metrics << "\n";
   std::cout << "acknowledged " << r.acknowledged << " of " << sent << ", arrived " << r.arrived << ", duplicates "
             << r.duplicates << "\n";
   ::testing::Test::RecordProperty("acknowledged", static_cast<int>(r.acknowledged));
@@ -36,6 +39,9 @@ TEST(BrokerScenario, NatsJetStreamLosesNothingAcknowledged) {
                     "    fetch_timeout: 200ms\n";
   auto r = testing::runBrokerScenario(s, dir.path().string());
   expectNoLoss(r, s.profiles);
+  // The sink's absence reached the broker as refusals, not as drops.
+  EXPECT_GT(r.gatewayMetric("proflow_receiver_nats_nak_messages_total"), 0) << r.gateway_metrics;
+  EXPECT_EQ(r.gatewayMetric("proflow_receiver_nats_dead_letter_messages_total"), 0);
 }
 
 TEST(BrokerScenario, KafkaLosesNothingAcknowledged) {
@@ -50,8 +56,21 @@ TEST(BrokerScenario, KafkaLosesNothingAcknowledged) {
   s.receiver_yaml = "    brokers: " + mock.brokersYaml() + "\n    topic: otlp_profiles\n    group_id: gateways\n" +
                     "    initial_offset: earliest\n    session_timeout: 6s\n    pause_duration: 200ms\n" +
                     "    consumer_config: { heartbeat.interval.ms: \"500\", max.poll.interval.ms: \"10000\" }\n";
+  // A killed member holds the group's rebalance until its session times out (6s): the client sends
+  // slower, so traffic is still flowing when the restarted member has its partitions again.
+  s.send_interval_ms = 40;
+  s.sink_down_ms = 8000;
+  s.ready_metric = "proflow_receiver_kafka_assigned_partitions";
   auto r = testing::runBrokerScenario(s, dir.path().string());
   expectNoLoss(r, s.profiles);
+  if (!r.missing.empty()) {
+    // Where they went missing: in the topic (the consumers skipped them) or not (never produced).
+    std::set<std::string> in_topic;
+    for (const auto& rec : mock.readAll("otlp_profiles", 100000, 8000)) in_topic.insert(rec.key);
+    for (const auto& m : r.missing) ADD_FAILURE() << m << (in_topic.count(m) ? " is in the topic" : " is not in the topic");
+  }
+  EXPECT_GT(r.gatewayMetric("proflow_receiver_kafka_partition_pauses_total"), 0) << r.gateway_metrics;
+  EXPECT_EQ(r.gatewayMetric("proflow_receiver_kafka_poison_records_total"), 0);
 }
 
 }  // namespace
