@@ -3,7 +3,9 @@
 #include "exporters/datadog/factory.h"
 #include "exporters/debug/factory.h"
 #include "exporters/file/factory.h"
+#include "exporters/kafka/factory.h"
 #include "exporters/loadbalancing/factory.h"
+#include "exporters/nats/factory.h"
 #include "exporters/otlp/factory.h"
 #include "exporters/otlphttp/factory.h"
 #include "exporters/parca/factory.h"
@@ -22,6 +24,8 @@
 #include "processors/symbolize/factory.h"
 #include "receivers/folded/factory.h"
 #include "receivers/jfr/factory.h"
+#include "receivers/kafka/factory.h"
+#include "receivers/nats/factory.h"
 #include "receivers/otlp/factory.h"
 #include "receivers/pprof/factory.h"
 #include "receivers/pyroscope/factory.h"
@@ -33,6 +37,8 @@ Status registerBuiltins(Registry& registry) {
       // receivers
       receivers::folded::makeFoldedReceiverFactory(),
       receivers::jfr::makeJfrReceiverFactory(),
+      receivers::kafka::makeKafkaReceiverFactory(),
+      receivers::nats::makeNatsReceiverFactory(),
       receivers::otlp::makeOtlpReceiverFactory(),
       receivers::pprof::makePprofReceiverFactory(),
       receivers::pyroscope::makePyroscopeReceiverFactory(),
@@ -51,7 +57,9 @@ Status registerBuiltins(Registry& registry) {
       exporters::datadog::makeDatadogExporterFactory(),
       exporters::debug::makeDebugExporterFactory(),
       exporters::file::makeFileExporterFactory(),
+      exporters::kafka::makeKafkaExporterFactory(),
       exporters::loadbalancing::makeLoadBalancingExporterFactory(),
+      exporters::nats::makeNatsExporterFactory(),
       exporters::otlp::makeOtlpExporterFactory(),
       exporters::otlphttp::makeOtlpHttpExporterFactory(),
       exporters::parca::makeParcaExporterFactory(),

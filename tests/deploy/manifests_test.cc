@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <map>
+#include <set>
 
 #include "tests/support/daemon.h"
 #include "tests/support/temp_dir.h"
@@ -183,6 +184,48 @@ TEST(KubernetesManifests, GatewayScalesAndIsProtectedAsOneWorkload) {
   const auto container_security = proflowContainer(deployment)["securityContext"];
   EXPECT_FALSE(container_security["allowPrivilegeEscalation"].as<bool>());
   EXPECT_TRUE(container_security["readOnlyRootFilesystem"].as<bool>());
+}
+
+// deploy/compose: every proflow service reads a config mounted from this folder that validates, the
+// brokers they name are services of the file, and the gateways are replicas of one consumer.
+TEST(ComposeFile, ProflowServicesShipConfigsThatValidateAndShareTheBroker) {
+  const fs::path dir = fs::path(PROFLOW_SOURCE_DIR) / "deploy" / "compose";
+  YAML::Node compose = YAML::LoadFile((dir / "compose.yaml").string());
+  std::map<std::string, YAML::Node> configs;  // service -> its proflow config
+  for (const auto& svc : compose["services"]) {
+    const std::string name = svc.first.as<std::string>();
+    if (svc.second["image"].as<std::string>().find("proflow") == std::string::npos) continue;
+    SCOPED_TRACE("compose service " + name);
+    const auto args = svc.second["command"].as<std::vector<std::string>>();
+    auto it = std::find(args.begin(), args.end(), "--config");
+    ASSERT_TRUE(it != args.end() && it + 1 != args.end());
+    std::string local;
+    for (const auto& v : svc.second["volumes"]) {
+      const std::string spec = v.as<std::string>();
+      const size_t colon = spec.find(':');
+      if (spec.rfind("./", 0) == 0 && spec.substr(colon + 1, (it + 1)->size()) == *(it + 1)) local = spec.substr(2, colon - 2);
+    }
+    ASSERT_FALSE(local.empty()) << *(it + 1) << " is not mounted from deploy/compose";
+    std::string text = testing::readFile((dir / local).string()), out;
+    EXPECT_EQ(validate(text, &out), 0) << local << ":\n" << out;
+    configs[name] = YAML::Load(text);
+  }
+  auto host_of = [](const std::string& url) { return url.substr(url.find("//") + 2, url.rfind(':') - url.find("//") - 2); };
+  ASSERT_TRUE(configs.count("agent"));
+  const std::string agent_url = configs["agent"]["exporters"]["nats"]["url"].as<std::string>();
+  EXPECT_TRUE(compose["services"][host_of(agent_url)]) << agent_url << " names no compose service";
+  std::set<std::string> consumers;
+  int gateways = 0;
+  for (auto& [name, cfg] : configs) {
+    if (!cfg["receivers"]["nats"]) continue;
+    ++gateways;
+    consumers.insert(cfg["receivers"]["nats"]["consumer"].as<std::string>());
+    EXPECT_EQ(cfg["receivers"]["nats"]["url"].as<std::string>(), agent_url) << name;
+    EXPECT_EQ(cfg["receivers"]["nats"]["subject"].as<std::string>(),
+              configs["agent"]["exporters"]["nats"]["subject"].as<std::string>()) << name;
+  }
+  EXPECT_GE(gateways, 2) << "one gateway leaves nothing to fail over to";
+  EXPECT_EQ(consumers.size(), 1u) << "replicas must share one durable consumer";
 }
 
 }  // namespace

@@ -1,0 +1,145 @@
+#include "core/brokers/broker_message.h"
+
+#include <map>
+#include <tuple>
+
+#include "core/flat/flat_attributes.h"
+#include "core/flat/flat_decode.h"
+#include "core/flat/flat_encode.h"
+#include "core/flat/flat_identity.h"
+#include "core/flat/flat_split.h"
+#include "core/formats/otlp_json/otlp_json.h"
+#include "core/otlp_types.h"
+#include "core/stable_hash.h"
+
+namespace proflow::broker_message {
+namespace {
+
+std::string hex(std::string_view bytes) {
+  static constexpr char kDigits[] = "0123456789abcdef";
+  std::string out;
+  out.reserve(bytes.size() * 2);
+  for (unsigned char c : bytes) {
+    out += kDigits[c >> 4];
+    out += kDigits[c & 15];
+  }
+  return out;
+}
+
+// The trace id of the first sample of resource `r` that links to a trace.
+std::string firstTraceId(const flat::Batch& b, const flat::Resource& r) {
+  std::string found;
+  b.forEachScope(r, [&](uint32_t s) {
+    const flat::Range profiles = b.scopes[s].profiles;
+    for (uint32_t p = profiles.begin; p < profiles.end() && found.empty(); ++p) {
+      const flat::Range rows = b.profiles[p].samples;
+      for (uint32_t row = rows.begin; row < rows.end() && found.empty(); ++row) {
+        const int32_t link = b.samples.link_index[row];
+        if (link > 0 && static_cast<size_t>(link) < b.links.size()) found = hex(b.view(b.links[static_cast<size_t>(link)].trace_id));
+      }
+    }
+  });
+  return found;
+}
+
+std::string keyOf(const flat::Batch& b, const flat::Resource& r, KeyKind kind, const std::string& service) {
+  switch (kind) {
+    case KeyKind::kNone: return {};
+    case KeyKind::kService: return service;
+    case KeyKind::kResource: {
+      // A short stable digest: equal attribute sets (in any order, inline or by reference) share it.
+      const uint64_t h = stableHash(flat::keyValuesIdentity(b, r.attributes));
+      std::string bytes(8, '\0');
+      for (int i = 0; i < 8; ++i) bytes[static_cast<size_t>(i)] = static_cast<char>(h >> (56 - 8 * i));
+      return hex(bytes);
+    }
+    case KeyKind::kTraceId: return firstTraceId(b, r);
+  }
+  return {};
+}
+
+}  // namespace
+
+bool validEncoding(std::string_view encoding) { return encoding == "otlp_proto" || encoding == "otlp_json"; }
+
+bool parseKeyKind(std::string_view name, KeyKind* out) {
+  static const std::map<std::string_view, KeyKind> kKinds = {
+      {"none", KeyKind::kNone}, {"service", KeyKind::kService}, {"resource", KeyKind::kResource},
+      {"trace_id", KeyKind::kTraceId}};
+  auto it = kKinds.find(name);
+  if (it == kKinds.end()) return false;
+  *out = it->second;
+  return true;
+}
+
+std::vector<Part> split(const flat::Batch& batch, std::string_view tenant_attribute, KeyKind key_kind) {
+  std::map<std::tuple<std::string, std::string, std::string>, uint32_t> groups;
+  std::vector<Part> parts;
+  std::vector<uint32_t> group_of(batch.resources.size());
+  for (size_t i = 0; i < batch.resources.size(); ++i) {
+    const flat::Resource& r = batch.resources[i];
+    Part p;
+    if (!tenant_attribute.empty()) p.tenant = flat::resourceAttribute(batch, r, tenant_attribute).value_or("");
+    p.service = flat::resourceAttribute(batch, r, "service.name").value_or("");
+    p.key = keyOf(batch, r, key_kind, p.service);
+    auto [it, added] = groups.emplace(std::make_tuple(p.tenant, p.service, p.key), static_cast<uint32_t>(parts.size()));
+    if (added) parts.push_back(std::move(p));
+    group_of[i] = it->second;
+  }
+  if (parts.size() <= 1) {
+    if (parts.empty()) parts.emplace_back();
+    parts[0].batch = batch;
+    return parts;
+  }
+  std::vector<flat::Batch> cut = flat::splitByResource(batch, group_of, static_cast<uint32_t>(parts.size()));
+  for (size_t g = 0; g < parts.size(); ++g) parts[g].batch = std::move(cut[g]);
+  return parts;
+}
+
+Status encode(const flat::Batch& batch, std::string_view encoding, std::string* out) {
+  if (encoding == "otlp_proto") {
+    *out = flat::encode(batch);
+    return Status::ok();
+  }
+  if (encoding != "otlp_json") return Status::invalid("unknown encoding '" + std::string(encoding) + "'");
+  // JSON is the cold path: through protobuf's JSON mapping, from the flat encoding.
+  otlp::Request request;
+  if (!request.ParseFromString(flat::encode(batch))) return Status::internal("flat encoding did not parse back");
+  *out = otlp_json::toOtlpJson(request);
+  return Status::ok();
+}
+
+Decoded decode(std::string_view body, std::string_view encoding, size_t max_bytes) {
+  Decoded d;
+  if (body.size() > max_bytes) {
+    d.status = Status::tooLarge("message of " + std::to_string(body.size()) + " bytes exceeds max_message_bytes " +
+                                std::to_string(max_bytes));
+    return d;
+  }
+  std::string from_json;
+  if (encoding == "otlp_json") {
+    otlp::Request request;
+    if (Status s = otlp_json::parseOtlpJson(body, &request); !s.isOk()) {
+      d.status = Status::invalid("message is not OTLP/JSON: " + s.message());
+      return d;
+    }
+    request.SerializeToString(&from_json);
+    body = from_json;
+  } else if (encoding != "otlp_proto") {
+    d.status = Status::invalid("unknown encoding '" + std::string(encoding) + "'");
+    return d;
+  }
+  flat::DecodeResult r = flat::decode(body, &d.batch);  // validates: the OTLP receivers' checks
+  if (!r.request.isOk()) {
+    d.status = Status::invalid("message is not a valid ExportProfilesServiceRequest (" + r.request.message() + ")");
+    return d;
+  }
+  d.rejected_profiles = r.rejected_profiles;
+  for (const auto& e : r.profile_errors) {
+    if (d.rejected_reason.size() > 1024) break;
+    d.rejected_reason += (d.rejected_reason.empty() ? "" : "; ") + e;
+  }
+  return d;
+}
+
+}  // namespace proflow::broker_message

@@ -1,0 +1,50 @@
+// Config of the `kafka` receiver: a consumer group member that commits offsets only after the
+// pipeline accepted a record.
+//
+//   receivers:
+//     kafka:
+//       brokers: [kafka-0:9092]
+//       topic: otlp_profiles
+//       group_id: proflow-gateway
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "core/brokers/kafka_conf.h"
+#include "core/config/config_reader.h"
+
+namespace proflow::receivers::kafka {
+
+struct KafkaReceiverConfig {
+  std::vector<std::string> brokers = {"localhost:9092"};
+  std::string topic = "otlp_profiles";
+  std::string group_id = "proflow";
+  std::string encoding = "otlp_proto";  // for records without a proflow-encoding header
+  std::string client_id = "proflow";
+  std::string initial_offset = "latest";  // latest | earliest: where a group without offsets starts
+  config::Duration session_timeout = std::chrono::seconds(10);
+  config::Duration pause_duration = std::chrono::seconds(1);  // how long a refused partition rests
+  config::ByteSize max_message_bytes = config::ByteSize(8u << 20);
+  std::map<std::string, std::string> consumer_config;  // librdkafka properties by their own names
+
+  template <class V>
+  void visit(V& v) {
+    v.field("brokers", brokers, "bootstrap brokers, host:port each");
+    v.field("topic", topic, "topic to consume");
+    v.field("group_id", group_id, "consumer group, the same on every replica");
+    v.field("encoding", encoding, "otlp_proto or otlp_json, for records without a proflow-encoding header");
+    v.field("client_id", client_id, "Kafka client.id");
+    v.field("initial_offset", initial_offset, "latest or earliest: where a group without committed offsets starts");
+    v.field("session_timeout", session_timeout, "a member silent this long leaves the group (its partitions move)");
+    v.field("pause_duration", pause_duration, "a partition the pipeline refused is paused this long");
+    v.field("max_message_bytes", max_message_bytes, "larger records are skipped as poison");
+    v.field("consumer_config", consumer_config,
+            "librdkafka properties (security.protocol, sasl.mechanisms, ssl.ca.location, ...)");
+  }
+  void validate(config::ValidationContext& ctx) const;
+  std::map<std::string, std::string> fixedProperties() const;
+};
+
+}  // namespace proflow::receivers::kafka

@@ -1,0 +1,66 @@
+// The `kafka` receiver: a consumer group member (replicas share group_id, so each partition is read
+// by one of them). Each record is decoded and validated as an OTLP profiles request and handed to
+// the pipelines; its offset is committed only once the pipeline accepted it (at least once: a crash
+// or a rebalance before the commit means the record is read again). When the pipeline refuses, the
+// record's partition is paused and rewound to that record, then resumed after pause_duration, so
+// backpressure delays data instead of losing it. Records that can never be accepted (undecodable,
+// or refused for good) are skipped, logged and counted. Consumer lag is exposed in /metrics.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <map>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <utility>
+
+#include "core/brokers/kafka_conf.h"
+#include "core/factory.h"
+#include "core/telemetry/log_throttle.h"
+#include "receivers/kafka/config.h"
+
+namespace proflow::receivers::kafka {
+
+class KafkaReceiver final : public Receiver {
+ public:
+  KafkaReceiver(const CreateSettings& settings, KafkaReceiverConfig config, ConsumerPtr next);
+  ~KafkaReceiver() override;
+
+  Status start(Host& host) override;
+  void shutdown(Deadline deadline) override;
+
+  // Called by librdkafka's rebalance callback (on the consumer thread).
+  void rebalance(rd_kafka_resp_err_t err, rd_kafka_topic_partition_list_t* partitions);
+
+ private:
+  using Partition = std::pair<std::string, int32_t>;  // topic, partition
+  enum class Outcome { kDone, kRefused };
+
+  void run();
+  Outcome handle(const rd_kafka_message_t* m);
+  void pausePartition(const rd_kafka_message_t* m);
+  void seekTo(const Partition& p, int64_t offset);
+  void resumeDue();
+  void updateLag();
+
+  CreateSettings settings_;
+  KafkaReceiverConfig config_;
+  ConsumerPtr next_;
+  brokers::KafkaClientPtr consumer_;
+  std::thread thread_;
+  std::atomic<bool> stopping_{false};
+  telemetry::LogThrottle throttle_;
+  // Consumer thread only.
+  std::map<Partition, std::chrono::steady_clock::time_point> paused_;  // -> when to resume
+  std::map<Partition, int64_t> rewind_;       // -> offset of the refused record, until it is read again
+  std::map<Partition, int64_t> next_offset_;  // after the last settled record
+  std::chrono::steady_clock::time_point next_lag_update_{};
+
+  telemetry::Gauge& lag_;
+  telemetry::Counter& pauses_;
+  telemetry::Counter& poison_;
+  telemetry::Gauge& assigned_;
+};
+
+}  // namespace proflow::receivers::kafka

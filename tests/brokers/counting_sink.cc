@@ -1,0 +1,47 @@
+#include "tests/brokers/counting_sink.h"
+
+#include "tests/support/profile_builder.h"
+
+namespace proflow::testing {
+
+CountingSink::CountingSink(int port) : port_(port) {}
+
+CountingSink::~CountingSink() { stop(); }
+
+bool CountingSink::start() {
+  grpc::ServerBuilder b;
+  b.AddListeningPort("127.0.0.1:" + std::to_string(port_), grpc::InsecureServerCredentials());
+  b.RegisterService(this);
+  server_ = b.BuildAndStart();
+  return server_ != nullptr;
+}
+
+void CountingSink::stop() {
+  if (!server_) return;
+  server_->Shutdown(std::chrono::system_clock::now() + std::chrono::seconds(2));
+  server_->Wait();
+  server_.reset();
+}
+
+grpc::Status CountingSink::Export(grpc::ServerContext* ctx, const otlp::Request* req, otlp::Response* resp) {
+  (void)ctx;
+  (void)resp;
+  std::lock_guard lock(mu_);
+  for (int i = 0; i < req->resource_profiles_size(); ++i) ++arrivals_[serviceName(*req, i)];
+  return grpc::Status::OK;
+}
+
+std::map<std::string, int> CountingSink::arrivals() const {
+  std::lock_guard lock(mu_);
+  return arrivals_;
+}
+
+std::set<std::string> CountingSink::missing(const std::set<std::string>& wanted) const {
+  std::lock_guard lock(mu_);
+  std::set<std::string> out;
+  for (const auto& w : wanted)
+    if (!arrivals_.count(w)) out.insert(w);
+  return out;
+}
+
+}  // namespace proflow::testing

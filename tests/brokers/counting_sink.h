@@ -1,0 +1,40 @@
+// An OTLP/gRPC sink for scenario tests: counts every arrival of every service.name (so duplicates
+// show), and can be stopped and started again on the same port.
+#pragma once
+
+#include <grpcpp/grpcpp.h>
+
+#include <map>
+#include <memory>
+#include <mutex>
+#include <set>
+#include <string>
+
+#include "core/otlp_types.h"
+#include "opentelemetry/proto/collector/profiles/v1development/profiles_service.grpc.pb.h"
+
+namespace proflow::testing {
+
+class CountingSink final : public ::opentelemetry::proto::collector::profiles::v1development::ProfilesService::Service {
+ public:
+  explicit CountingSink(int port);
+  ~CountingSink() override;
+
+  bool start();
+  void stop();
+  int port() const { return port_; }
+
+  grpc::Status Export(grpc::ServerContext* ctx, const otlp::Request* req, otlp::Response* resp) override;
+
+  std::map<std::string, int> arrivals() const;  // service.name -> times it arrived
+  // Services of `wanted` that have not arrived yet.
+  std::set<std::string> missing(const std::set<std::string>& wanted) const;
+
+ private:
+  int port_;
+  std::unique_ptr<grpc::Server> server_;
+  mutable std::mutex mu_;
+  std::map<std::string, int> arrivals_;
+};
+
+}  // namespace proflow::testing

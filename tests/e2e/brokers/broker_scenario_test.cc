@@ -1,0 +1,77 @@
+// Every profile the agent acknowledged arrives at the sink at least once, through a broker, while a
+// gateway is killed with SIGKILL and restarted and the sink is down for a while. Duplicates are
+// allowed (at least once) and reported.
+#include <gtest/gtest.h>
+
+#include <set>
+
+#include "tests/brokers/broker_scenario.h"
+#include "tests/brokers/kafka_mock.h"
+#include "tests/brokers/nats_server.h"
+#include "tests/support/temp_dir.h"
+
+namespace proflow {
+namespace {
+
+void expectNoLoss(const testing::ScenarioResult& r, int sent) {
+  if (getenv("BROKER_SCENARIO_LOGS")) std::cout << r.logs << "\n" << r.gateway_metrics << "\n";
+  std::cout << "acknowledged " << r.acknowledged << " of " << sent << ", arrived " << r.arrived << ", duplicates "
+            << r.duplicates << "\n";
+  ::testing::Test::RecordProperty("acknowledged", static_cast<int>(r.acknowledged));
+  ::testing::Test::RecordProperty("duplicates", static_cast<int>(r.duplicates));
+  EXPECT_GE(r.acknowledged, static_cast<size_t>(sent) * 9 / 10);  // the agent kept acknowledging throughout
+  EXPECT_TRUE(r.missing.empty()) << r.missing.size() << " acknowledged profiles never arrived, e.g. "
+                                 << (r.missing.empty() ? "" : *r.missing.begin()) << "\n"
+                                 << r.logs;
+  EXPECT_EQ(r.arrived, r.acknowledged);
+}
+
+TEST(BrokerScenario, NatsJetStreamLosesNothingAcknowledged) {
+  testing::NatsServer server;
+  ASSERT_TRUE(server.ok());
+  testing::TempDir dir;
+  testing::BrokerScenario s;
+  s.type = "nats";
+  s.exporter_yaml = "    url: " + server.url() + "\n    stream: PROFILES\n    subject: profiles.otlp\n" +
+                    "    create_stream: true\n";
+  s.receiver_yaml = "    url: " + server.url() + "\n    stream: PROFILES\n    subject: profiles.otlp\n" +
+                    "    consumer: gateways\n    ack_wait: 2s\n    nak_delay: 200ms\n    batch_size: 8\n" +
+                    "    fetch_timeout: 200ms\n";
+  auto r = testing::runBrokerScenario(s, dir.path().string());
+  expectNoLoss(r, s.profiles);
+  // The sink's absence reached the broker as refusals, not as drops.
+  EXPECT_GT(r.gatewayMetric("proflow_receiver_nats_nak_messages_total"), 0) << r.gateway_metrics;
+  EXPECT_EQ(r.gatewayMetric("proflow_receiver_nats_dead_letter_messages_total"), 0);
+}
+
+TEST(BrokerScenario, KafkaLosesNothingAcknowledged) {
+  testing::KafkaMock mock(3);
+  ASSERT_TRUE(mock.ok());
+  ASSERT_TRUE(mock.createTopic("otlp_profiles", 4));
+  testing::TempDir dir;
+  testing::BrokerScenario s;
+  s.type = "kafka";
+  s.exporter_yaml = "    brokers: " + mock.brokersYaml() + "\n    topic: otlp_profiles\n    partition_key: service\n" +
+                    "    compression: lz4\n";
+  s.receiver_yaml = "    brokers: " + mock.brokersYaml() + "\n    topic: otlp_profiles\n    group_id: gateways\n" +
+                    "    initial_offset: earliest\n    session_timeout: 6s\n    pause_duration: 200ms\n" +
+                    "    consumer_config: { heartbeat.interval.ms: \"500\", max.poll.interval.ms: \"10000\" }\n";
+  // A killed member holds the group's rebalance until its session times out (6s): the client sends
+  // slower, so traffic is still flowing when the restarted member has its partitions again.
+  s.send_interval_ms = 40;
+  s.sink_down_ms = 8000;
+  s.ready_metric = "proflow_receiver_kafka_assigned_partitions";
+  auto r = testing::runBrokerScenario(s, dir.path().string());
+  expectNoLoss(r, s.profiles);
+  if (!r.missing.empty()) {
+    // Where they went missing: in the topic (the consumers skipped them) or not (never produced).
+    std::set<std::string> in_topic;
+    for (const auto& rec : mock.readAll("otlp_profiles", 100000, 8000)) in_topic.insert(rec.key);
+    for (const auto& m : r.missing) ADD_FAILURE() << m << (in_topic.count(m) ? " is in the topic" : " is not in the topic");
+  }
+  EXPECT_GT(r.gatewayMetric("proflow_receiver_kafka_partition_pauses_total"), 0) << r.gateway_metrics;
+  EXPECT_EQ(r.gatewayMetric("proflow_receiver_kafka_poison_records_total"), 0);
+}
+
+}  // namespace
+}  // namespace proflow

@@ -1,0 +1,111 @@
+// The `kafka` receiver against librdkafka's mock cluster: offsets committed only after the pipeline
+// accepted (a refusal pauses the partition and the record is read again, not lost), poison skipped
+// and counted, and the lag gauge.
+#include <gtest/gtest.h>
+
+#include "core/flat/flat_encode.h"
+#include "receivers/kafka/factory.h"
+#include "receivers/kafka/kafka_receiver.h"
+#include "tests/brokers/component_harness.h"
+#include "tests/brokers/kafka_mock.h"
+#include "tests/support/component_config.h"
+#include "tests/support/daemon.h"
+
+namespace proflow {
+namespace {
+
+using namespace std::chrono_literals;
+using receivers::kafka::KafkaReceiverConfig;
+
+class KafkaReceiverTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    ASSERT_TRUE(mock_.ok());
+    ASSERT_TRUE(mock_.createTopic("otlp_profiles", 2));
+  }
+  KafkaReceiverConfig config() {
+    KafkaReceiverConfig c;
+    std::stringstream in(mock_.bootstraps());
+    c.brokers.clear();
+    for (std::string b; std::getline(in, b, ',');) c.brokers.push_back(b);
+    c.group_id = "gateways";
+    c.initial_offset = "earliest";
+    c.pause_duration = 200ms;
+    return c;
+  }
+  std::unique_ptr<receivers::kafka::KafkaReceiver> start(testing::ComponentHarness& h, KafkaReceiverConfig c,
+                                                         std::shared_ptr<testing::ScriptedPipeline> pipeline) {
+    auto r = std::make_unique<receivers::kafka::KafkaReceiver>(h.settings, std::move(c), std::move(pipeline));
+    EXPECT_TRUE(r->start(h.host).isOk());
+    return r;
+  }
+  bool produce(const std::string& service) { return mock_.produce("otlp_profiles", flat::encode(testing::numbered(service).data())); }
+
+  testing::KafkaMock mock_{1};
+};
+
+TEST(KafkaReceiverConfig, ListsEveryError) {
+  auto factory = receivers::kafka::makeKafkaReceiverFactory();
+  auto errors = testing::checkComponentConfig(*factory, R"(
+brokers: [k0:9092]
+group_id: ""
+initial_offset: middle
+consumer_config: { enable.auto.commit: "true", bogus.property: x }
+)", "receivers.kafka");
+  const std::string text = errors.format();
+  for (const char* what : {"receivers.kafka.group_id", "receivers.kafka.initial_offset", "enable.auto.commit", "bogus.property"})
+    EXPECT_NE(text.find(what), std::string::npos) << what << " missing in:\n" << text;
+  EXPECT_NE(text.find("t.yaml:5:"), std::string::npos) << text;
+}
+
+TEST_F(KafkaReceiverTest, CommitsOnlyWhatThePipelineAccepted) {
+  for (int i = 0; i < 20; ++i) ASSERT_TRUE(produce("p" + std::to_string(i)));
+  testing::ComponentHarness h(ComponentKind::kReceiver, "kafka");
+  auto pipeline = std::make_shared<testing::ScriptedPipeline>();
+  auto r = start(h, config(), pipeline);
+  EXPECT_TRUE(testing::waitFor([&] { return pipeline->acceptedSet().size() == 20; }, 20s));
+  EXPECT_TRUE(testing::waitFor([&] { return h.metric("proflow_receiver_kafka_consumer_lag") == 0; }, 5s));
+  r->shutdown(std::chrono::steady_clock::now());
+  // Committed: the group resumes after them.
+  ASSERT_TRUE(produce("p20"));
+  auto again = std::make_shared<testing::ScriptedPipeline>();
+  auto r2 = start(h, config(), again);
+  EXPECT_TRUE(testing::waitFor([&] { return again->accepted().size() >= 1; }, 20s));
+  std::this_thread::sleep_for(500ms);
+  EXPECT_EQ(again->accepted(), std::vector<std::string>{"p20"});
+  r2->shutdown(std::chrono::steady_clock::now());
+}
+
+TEST_F(KafkaReceiverTest, ARefusingPipelinePausesThePartitionAndLosesNothing) {
+  for (int i = 0; i < 10; ++i) ASSERT_TRUE(produce("p" + std::to_string(i)));
+  testing::ComponentHarness h(ComponentKind::kReceiver, "kafka");
+  auto pipeline = std::make_shared<testing::ScriptedPipeline>();
+  pipeline->setRefuse(-1);
+  auto r = start(h, config(), pipeline);
+  EXPECT_TRUE(testing::waitFor([&] { return h.metric("proflow_receiver_kafka_partition_pauses_total") >= 2; }, 20s));
+  EXPECT_TRUE(testing::waitFor([&] { return h.metric("proflow_receiver_kafka_consumer_lag") == 10; }, 5s))
+      << h.metric("proflow_receiver_kafka_consumer_lag");
+  pipeline->setRefuse(0);
+  EXPECT_TRUE(testing::waitFor([&] { return pipeline->acceptedSet().size() == 10; }, 20s))
+      << pipeline->acceptedSet().size() << " of 10";
+  // Order within a partition is kept across the pauses.
+  std::vector<std::string> order = pipeline->accepted();
+  EXPECT_EQ(order.size(), 10u) << "duplicates after resuming";
+  r->shutdown(std::chrono::steady_clock::now());
+}
+
+TEST_F(KafkaReceiverTest, PoisonIsSkippedAndCounted) {
+  ASSERT_TRUE(mock_.produce("otlp_profiles", "\x0a\xff\xff garbage"));
+  ASSERT_TRUE(mock_.produce("otlp_profiles", "{\"resourceProfiles\": [", {{"proflow-encoding", "otlp_json"}}));
+  ASSERT_TRUE(produce("good"));
+  testing::ComponentHarness h(ComponentKind::kReceiver, "kafka");
+  auto pipeline = std::make_shared<testing::ScriptedPipeline>();
+  auto r = start(h, config(), pipeline);
+  EXPECT_TRUE(testing::waitFor([&] { return pipeline->accepted().size() == 1; }, 20s));
+  EXPECT_EQ(h.metric("proflow_receiver_kafka_poison_records_total"), 2);
+  EXPECT_EQ(h.metric("proflow_receiver_refused_batches_total"), 2);
+  r->shutdown(std::chrono::steady_clock::now());
+}
+
+}  // namespace
+}  // namespace proflow
