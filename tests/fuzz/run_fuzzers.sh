@@ -3,8 +3,9 @@
 # FUZZ_SECONDS on a scratch copy of its corpus. Findings land in $BUILD/findings/<target>/ and the
 # final libFuzzer line of each run is appended to $BUILD/fuzz-summary.txt.
 # Usage: tests/fuzz/run_fuzzers.sh [build-dir] [target...]
-#   env: FUZZ_SECONDS, FUZZ_JOBS, FUZZ_RSS_MB, FUZZ_PREBUILT (a GCC build tree to link the framework from,
-#   see fuzz_build.cmake)
+#   env: FUZZ_SECONDS, FUZZ_JOBS, FUZZ_RSS_MB, FUZZ_TIMEOUT (seconds per input, wall clock: raise it when the
+#   fuzzers run at low priority on a busy machine, where a starved run is reported as a timeout),
+#   FUZZ_PREBUILT (a GCC build tree to link the framework from, see fuzz_build.cmake)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 build=${1:-build-fuzz}
@@ -12,6 +13,7 @@ shift || true
 seconds=${FUZZ_SECONDS:-60}
 jobs=${FUZZ_JOBS:-2}
 rss=${FUZZ_RSS_MB:-2048}
+input_timeout=${FUZZ_TIMEOUT:-10}
 export CCACHE_BASEDIR=$PWD
 
 if [[ ! -f $build/build.ninja ]]; then
@@ -38,7 +40,7 @@ for t in "${targets[@]}"; do
   status=0
   # CPU seconds beside the wall-clock budget: on a shared machine they say how much fuzzing was done.
   TIMEFORMAT='%U %S' cpu_file=$build/findings/$t.cpu
-  { time "$build/tests/fuzz/${t}_fuzz" "$work" -max_total_time="$seconds" -rss_limit_mb="$rss" -timeout=10 \
+  { time "$build/tests/fuzz/${t}_fuzz" "$work" -max_total_time="$seconds" -rss_limit_mb="$rss" -timeout="$input_timeout" \
       -max_len=65536 -artifact_prefix="$findings/" -print_final_stats=1 >"$log" 2>&1 || status=$?; } 2>"$cpu_file"
   cpu=$(awk '{printf "%.0f", $1 + $2}' "$cpu_file")
   final=$(grep -E '^#[0-9]+.*(DONE|cov:)' "$log" | tail -1 || true)
