@@ -48,6 +48,7 @@ target_link_libraries(proflow_processor_batch INTERFACE proflow_core)
 proflow_fuzz_import(proflow_exporter_debug exporters/debug/libproflow_exporter_debug.a)
 target_link_libraries(proflow_exporter_debug INTERFACE proflow_core)
 
+add_subdirectory(core/flat)  # proflow_flat: a name for proflow_core's flat model
 add_subdirectory(core/formats)
 add_subdirectory(receivers/pyroscope)
 add_subdirectory(tests/fuzz)
