@@ -70,6 +70,9 @@ Status parseDate(std::string_view digits, int64_t* out_ns) {
   const year_month_day ymd{year(num(0, 4)), month(static_cast<unsigned>(num(4, 2))),
                            day(static_cast<unsigned>(num(6, 2)))};
   if (!ymd.ok()) return Status::invalid("invalid date " + quoted(digits) + " (expected YYYYMMDD)");
+  // Nanoseconds since the epoch in 64 bits reach from 1677-09-21 to 2262-04-11.
+  if (ymd.year() < year(1678) || ymd.year() > year(2261))
+    return Status::invalid("date " + quoted(digits) + " out of range (years 1678 to 2261)");
   *out_ns = duration_cast<nanoseconds>(sys_days(ymd).time_since_epoch()).count();
   return Status::ok();
 }

@@ -65,6 +65,10 @@ TEST(IngestTimeTest, UnitsToldApartByDigitCount) {
   ASSERT_TRUE(parseIngestTime("20261129", kNow, &t).isOk());
   EXPECT_EQ(t, 1'795'910'400'000'000'000);  // YYYYMMDD, midnight UTC
   EXPECT_FALSE(parseIngestTime("17959870", kNow, &t).isOk());  // 8 digits: YYYYMMDD, month 98 is invalid
+  Status ancient = parseIngestTime("00000630", kNow, &t);       // a real date, but not in 64-bit nanoseconds
+  EXPECT_FALSE(ancient.isOk());
+  EXPECT_NE(ancient.message().find("out of range"), std::string::npos) << ancient.message();
+  EXPECT_FALSE(parseIngestTime("99991231", kNow, &t).isOk());
   ASSERT_TRUE(parseIngestTime("now", kNow, &t).isOk());
   EXPECT_EQ(t, kNow);
   ASSERT_TRUE(parseIngestTime("now-1h", kNow, &t).isOk());
