@@ -127,21 +127,18 @@ Status readInput(const std::string& data, std::string format, flat::Batch* batch
   return Status::invalid("input is neither pprof (" + as_pprof.message() + ") nor JFR, OTLP JSON or OTLP protobuf");
 }
 
-// The symbolizer edits a protobuf request: the batch goes there and back (an opt-in, offline step).
 Status symbolizeInPlace(const CliArgs& args, flat::Batch* batch) {
-  otlp::Request request;
-  if (Status s = flat::toRequest(*batch, &request); !s.isOk()) return s;
   symbolize::SymbolizerOptions opts;
   opts.debug_dirs = options(args, "--debug-dir");
   opts.binary_dirs = options(args, "--binary-dir");
   opts.debuginfod.urls = options(args, "--debuginfod");
   opts.trust_mapping_paths = true;  // offline: the mapping's own file is on this machine
   symbolize::Symbolizer symbolizer(opts);
-  auto counts = symbolize::symbolizeRequest(symbolizer, request, symbolize::AddressMode::kAuto);
+  auto counts = symbolize::symbolizeBatch(symbolizer, *batch, symbolize::AddressMode::kAuto);
   std::fprintf(stderr, "symbolized %llu locations, %llu not found, %llu errors\n",
                static_cast<unsigned long long>(counts.symbolized), static_cast<unsigned long long>(counts.not_found),
                static_cast<unsigned long long>(counts.errors));
-  return flat::fromRequest(request, batch);
+  return Status::ok();
 }
 
 Status writeFile(const std::string& path, const std::string& data) {
