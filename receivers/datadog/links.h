@@ -12,14 +12,17 @@
 // (the tracers give a new trace's root span the trace's id). For a trace continued from another
 // service it is not the trace id but still groups the samples of one local request. The labels stay
 // sample attributes (`span id`, `local root span id`, `trace endpoint`).
+//
+// The span id is also re-read from the labels with Datadog's meaning (decimal only): a 16-digit
+// decimal id would otherwise be taken for hex by the generic parser.
 #pragma once
 
 #include "core/flat/flat_batch.h"
 
 namespace proflow::receivers::datadog {
 
-// Rewrites the links of the samples of `profiles` (a range of b->profiles) whose trace id is zero.
-// Returns how many samples got a derived trace id.
+// Rewrites the links of the samples of `profiles` (a range of b->profiles): Datadog's span id, and the
+// derived trace id where the trace id is zero. Returns how many samples got a derived trace id.
 size_t deriveTraceIds(flat::Batch* b, flat::Range profiles);
 
 }  // namespace proflow::receivers::datadog

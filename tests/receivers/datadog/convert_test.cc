@@ -109,6 +109,23 @@ TEST(ConvertTest, TraceIdLabelIsKeptNotDerived) {
   EXPECT_EQ(hex(r.dictionary().link_table(s.link_index()).trace_id()), "0af7651916cd43dd8448eb211c80319c");
 }
 
+// Datadog ids are decimal whatever their length: 16 digits would read as hex to the generic parser.
+TEST(ConvertTest, SixteenDigitDecimalSpanIdStaysDecimal) {
+  pprof::Profile prof = ddProfile({{"cpu", "nanoseconds"}}, true);
+  for (auto& l : *prof.mutable_sample(0)->mutable_label())
+    if (prof.string_table(static_cast<int>(l.key())) == "span id") {
+      l.set_str(prof.string_table_size());
+      prof.add_string_table("1234567890123456");
+    }
+  const std::string body = multipart({{"event", "event.json", "", eventJson({"cpu.pprof"}, "service:a")},
+                                      {"cpu.pprof", "cpu.pprof", "", serialize(prof)}});
+  otlp::Request r;
+  ASSERT_TRUE(convert(body, &r).isOk());
+  const auto& s = r.resource_profiles(0).scope_profiles(0).profiles(0).samples(0);
+  EXPECT_EQ(sampleAttr(r, s, "span id"), "1234567890123456");
+  EXPECT_EQ(hex(r.dictionary().link_table(s.link_index()).span_id()), "000462d53c8abac0");
+}
+
 TEST(ConvertTest, JavaJfrAttachment) {
   const std::string jfr = jfrRecording();
   ASSERT_GT(jfr.size(), 1000u);
