@@ -7,6 +7,7 @@
 #include "tests/receivers/datadog/harness.h"
 #include "tests/receivers/datadog/otlp_view.h"
 #include "tests/support/daemon.h"
+#include "tests/support/temp_dir.h"
 
 namespace proflow::receivers::datadog {
 namespace {
@@ -23,7 +24,7 @@ std::string quote(const std::string& s) {
 }
 
 // node_modules with dd-trace under the build tree ("" and `error` when node/npm are missing or the
-// install failed). Installed once; later runs reuse it.
+// install failed). Installed once per version of node_app/package.json; later runs reuse it.
 std::string ddTraceModules(std::string* error) {
   std::string out;
   if (proflow::testing::runCommand({"sh", "-c", "command -v node && command -v npm"}, &out) != 0) {
@@ -31,7 +32,10 @@ std::string ddTraceModules(std::string* error) {
     return {};
   }
   const std::string modules = kNodeDir + "/node_modules";
-  if (std::filesystem::exists(modules + "/dd-trace/package.json")) return modules;
+  // Reused while the app's package.json (which pins dd-trace) is the one it was installed from.
+  if (std::filesystem::exists(modules + "/dd-trace/package.json") &&
+      proflow::testing::readFile(kNodeDir + "/package.json") == proflow::testing::readFile(kAppDir + "/package.json"))
+    return modules;
   std::filesystem::create_directories(kNodeDir);
   std::filesystem::copy_file(kAppDir + "/package.json", kNodeDir + "/package.json",
                              std::filesystem::copy_options::overwrite_existing);
