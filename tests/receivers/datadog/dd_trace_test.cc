@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <mutex>
 
+#include "tests/receivers/datadog/fake_agent.h"
 #include "tests/receivers/datadog/harness.h"
 #include "tests/receivers/datadog/otlp_view.h"
 #include "tests/support/daemon.h"
@@ -53,20 +54,24 @@ bool hasFunction(const otlp::Request& r, const std::string& name) {
   return std::find(names.begin(), names.end(), name) != names.end();
 }
 
+// Runs node_app/app.js against the receiver on `port` for `seconds`; the app's exit code, its output in `out`.
+int runApp(const std::string& modules, int port, int seconds, std::string* out) {
+  const std::string env = "NODE_PATH=" + quote(modules) + " DD_TRACE_AGENT_URL=http://127.0.0.1:" +
+                          std::to_string(port) +
+                          " DD_SERVICE=proflow-node-app DD_ENV=ci DD_VERSION=4.5.6 DD_PROFILING_ENABLED=true"
+                          " DD_PROFILING_UPLOAD_PERIOD=2 DD_TRACE_STARTUP_LOGS=false DD_INSTRUMENTATION_TELEMETRY_ENABLED=false"
+                          " DD_REMOTE_CONFIGURATION_ENABLED=false RUN_SECONDS=" + std::to_string(seconds);
+  return proflow::testing::runCommand({"sh", "-c", env + " node " + quote(kAppDir + "/app.js") + " 2>&1"}, out,
+                                      std::chrono::seconds(60));
+}
+
 TEST_F(DatadogReceiverTest, NodeDdTraceProfilesArriveWithFunctionsTagsAndSpanLinks) {
   std::string error;
   const std::string modules = ddTraceModules(&error);
   ASSERT_FALSE(modules.empty()) << error;
   start({});
-  const std::string env = "NODE_PATH=" + quote(modules) + " DD_TRACE_AGENT_URL=http://127.0.0.1:" +
-                          std::to_string(port_) +
-                          " DD_SERVICE=proflow-node-app DD_ENV=ci DD_VERSION=4.5.6 DD_PROFILING_ENABLED=true"
-                          " DD_PROFILING_UPLOAD_PERIOD=2 DD_TRACE_STARTUP_LOGS=false DD_INSTRUMENTATION_TELEMETRY_ENABLED=false"
-                          " DD_REMOTE_CONFIGURATION_ENABLED=false RUN_SECONDS=9";
   std::string out;
-  const int rc = proflow::testing::runCommand({"sh", "-c", env + " node " + quote(kAppDir + "/app.js") + " 2>&1"},
-                                              &out, std::chrono::seconds(60));
-  ASSERT_EQ(rc, 0) << out;
+  ASSERT_EQ(runApp(modules, port_, 9, &out), 0) << out;
 
   const auto batches = capture_->wait(2, std::chrono::seconds(5));
   ASSERT_FALSE(batches.empty()) << "no profile upload arrived; app output:\n" << out;
@@ -105,6 +110,29 @@ TEST_F(DatadogReceiverTest, NodeDdTraceProfilesArriveWithFunctionsTagsAndSpanLin
   EXPECT_TRUE(functions) << "the app's functions are missing from every upload";
   EXPECT_TRUE(linked) << "no sample links to a span";
   EXPECT_TRUE(types.count("wall")) << "no wall-time profile";
+}
+
+// In front of an Agent: the tracer's traces and profiles reach the Agent, and the profiles the pipeline.
+TEST_F(DatadogReceiverTest, NodeDdTraceThroughForwardToReachesTheAgentAndThePipeline) {
+  std::string error;
+  const std::string modules = ddTraceModules(&error);
+  ASSERT_FALSE(modules.empty()) << error;
+  FakeAgent agent(runtime_.io());
+  DatadogReceiverConfig cfg;
+  cfg.forward_to = agent.url();
+  start(cfg);
+  std::string out;
+  ASSERT_EQ(runApp(modules, port_, 5, &out), 0) << out;
+  const auto batches = capture_->wait(1, std::chrono::seconds(5));
+  ASSERT_FALSE(batches.empty()) << "no profile reached the pipeline; app output:\n" << out;
+  EXPECT_EQ(resourceAttr(batches[0].request().resource_profiles(0), "service.name"), "proflow-node-app");
+  bool traces = false, profiles = false;
+  for (const auto& got : agent.received()) {
+    traces |= got.target.find("/traces") != std::string::npos && !got.body.empty();
+    profiles |= got.target == "/profiling/v1/input" && got.body.find("event.json") != std::string::npos;
+  }
+  EXPECT_TRUE(traces) << "the Agent got no traces";
+  EXPECT_TRUE(profiles) << "the Agent got no profile upload";
 }
 
 }  // namespace

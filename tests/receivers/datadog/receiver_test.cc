@@ -5,7 +5,7 @@
 
 #include <thread>
 
-#include "core/net/http_server.h"
+#include "tests/receivers/datadog/fake_agent.h"
 #include "tests/receivers/datadog/fixtures.h"
 #include "tests/receivers/datadog/harness.h"
 #include "tests/receivers/datadog/otlp_view.h"
@@ -114,50 +114,6 @@ TEST_F(DatadogReceiverTest, BusyPipelineAsksToRetry) {
   EXPECT_EQ(r.http_status, 429);
   EXPECT_NE(net::headerValue(r.headers, "retry-after"), "");
 }
-
-// A stand-in Agent: records what it got, answers 202 with its own header and body (after `delay`).
-struct FakeAgent {
-  struct Got {
-    std::string method, target, body;
-    net::HttpHeaders headers;
-  };
-  explicit FakeAgent(boost::asio::io_context& io, std::chrono::milliseconds delay = {}) {
-    net::HttpServerOptions o;
-    server = std::make_unique<net::HttpServer>(io, o, spdlog::default_logger());
-    for (const char* m : {"GET", "POST", "PUT"})
-      server->route(m, "/*", [this, delay](net::HttpRequest&& req, net::Responder respond) {
-        {
-          std::lock_guard<std::mutex> lock(mu);
-          got.push_back({req.method, req.target, req.body, req.headers});
-        }
-        std::lock_guard<std::mutex> lock(mu);
-        answering.emplace_back([respond, delay, path = req.path] {
-          std::this_thread::sleep_for(delay);
-          net::HttpResponse r{202, "application/json", "{\"agent\":\"" + path + "\"}", {{"X-Agent", "yes"}}};
-          respond(std::move(r));
-        });
-      });
-    EXPECT_TRUE(server->start().isOk());
-  }
-  ~FakeAgent() {
-    std::vector<std::thread> threads;
-    {
-      std::lock_guard<std::mutex> lock(mu);
-      threads.swap(answering);
-    }
-    for (auto& t : threads) t.join();
-    server->stop();
-  }
-  std::vector<Got> received() {
-    std::lock_guard<std::mutex> lock(mu);
-    return got;
-  }
-  std::string url() const { return "http://127.0.0.1:" + std::to_string(server->port()); }
-  std::unique_ptr<net::HttpServer> server;
-  std::mutex mu;
-  std::vector<Got> got;
-  std::vector<std::thread> answering;
-};
 
 TEST_F(DatadogReceiverTest, ForwardToPassesEveryRequestOnUnchangedAndTapsProfiles) {
   FakeAgent agent(runtime_.io());
