@@ -22,6 +22,7 @@
 #include "processors/resourcedetection/factory.h"
 #include "processors/sample/factory.h"
 #include "processors/symbolize/factory.h"
+#include "receivers/datadog/factory.h"
 #include "receivers/folded/factory.h"
 #include "receivers/jfr/factory.h"
 #include "receivers/kafka/factory.h"
@@ -35,6 +36,7 @@ namespace proflow {
 Status registerBuiltins(Registry& registry) {
   std::unique_ptr<Factory> factories[] = {
       // receivers
+      receivers::datadog::makeDatadogReceiverFactory(),
       receivers::folded::makeFoldedReceiverFactory(),
       receivers::jfr::makeJfrReceiverFactory(),
       receivers::kafka::makeKafkaReceiverFactory(),

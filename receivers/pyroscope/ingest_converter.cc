@@ -9,12 +9,16 @@
 #include "core/pyroscope_metric.h"
 #include "receivers/pyroscope/flat_edit.h"
 #include "receivers/pyroscope/jfr_input.h"
-#include "receivers/pyroscope/multipart.h"
+#include "core/net/multipart.h"
 #include "receivers/pyroscope/profile_types.h"
 #include "receivers/pyroscope/sample_type_config.h"
 
 namespace proflow::receivers::pyroscope {
 namespace {
+
+using net::FormPart;
+using net::multipartBoundary;
+using net::parseMultipart;
 
 // pprof time_nanos inside 1970 means an old client wrote µs or nothing: Pyroscope uses `from`.
 constexpr int64_t kFirstYearNs = 365LL * 86400 * 1'000'000'000;

@@ -10,11 +10,15 @@
 #include "core/formats/jfr/flat_converter.h"
 #include "core/pyroscope_metric.h"
 #include "receivers/pyroscope/flat_edit.h"
-#include "receivers/pyroscope/multipart.h"
+#include "core/net/multipart.h"
 #include "receivers/pyroscope/profile_types.h"
 
 namespace proflow::receivers::pyroscope {
 namespace {
+
+using net::FormPart;
+using net::multipartBoundary;
+using net::parseMultipart;
 
 // A part as sent (`data`) or inflated into `storage`: gzip (what pyroscope-java sends unless
 // compression is off) and zstd are recognised by their magic bytes; anything else is taken as is.
