@@ -139,7 +139,7 @@ bool Decoder::recordTime(uint64_t off, uint32_t type, uint64_t size, uint64_t* t
 // features), and lists the records with their times.
 Status Decoder::scan() {
   const uint64_t end = info_.data_offset + info_.data_size;
-  uint64_t off = info_.data_offset, last_time = 0;
+  uint64_t off = info_.data_offset, last_time = 0, scanned_samples = 0;
   indexIds();
   while (off < end) {
     Cursor c(data_, off, end);
@@ -183,9 +183,12 @@ Status Decoder::scan() {
     uint64_t t = last_time;
     if (recordTime(off, type, size, &t) && t != 0) last_time = t;
     else t = last_time;
-    if (records_.size() >= opts_.limits.max_samples * 2) return damaged(off, "too many records");
-    records_.push_back({t, off});
-    if (type == kSample) max_time_ = std::max(max_time_, t);
+    if (type == kSample) {
+      if (++scanned_samples > opts_.limits.max_samples)
+        return damaged(off, "more than " + std::to_string(opts_.limits.max_samples) + " samples (limit)");
+      max_time_ = std::max(max_time_, t);
+    }
+    records_.push_back({t, off});  // 16 bytes per record of at least 8: bounded by the input
     off += size + extra;
   }
   if (info_.attrs.empty()) return damaged(info_.data_offset, "no event attrs");
@@ -297,8 +300,6 @@ Status Decoder::sample(uint64_t off, uint16_t misc, uint64_t size) {
   Cursor c(data_, off + 8, off + size);
   const Attr* a = attrForSample(c);
   if (!a) return damaged(off, "sample of an unknown event id");
-  if (samples_ >= opts_.limits.max_samples)
-    return damaged(off, "more than " + std::to_string(opts_.limits.max_samples) + " samples (limit)");
   const uint64_t st = a->sample_type;
   internal::SampleContext where;
   uint64_t ip = 0, time = 0;
