@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "core/flat/flat_attributes.h"
+#include "core/formats/pprof/pprof_ids.h"
 
 namespace proflow::perf::internal {
 
@@ -18,6 +19,14 @@ std::string hex(std::span<const uint8_t> bytes) {
   return s;
 }
 
+// Recordings hold whatever bytes programs named themselves and their files; OTLP strings must be
+// UTF-8 (protobuf refuses the whole request otherwise), so invalid bytes become U+FFFD.
+std::string_view ProfileBuilder::text(std::string_view s) {
+  if (pprof::isValidUtf8(s)) return s;
+  utf8_ = pprof::sanitizeUtf8(s);
+  return utf8_;
+}
+
 ProfileBuilder::ProfileBuilder(flat::Batch* out) : out_(*out), dict_(out) {
   frame_type_[0] = dict_.stringAttribute("profile.frame.type", "native");
   frame_type_[1] = dict_.stringAttribute("profile.frame.type", "kernel");
@@ -25,7 +34,7 @@ ProfileBuilder::ProfileBuilder(flat::Batch* out) : out_(*out), dict_(out) {
 
 uint32_t ProfileBuilder::event(std::string_view name, std::string_view unit) {
   Event e;
-  e.type = dict_.string(name);
+  e.type = dict_.string(text(name));
   e.unit = dict_.string(unit);
   events_.push_back(std::move(e));
   return static_cast<uint32_t>(events_.size() - 1);
@@ -37,9 +46,9 @@ int32_t ProfileBuilder::mapping(std::string_view file, uint64_t start, uint64_t 
   m.memory_start = start;
   m.memory_limit = limit;
   m.file_offset = pgoff;
-  m.filename_strindex = dict_.string(file);
+  m.filename_strindex = dict_.string(text(file));
   int32_t attr = 0;
-  if (!build_id.empty()) attr = dict_.stringAttribute("process.executable.build_id.gnu", build_id);
+  if (!build_id.empty()) attr = dict_.stringAttribute("process.executable.build_id.gnu", text(build_id));
   return dict_.mapping(m, attr ? std::span<const int32_t>(&attr, 1) : std::span<const int32_t>());
 }
 
@@ -56,7 +65,7 @@ int32_t ProfileBuilder::location(uint64_t address, int32_t mapping, bool kernel,
   flat::Line line;
   if (!name.empty()) {
     flat::Function f;
-    f.name_strindex = dict_.string(name);
+    f.name_strindex = dict_.string(text(name));
     line.function_index = dict_.function(f);
   }
   const int32_t type = frame_type_[kernel ? 1 : 0];
@@ -90,10 +99,10 @@ uint32_t ProfileBuilder::attributeList(const SampleContext& w) {
   if (!inserted) return it->second;
   flat::Range r{static_cast<uint32_t>(attr_indices_.size()), 0};
   if (w.tid >= 0) attr_indices_.push_back(intAttribute("thread.id", w.tid));
-  if (!w.thread_name.empty()) attr_indices_.push_back(dict_.stringAttribute("thread.name", w.thread_name));
+  if (!w.thread_name.empty()) attr_indices_.push_back(dict_.stringAttribute("thread.name", text(w.thread_name)));
   if (w.pid >= 0) attr_indices_.push_back(intAttribute("process.pid", w.pid));
   if (!w.process_name.empty())
-    attr_indices_.push_back(dict_.stringAttribute("process.executable.name", w.process_name));
+    attr_indices_.push_back(dict_.stringAttribute("process.executable.name", text(w.process_name)));
   if (w.cpu >= 0) attr_indices_.push_back(intAttribute("cpu.logical_number", w.cpu));
   r.size = static_cast<uint32_t>(attr_indices_.size()) - r.begin;
   attr_lists_.push_back(r);
@@ -121,7 +130,7 @@ void ProfileBuilder::addSample(uint32_t event, const SampleContext& where, uint6
 }
 
 void ProfileBuilder::resourceAttribute(std::string_view key, std::string_view value) {
-  if (!value.empty()) resource_.emplace_back(key, value);
+  if (!value.empty()) resource_.emplace_back(key, text(value));
 }
 
 // One profile's rows: the events of each row contiguous (arrival order kept inside a row). The

@@ -58,6 +58,7 @@ class ProfileBuilder {
   };
   uint32_t attributeList(const SampleContext& where);
   uint64_t shifted(uint64_t t) const;
+  std::string_view text(std::string_view s);  // valid UTF-8 (valid until the next call)
   int32_t intAttribute(std::string_view key, int64_t value);
   void place(const Event& e, bool counts, std::vector<flat::Range>* row_stamps);
 
@@ -70,7 +71,7 @@ class ProfileBuilder {
   std::vector<flat::Range> attr_lists_;  // into attr_indices_
   std::vector<int32_t> attr_indices_;
   std::vector<std::pair<std::string, std::string>> resource_;
-  std::string key_;
+  std::string key_, utf8_;
   uint64_t samples_ = 0, first_time_ = UINT64_MAX, last_time_ = 0;
   uint32_t attrs_base_ = 0;
   int64_t shift_ = 0;  // where attr_indices_ starts in the batch's indices
