@@ -18,6 +18,7 @@
 #include "core/formats/otlp_json/otlp_json.h"
 #include "core/formats/pprof/flat_to_pprof.h"
 #include "core/formats/pprof/pprof_codec.h"
+#include "core/formats/perf/kernel_symbols.h"
 #include "core/formats/perf/perf.h"
 #include "core/formats/pprof/pprof_to_flat.h"
 #include "processors/symbolize/config.h"
@@ -158,7 +159,11 @@ Status symbolizeInPlace(const CliArgs& args, flat::Batch* batch) {
   std::fprintf(stderr, "symbolized %llu locations, %llu not found, %llu errors\n",
                static_cast<unsigned long long>(counts.symbolized), static_cast<unsigned long long>(counts.not_found),
                static_cast<unsigned long long>(counts.errors));
-  return flat::fromRequest(request, batch);
+  if (Status s = flat::fromRequest(request, batch); !s.isOk()) return s;
+  // perf recordings: kernel frames from this machine's kallsyms when it runs the recorded kernel.
+  if (uint64_t n = perf::nameKernelFramesFromRunningKernel(batch))
+    std::fprintf(stderr, "named %llu kernel frames from /proc/kallsyms\n", static_cast<unsigned long long>(n));
+  return Status::ok();
 }
 
 Status writeFile(const std::string& path, const std::string& data) {

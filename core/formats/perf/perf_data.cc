@@ -17,7 +17,7 @@ using internal::damaged;
 using internal::FileInfo;
 
 enum RecordType : uint32_t {
-  kMmap = 1, kLost = 2, kComm = 3, kExit = 4, kFork = 7, kSample = 9, kMmap2 = 10, kLostSamples = 13,
+  kMmap = 1, kLost = 2, kComm = 3, kExit = 4, kFork = 7, kSample = 9, kMmap2 = 10, kLostSamples = 13, kKsymbol = 17,
   kHeaderAttr = 64, kTracingData = 66, kHeaderBuildId = 67, kAuxtrace = 71, kEventUpdate = 78,
   kHeaderFeature = 80, kCompressed = 81,
 };
@@ -72,6 +72,7 @@ class Decoder {
   std::unordered_map<const Attr*, uint32_t> events_;
   std::unordered_map<int64_t, Process> processes_;
   std::unordered_map<int64_t, std::string> thread_comm_;
+  std::map<uint64_t, std::pair<uint64_t, std::string>> ksyms_;  // KSYMBOL: start -> (end, name)
   std::vector<int32_t> frames_;
   uint64_t maps_ = 0, lost_ = 0, samples_ = 0, max_time_ = 0;
   int64_t clock_offset_ = 0;
@@ -282,7 +283,12 @@ int32_t Decoder::frame(int64_t pid, uint64_t ip, bool kernel) {
     if (m->mapping < 0) m->mapping = builder_.mapping(m->file, start, m->end, m->pgoff, m->build_id);
     mapping = m->mapping;
   }
-  return builder_.location(ip, mapping, kernel, kernel ? "[kernel]" : "");
+  std::string_view name = kernel ? "[kernel]" : "";
+  if (kernel) {  // BPF programs and trampolines the kernel announced with its own names
+    auto k = ksyms_.upper_bound(ip);
+    if (k != ksyms_.begin() && ip < std::prev(k)->second.first) name = std::prev(k)->second.second;
+  }
+  return builder_.location(ip, mapping, kernel, name);
 }
 
 uint32_t Decoder::eventOf(const Attr* a) {
@@ -397,6 +403,17 @@ Status Decoder::onRecord(uint64_t off, uint32_t type, uint16_t misc, uint64_t si
       c.u64();
       lost_ += c.u64();
       return c.ok() ? Status::ok() : damaged(off, "LOST truncated");
+    case kKsymbol: {
+      const uint64_t addr = c.u64(), len = c.u32();
+      c.get<uint16_t>();
+      const uint16_t flags = c.get<uint16_t>();
+      std::string_view name = c.bytes(c.left());
+      if (!c.ok()) return damaged(off, "KSYMBOL truncated");
+      name = name.substr(0, std::min(name.size(), name.find('\0')));
+      if (flags & 1) ksyms_.erase(addr);  // unregistered
+      else if (ksyms_.size() < opts_.limits.max_maps && !name.empty()) ksyms_[addr] = {addr + len, std::string(name)};
+      return Status::ok();
+    }
     case kLostSamples:
       lost_ += c.u64();
       return c.ok() ? Status::ok() : damaged(off, "LOST_SAMPLES truncated");

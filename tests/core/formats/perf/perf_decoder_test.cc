@@ -6,6 +6,7 @@
 
 #include "core/flat/flat_attributes.h"
 #include "core/formats/jfr/folded.h"
+#include "core/formats/perf/kernel_symbols.h"
 #include "core/formats/perf/perf.h"
 #include "tests/core/formats/perf/perf_test_util.h"
 #include "tests/support/temp_dir.h"
@@ -97,6 +98,32 @@ TEST(PerfDecoder, ProfilesAttributesMappingsAndTimes) {
   EXPECT_EQ(flat::resourceAttribute(b, b.resources[0], "host.arch"), "amd64");
   EXPECT_EQ(flat::resourceAttribute(b, b.resources[0], "os.type"), "linux");
   EXPECT_EQ(flat::resourceAttribute(b, b.resources[0], "perf.version"), "6.1.187");
+}
+
+TEST(PerfDecoder, KernelFramesAreNamedFromKallsymsOfTheRecordedKernelOnly) {
+  flat::Batch b;
+  ASSERT_TRUE(decode(fixtureData(), &b).isOk());
+  const std::string kallsyms =
+      "0000000000000000 A fixed_percpu_data\n"
+      "ffffffff81000000 T _stext\n"
+      "ffffffff81000000 t startup_64\n"
+      "ffffffff81500000 d some_data\n"
+      "ffffffff82000000 T upper_half\n"
+      "ffffffffc0000000 t module_fn\t[ext4]\n";
+  flat::Batch other = b;
+  EXPECT_EQ(perf::nameKernelFrames(&other, kallsyms, "0123456789abcdef0123456789abcdef01234567"), 0u);
+  const uint64_t named = perf::nameKernelFrames(&b, kallsyms, "a3e4cd60a8ec14f02aa41b41d5b5846d3d9f1dd8");
+  EXPECT_GT(named, 0u);
+  for (const flat::Location& l : b.locations) {
+    if (l.lines.size == 0) continue;
+    const std::string_view name = b.string(b.functions[static_cast<size_t>(b.lines[l.lines.begin].function_index)].name_strindex);
+    EXPECT_EQ(name, l.address >= 0xffffffff82000000ull ? "upper_half" : "_stext") << std::hex << l.address;
+  }
+  // The running kernel's build id comes from its notes (/sys/kernel/notes).
+  std::string notes("\x04\0\0\0\x04\0\0\0\x01\0\0\0GNU\0\x01\x02\x03\x04", 20);
+  notes += std::string("\x04\0\0\0\x03\0\0\0\x03\0\0\0GNU\0\xab\xcd\xef\0", 20);
+  EXPECT_EQ(perf::buildIdFromNotes(notes), "abcdef");
+  EXPECT_EQ(perf::buildIdFromNotes(notes.substr(0, 30)), "");
 }
 
 TEST(PerfScript, FixtureTextBecomesTheSameStacksWithNames) {

@@ -3,9 +3,10 @@
 //
 // Comparison rules: user frames by function name, with names the symbol table gives one address
 // (aliases such as __libc_start_main / __libc_start_main_impl) counted as one; frames neither tool
-// can name (junk addresses past the outermost frame) left out on both sides; kernel frames as
-// `[kernel]` (perf.data carries no kernel names, and perf script's come from this machine's
-// kallsyms), one per frame, so kernel depth still has to agree.
+// can name (junk addresses past the outermost frame) left out on both sides. Kernel frames by name
+// too: perf script reads this machine's /proc/kallsyms, and so does convert --symbolize when the
+// recording's kernel build id is the running kernel's (always here: the recording is made on this
+// machine). Where kallsyms hides addresses (kptr_restrict) both sides leave them unnamed (`[kernel]`).
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -57,7 +58,7 @@ TEST(PerfRecord, SymbolizedFoldedStacksEqualPerfScripts) {
             0)
       << log;
   const Folded ours = testing::canonicalNames(readFolded(out.file("out.folded")), r.unstripped);
-  const Folded perfs = testing::canonicalNames(testing::foldPerfScript(testing::perfScriptOf(r), FoldBy::kNameNoKernel),
+  const Folded perfs = testing::canonicalNames(testing::foldPerfScript(testing::perfScriptOf(r), FoldBy::kName),
                                                r.unstripped);
   EXPECT_EQ(ours, perfs);
   // The workload's hot paths are there, with their share of the samples (3 : 1 : 2 by design).
@@ -72,17 +73,22 @@ TEST(PerfRecord, SymbolizedFoldedStacksEqualPerfScripts) {
   EXPECT_GT(render, parser_checksum);
 }
 
+// With the unstripped binary at the recorded path (same build id), perf script names user frames
+// from it (and kernel frames from this machine's kallsyms); convert --symbolize does the same.
 TEST(PerfRecord, TheBinaryAtTheRecordedPathIsUsedWhenItsBuildIdMatches) {
   const auto& r = testing::perfRecording();
   testing::TempDir out;
   const std::string saved = out.file("stripped");
   fs::copy_file(r.binary, saved);
   std::string log;
-  // The unstripped copy at the recorded path: same build id, so its symbols name the frames.
   fs::copy_file(r.unstripped, r.binary, fs::copy_options::overwrite_existing);
   ASSERT_EQ(convert({r.data, out.file("a.folded"), "--to", "folded", "--sample-type", "samples", "--symbolize"}, &log), 0)
       << log;
+  const std::string script = out.file("script.txt");
+  ASSERT_EQ(testing::runCommand({"sh", "-c", "perf script -i '" + r.data + "' > '" + script + "' 2>/dev/null"}, &log), 0);
   const Folded named = readFolded(out.file("a.folded"));
+  EXPECT_EQ(testing::canonicalNames(named, r.unstripped),
+            testing::canonicalNames(testing::foldPerfScript(testing::readFile(script), FoldBy::kName), r.unstripped));
   // Another binary at that path (a different build id) is not trusted: no workload names.
   ASSERT_EQ(testing::runCommand({PROFLOW_CXX, "-g", "-O0", "-DOTHER_BUILD", "-o", r.binary,
                                  std::string(PROFLOW_SOURCE_DIR) + "/tests/core/formats/perf/perf_workload.cc"},

@@ -75,7 +75,7 @@ std::string perfScriptOf(const PerfRecording& r) {
   std::string out;
   // perf script prints its warnings on stderr, which runCommand merges: ask for a file instead.
   const std::string file = r.dir + "/script.txt";
-  const int rc = runCommand({"sh", "-c", "perf script -i '" + r.data + "' --symfs='" + r.symfs + "' > '" + file + "' 2>/dev/null"}, &out);
+  const int rc = runCommand({"sh", "-c", "perf script -i '" + r.data + "' --symfs='" + r.symfs + "' --kallsyms=/proc/kallsyms > '" + file + "' 2>/dev/null"}, &out);
   EXPECT_EQ(rc, 0) << out;
   return readFile(file);
 }
@@ -114,7 +114,7 @@ Folded foldPerfScript(const std::string& text, FoldBy by) {
     const bool kernel = dso.rfind("[kernel", 0) == 0;
     const std::string name = std::regex_replace(sym, std::regex(R"(\+0x[0-9a-f]+$)"), "");
     if (by == FoldBy::kAddress) frames.push_back(addr);
-    else if (kernel) frames.push_back(by == FoldBy::kName && sym != "[unknown]" ? name : "[kernel]");
+    else if (kernel) frames.push_back(sym != "[unknown]" ? name : "[kernel]");
     else if (sym != "[unknown]") frames.push_back(name);
   }
   flush();

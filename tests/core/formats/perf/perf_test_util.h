@@ -30,13 +30,13 @@ struct PerfRecording {
 };
 const PerfRecording& perfRecording();
 
-// perf script of the recording with the workload's symbols (as perf resolves them through --symfs).
+// perf script of the recording with the workload's symbols (as perf resolves them through --symfs)
+// and this machine's kernel symbols (--kallsyms=/proc/kallsyms: the symfs would hide them).
 std::string perfScriptOf(const PerfRecording& r);
 
 // How foldPerfScript names a frame. kAddress: "<hex>" as printed. kName: the symbol without its
-// +0x offset, user `[unknown]` frames left out, unnamed kernel frames "[kernel]". kNameNoKernel:
-// the same with every kernel frame (dso [kernel.kallsyms]) "[kernel]".
-enum class FoldBy { kAddress, kName, kNameNoKernel };
+// +0x offset, user `[unknown]` frames left out, unnamed kernel frames "[kernel]".
+enum class FoldBy { kAddress, kName };
 Folded foldPerfScript(const std::string& text, FoldBy by);
 
 // Folds a converted batch's `samples` profiles by address: each frame's address as perf script
