@@ -23,8 +23,9 @@ enum RecordType : uint32_t {
 };
 
 constexpr uint64_t kContextMax = static_cast<uint64_t>(-4095);
-constexpr uint64_t kContextKernel = static_cast<uint64_t>(-128);
-constexpr uint64_t kContextGuestKernel = static_cast<uint64_t>(-2176);
+constexpr uint64_t kContextHv = static_cast<uint64_t>(-32), kContextKernel = static_cast<uint64_t>(-128);
+constexpr uint64_t kContextUser = static_cast<uint64_t>(-512), kContextGuest = static_cast<uint64_t>(-2048);
+constexpr uint64_t kContextGuestKernel = static_cast<uint64_t>(-2176), kContextGuestUser = static_cast<uint64_t>(-2560);
 constexpr uint16_t kMiscCpumodeMask = 7, kMiscKernel = 1, kMiscGuestKernel = 4;
 constexpr uint16_t kMiscMmapBuildId = 1 << 14;
 
@@ -349,6 +350,12 @@ Status Decoder::sample(uint64_t off, uint16_t misc, uint64_t size) {
     for (uint64_t i = 0; i < nr; ++i) {
       const uint64_t v = c.u64();
       if (v >= kContextMax) {
+        if (v != kContextHv && v != kContextKernel && v != kContextUser && v != kContextGuest &&
+            v != kContextGuestKernel && v != kContextGuestUser) {
+          frames_.clear();  // an unknown marker: the chain cannot be trusted (perf drops it whole too)
+          c.skip(8 * (nr - i - 1));
+          break;
+        }
         kernel = v == kContextKernel || v == kContextGuestKernel;
         continue;
       }

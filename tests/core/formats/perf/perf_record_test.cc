@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <set>
 #include <fstream>
 
 #include "core/formats/jfr/folded.h"
@@ -40,6 +41,19 @@ int convert(const std::vector<std::string>& args, std::string* output) {
   std::vector<std::string> argv = {testing::proflowBinary(), "convert"};
   argv.insert(argv.end(), args.begin(), args.end());
   return testing::runCommand(argv, output);
+}
+
+// The entries that differ (a readable failure message for large maps).
+std::string difference(const Folded& ours, const Folded& theirs) {
+  std::string out;
+  int shown = 0;
+  auto show = [&](const std::string& stack, int64_t a, int64_t b) {
+    if (a != b && shown++ < 20) out += "\n  " + stack + ": ours " + std::to_string(a) + ", perf script " + std::to_string(b);
+  };
+  for (const auto& [stack, n] : ours) show(stack, n, theirs.count(stack) ? theirs.at(stack) : 0);
+  for (const auto& [stack, n] : theirs)
+    if (!ours.count(stack)) show(stack, 0, n);
+  return out;
 }
 
 int64_t total(const Folded& f) {
@@ -136,6 +150,45 @@ TEST(PerfRecord, PipeModeRecordingDecodesLikeTheFile) {
   const Folded perfs = testing::foldPerfScript(testing::readFile(script), FoldBy::kAddress);
   EXPECT_GT(total(perfs), 100);
   EXPECT_EQ(testing::foldBatchByAddress(b), perfs);
+}
+
+// Recordings with several attrs: two events (PERF_SAMPLE_ID picks the event), and system-wide with
+// CPUs (a side-band `dummy` event, PERF_SAMPLE_IDENTIFIER, PERF_SAMPLE_CPU, every process's maps).
+TEST(PerfRecord, SeveralEventsAndSystemWideRecordingsDecodeLikePerfScript) {
+  const auto& r = testing::perfRecording();
+  struct Case {
+    std::string name, flags;
+    std::set<std::string> events;
+  };
+  for (const Case& c : {Case{"two", "-e cpu-clock -e task-clock", {"cpu-clock", "task-clock"}},
+                        Case{"all", "-a -e cpu-clock", {"cpu-clock"}}}) {
+    const std::string data = r.dir + "/" + c.name + ".perf.data", script = r.dir + "/" + c.name + ".txt";
+    std::string log;
+    ASSERT_EQ(testing::runCommand({"sh", "-c", "perf record -q -g " + c.flags + " --no-buildid-cache -o '" + data + "' '" +
+                                                   r.binary + "' 1 2>/dev/null && perf script -i '" + data + "' > '" +
+                                                   script + "' 2>/dev/null"},
+                                  &log),
+              0)
+        << log;
+    flat::Batch b;
+    perf::Result result;
+    Status s = perf::perfDataToFlat(testing::readFile(data), {}, &b, &result);
+    ASSERT_TRUE(s.isOk()) << c.name << ": " << s.message();
+    const Folded perfs = testing::foldPerfScript(testing::readFile(script), FoldBy::kAddress);
+    EXPECT_EQ(total(perfs), static_cast<int64_t>(result.samples)) << c.name;
+    const Folded ours = testing::foldBatchByAddress(b);
+    EXPECT_TRUE(ours == perfs) << c.name << difference(ours, perfs);
+    std::set<std::string> events;
+    for (const flat::Profile& p : b.profiles) events.insert(std::string(b.string(p.period_type.type_strindex)));
+    EXPECT_EQ(events, c.events) << c.name;
+    if (c.name == "all") {  // the CPU of every sample
+      size_t with_cpu = 0;
+      for (size_t row = 0; row < b.samples.size(); ++row)
+        for (int32_t a : b.indexList(b.samples.attributes[row]))
+          with_cpu += b.string(b.attributes[static_cast<size_t>(a)].key_strindex) == "cpu.logical_number";
+      EXPECT_EQ(with_cpu, b.samples.size());
+    }
+  }
 }
 
 TEST(PerfRecord, PerfScriptTextConvertsToTheSameStacks) {
