@@ -59,7 +59,7 @@ class Decoder {
   Status sample(uint64_t off, uint16_t misc, uint64_t size);
   Status mmap(uint64_t off, uint16_t misc, uint64_t size, bool v2);
   Status addMap(int64_t pid, uint64_t start, uint64_t len, Map map);
-  Process& process(int64_t pid);
+  Process* process(int64_t pid);
   int32_t frame(int64_t pid, uint64_t ip, bool kernel);
   uint32_t eventOf(const Attr* a);
   uint64_t wallTime(uint64_t t) const;
@@ -76,6 +76,9 @@ class Decoder {
   std::map<uint64_t, std::pair<uint64_t, std::string>> ksyms_;  // KSYMBOL: start -> (end, name)
   std::vector<int32_t> frames_;
   uint64_t maps_ = 0, lost_ = 0, samples_ = 0, max_time_ = 0;
+  // Maps held at once: forks copy their parent's, so a small file could otherwise ask for many.
+  // A map costs ~150 bytes; one per 64 input bytes (plus a floor) keeps them within the claim.
+  uint64_t max_maps_ = std::min<uint64_t>(opts_.limits.max_maps, 100'000 + data_.size() / 64);
   int64_t clock_offset_ = 0;
   bool anchored_ = false;
 };
@@ -203,13 +206,21 @@ void Decoder::indexIds() {
     for (uint64_t id : info_.attrs[i].ids) attr_by_id_.try_emplace(id, i);
 }
 
-Process& Decoder::process(int64_t pid) { return processes_[pid]; }
+// The process `pid`, created on first use; null past the limit on processes.
+Process* Decoder::process(int64_t pid) {
+  auto it = processes_.find(pid);
+  if (it != processes_.end()) return &it->second;
+  if (processes_.size() >= opts_.limits.max_processes) return nullptr;
+  return &processes_[pid];
+}
 
 Status Decoder::addMap(int64_t pid, uint64_t start, uint64_t len, Map map) {
   if (len == 0 || start + len < start) return Status::ok();
-  if (++maps_ > opts_.limits.max_maps) return Status::invalid("perf.data: more memory maps than the limit");
+  if (++maps_ > max_maps_) return Status::invalid("perf.data: more memory maps than the limit");
   map.end = start + len;
-  auto& maps = process(pid).maps;
+  Process* p = process(pid);
+  if (!p) return Status::invalid("perf.data: more processes than the limit");
+  auto& maps = p->maps;
   // A new map replaces what it overlaps; partly covered maps keep their uncovered ends.
   auto it = maps.upper_bound(start);
   if (it != maps.begin()) --it;
@@ -386,7 +397,11 @@ Status Decoder::onRecord(uint64_t off, uint32_t type, uint16_t misc, uint64_t si
       name = name.substr(0, std::min(name.size(), name.find('\0')));
       if (thread_comm_.size() >= opts_.limits.max_processes) return damaged(off, "more threads than the limit");
       thread_comm_[tid] = std::string(name);
-      if (pid == tid) process(pid).comm = std::string(name);
+      if (pid == tid) {
+        Process* p = process(pid);
+        if (!p) return damaged(off, "more processes than the limit");
+        p->comm = std::string(name);
+      }
       return Status::ok();
     }
     case kFork: {
@@ -394,12 +409,13 @@ Status Decoder::onRecord(uint64_t off, uint32_t type, uint16_t misc, uint64_t si
       const int64_t tid = static_cast<int32_t>(c.u32()), ptid = static_cast<int32_t>(c.u32());
       if (!c.ok()) return damaged(off, "FORK truncated");
       if (processes_.size() >= opts_.limits.max_processes) return damaged(off, "more processes than the limit");
+      if (thread_comm_.size() >= opts_.limits.max_processes) return damaged(off, "more threads than the limit");
       if (auto t = thread_comm_.find(ptid); t != thread_comm_.end()) thread_comm_[tid] = std::string(t->second);
       if (pid != ppid && !processes_.contains(pid)) {  // a new process: a copy of its parent
         auto parent = processes_.find(ppid);
         if (parent != processes_.end()) {
           maps_ += parent->second.maps.size();
-          if (maps_ > opts_.limits.max_maps) return damaged(off, "more memory maps than the limit");
+          if (maps_ > max_maps_) return damaged(off, "more memory maps than the limit");
           Process copy = parent->second;
           processes_[pid] = std::move(copy);
         }

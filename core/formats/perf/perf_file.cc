@@ -13,6 +13,7 @@ constexpr uint64_t kFileHeaderSize = 104, kPipeHeaderSize = 16;
 constexpr uint64_t kMinAttrSize = 64;  // PERF_ATTR_SIZE_VER0
 constexpr int kFeatureBits = 256;
 constexpr uint32_t kMaxFeatureStrings = 4096;
+constexpr uint64_t kMaxIds = 1'000'000;  // one per event, CPU and thread: far above any recording
 
 enum Feature {
   kBuildId = 2, kHostname = 3, kOsRelease = 4, kVersion = 5, kArch = 6, kNrCpus = 7, kCmdline = 11,
@@ -159,12 +160,15 @@ Status readAttrs(std::string_view data, const Limits& limits, uint64_t attr_size
   if (n == 0) return damaged(24, "no event attrs");
   if (n > limits.max_events) return damaged(24, std::to_string(n) + " events (limit " + std::to_string(limits.max_events) + ")");
   Cursor c(data, off, off + size);
+  uint64_t total_ids = 0;
   for (uint64_t i = 0; i < n; ++i) {
     Attr a;
     if (!readAttr(c, attr_size - 16, &a)) return damaged(c.pos(), "attr truncated");
     const uint64_t ids_off = c.u64(), ids_size = c.u64();
     if (ids_off > data.size() || ids_size > data.size() - ids_off) return damaged(c.pos() - 16, "attr ids past the end of the file");
     Cursor ids(data, ids_off, ids_off + ids_size);
+    total_ids += ids_size / 8;
+    if (total_ids > kMaxIds) return damaged(c.pos() - 16, "more than " + std::to_string(kMaxIds) + " sample ids");
     a.ids.reserve(ids_size / 8);
     while (ids.left() >= 8) a.ids.push_back(ids.u64());
     info->attrs.push_back(std::move(a));

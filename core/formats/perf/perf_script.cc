@@ -164,6 +164,11 @@ Status ScriptReader::flush(size_t line_no) {
     return Status::invalid("perf script: line " + std::to_string(line_no) + ": more than " +
                            std::to_string(opts_.limits.max_samples) + " samples (limit)");
   auto [it, inserted] = events_.try_emplace(header_.event, 0);
+  if (inserted && events_.size() > opts_.limits.max_events) {
+    events_.erase(it);
+    return Status::invalid("perf script: line " + std::to_string(line_no) + ": more than " +
+                           std::to_string(opts_.limits.max_events) + " events (limit)");
+  }
   if (inserted) {
     const bool clock = header_.event.starts_with("cpu-clock") || header_.event.starts_with("task-clock");
     it->second = builder_.event(header_.event, clock ? "nanoseconds" : "count");
