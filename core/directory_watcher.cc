@@ -106,8 +106,10 @@ void DirectoryWatcher::handle(const fs::path& file, std::chrono::seconds age) {
 
 void DirectoryWatcher::finish(const fs::path& file) {
   std::error_code ec;
-  if (dir_.after == "move") fs::rename(file, fs::path(dir_.move_to) / file.filename(), ec);
-  else fs::remove(file, ec);
+  if (dir_.after == "move")
+    fs::rename(file, fs::path(dir_.move_to) / file.filename(), ec);
+  else
+    fs::remove(file, ec);
   if (ec) settings_.logger->error("{}: delivered but could not {}: {}", file.string(), dir_.after, ec.message());
   files_done_.add();
 }

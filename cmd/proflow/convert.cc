@@ -16,10 +16,10 @@
 #include "core/formats/jfr/folded.h"
 #include "core/formats/jfr/flat_converter.h"
 #include "core/formats/otlp_json/otlp_json.h"
-#include "core/formats/pprof/flat_to_pprof.h"
-#include "core/formats/pprof/pprof_codec.h"
 #include "core/formats/perf/kernel_symbols.h"
 #include "core/formats/perf/perf.h"
+#include "core/formats/pprof/flat_to_pprof.h"
+#include "core/formats/pprof/pprof_codec.h"
 #include "core/formats/pprof/pprof_to_flat.h"
 #include "processors/symbolize/config.h"
 #include "processors/symbolize/otlp_symbolizer.h"
@@ -116,11 +116,14 @@ Status readPerf(const std::string& data, const std::string& format, const std::s
   perf::Options options;
   struct stat st {};
   if (stat(path.c_str(), &st) == 0)
-    options.end_time_unix_nano = static_cast<uint64_t>(st.st_mtim.tv_sec) * 1'000'000'000ull + static_cast<uint64_t>(st.st_mtim.tv_nsec);
+    options.end_time_unix_nano =
+        static_cast<uint64_t>(st.st_mtim.tv_sec) * 1'000'000'000ull + static_cast<uint64_t>(st.st_mtim.tv_nsec);
   perf::Result r;
-  Status s = format == "perf" ? perf::perfDataToFlat(data, options, batch, &r) : perf::perfScriptToFlat(data, options, batch, &r);
+  Status s = format == "perf" ? perf::perfDataToFlat(data, options, batch, &r)
+                              : perf::perfScriptToFlat(data, options, batch, &r);
   if (s.isOk() && r.lost > 0)
-    std::fprintf(stderr, "proflow convert: the recording reports %llu lost samples\n", static_cast<unsigned long long>(r.lost));
+    std::fprintf(stderr, "proflow convert: the recording reports %llu lost samples\n",
+                 static_cast<unsigned long long>(r.lost));
   return s;
 }
 

@@ -17,9 +17,9 @@ PerfReceiver::~PerfReceiver() { shutdown(std::chrono::steady_clock::now()); }
 Status PerfReceiver::start(Host& host) {
   if (!config_.endpoint.empty()) {
     net::HttpServerOptions opts;
-    if (Status s = net::receiverServerOptions(config_.endpoint, config_.max_request_body_size.bytes,
-                                              config_.max_inflate_ratio, config_.tls,
-                                              settings_.runtime->workers().get_executor(), &opts);
+    if (Status s =
+            net::receiverServerOptions(config_.endpoint, config_.max_request_body_size.bytes, config_.max_inflate_ratio,
+                                       config_.tls, settings_.runtime->workers().get_executor(), &opts);
         !s.isOk())
       return s;
     if (Status s = auth::applyServerAuth(host, config_.auth, &opts); !s.isOk()) return s;

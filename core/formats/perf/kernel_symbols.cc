@@ -100,8 +100,8 @@ uint64_t nameKernelFrames(flat::Batch* batch, std::string_view kallsyms, std::st
     if (b.string(b.mappings[i].filename_strindex) != "[kernel.kallsyms]") continue;
     for (int32_t a : b.indexList(b.mappings[i].attributes)) {
       const flat::Attribute& attr = b.attributes[static_cast<size_t>(a)];
-      if (b.string(attr.key_strindex) == "process.executable.build_id.gnu" && attr.value.kind == flat::ValueKind::kString &&
-          b.view(attr.value.bytes) == kernel_build_id)
+      if (b.string(attr.key_strindex) == "process.executable.build_id.gnu" &&
+          attr.value.kind == flat::ValueKind::kString && b.view(attr.value.bytes) == kernel_build_id)
         kernel_mapping[i] = any = true;
     }
   }
@@ -128,7 +128,7 @@ uint64_t nameKernelFrames(flat::Batch* batch, std::string_view kallsyms, std::st
 }
 
 uint64_t nameKernelFramesFromRunningKernel(flat::Batch* batch, const std::string& kallsyms_path,
-                                          const std::string& notes_path) {
+                                           const std::string& notes_path) {
   return nameKernelFrames(batch, readFile(kallsyms_path), buildIdFromNotes(readFile(notes_path)));
 }
 

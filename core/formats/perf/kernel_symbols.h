@@ -23,6 +23,6 @@ uint64_t nameKernelFrames(flat::Batch* batch, std::string_view kallsyms, std::st
 // The same with this machine's /proc/kallsyms and /sys/kernel/notes (the paths are parameters for
 // tests). Returns the frames named.
 uint64_t nameKernelFramesFromRunningKernel(flat::Batch* batch, const std::string& kallsyms_path = "/proc/kallsyms",
-                                          const std::string& notes_path = "/sys/kernel/notes");
+                                           const std::string& notes_path = "/sys/kernel/notes");
 
 }  // namespace proflow::perf

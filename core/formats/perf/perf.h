@@ -27,7 +27,7 @@ struct Limits {
   uint32_t max_stack_depth = 4096;     // callchain entries of one sample (the kernel's default cap is 127)
   uint32_t max_events = 256;           // attrs (event types)
   uint32_t max_processes = 1'000'000;  // pids and tids tracked
-  uint64_t max_maps = 10'000'000;       // memory maps tracked, all processes together (a fork copies its parent's)
+  uint64_t max_maps = 10'000'000;      // memory maps tracked, all processes together (a fork copies its parent's)
 };
 
 struct Options {
@@ -43,9 +43,9 @@ struct Options {
 };
 
 struct Result {
-  uint64_t samples = 0;       // sample records converted
-  uint64_t lost = 0;          // samples the kernel reported lost (PERF_RECORD_LOST / LOST_SAMPLES)
-  uint64_t records = 0;       // records read
+  uint64_t samples = 0;         // sample records converted
+  uint64_t lost = 0;            // samples the kernel reported lost (PERF_RECORD_LOST / LOST_SAMPLES)
+  uint64_t records = 0;         // records read
   bool clock_anchored = false;  // sample times are exact wall-clock times
 };
 

@@ -1,6 +1,7 @@
 // The data section of perf.data: records sorted by time, a process table (COMM, FORK, EXIT, MMAP,
 // MMAP2) replayed in that order, and samples resolved against it into the profile builder.
 #include <algorithm>
+#include <bitset>
 #include <chrono>
 #include <map>
 #include <unordered_map>
@@ -17,9 +18,22 @@ using internal::damaged;
 using internal::FileInfo;
 
 enum RecordType : uint32_t {
-  kMmap = 1, kLost = 2, kComm = 3, kExit = 4, kFork = 7, kSample = 9, kMmap2 = 10, kLostSamples = 13, kKsymbol = 17,
-  kHeaderAttr = 64, kTracingData = 66, kHeaderBuildId = 67, kAuxtrace = 71, kEventUpdate = 78,
-  kHeaderFeature = 80, kCompressed = 81,
+  kMmap = 1,
+  kLost = 2,
+  kComm = 3,
+  kExit = 4,
+  kFork = 7,
+  kSample = 9,
+  kMmap2 = 10,
+  kLostSamples = 13,
+  kKsymbol = 17,
+  kHeaderAttr = 64,
+  kTracingData = 66,
+  kHeaderBuildId = 67,
+  kAuxtrace = 71,
+  kEventUpdate = 78,
+  kHeaderFeature = 80,
+  kCompressed = 81,
 };
 
 constexpr uint64_t kContextMax = static_cast<uint64_t>(-4095);
@@ -51,7 +65,7 @@ class Decoder {
 
  private:
   Status scan();
-  void indexIds();
+  void indexIds(size_t first);
   Status onRecord(uint64_t off, uint32_t type, uint16_t misc, uint64_t size);
   const Attr* attrForSample(Cursor c) const;
   const Attr* attrForOther(uint64_t off, uint64_t size) const;
@@ -75,6 +89,7 @@ class Decoder {
   std::unordered_map<int64_t, std::string> thread_comm_;
   std::map<uint64_t, std::pair<uint64_t, std::string>> ksyms_;  // KSYMBOL: start -> (end, name)
   std::vector<int32_t> frames_;
+  std::bitset<256> features_seen_;  // pipe mode: HEADER_FEATURE records read
   uint64_t maps_ = 0, lost_ = 0, samples_ = 0, max_time_ = 0;
   // Maps held at once: forks copy their parent's, so a small file could otherwise ask for many.
   // A map costs ~150 bytes; one per 64 input bytes (plus a floor) keeps them within the claim.
@@ -131,9 +146,9 @@ bool Decoder::recordTime(uint64_t off, uint32_t type, uint64_t size, uint64_t* t
   const Attr* a = attrForOther(off, size);
   if (!a || !a->sampleIdAll() || !(a->sample_type & internal::kSampleTime)) return false;
   const uint64_t st = a->sample_type;
-  const uint64_t trailer = 8 * (!!(st & internal::kSampleTid) + 1 + !!(st & internal::kSampleId) +
-                                !!(st & internal::kSampleStreamId) + !!(st & internal::kSampleCpu) +
-                                !!(st & internal::kSampleIdentifier));
+  const uint64_t trailer =
+      8 * (!!(st & internal::kSampleTid) + 1 + !!(st & internal::kSampleId) + !!(st & internal::kSampleStreamId) +
+           !!(st & internal::kSampleCpu) + !!(st & internal::kSampleIdentifier));
   if (trailer + 8 > size) return false;
   Cursor c(data_, off + size - trailer + 8 * !!(st & internal::kSampleTid), off + size);
   *time = c.u64();
@@ -145,7 +160,7 @@ bool Decoder::recordTime(uint64_t off, uint32_t type, uint64_t size, uint64_t* t
 Status Decoder::scan() {
   const uint64_t end = info_.data_offset + info_.data_size;
   uint64_t off = info_.data_offset, last_time = 0, scanned_samples = 0;
-  indexIds();
+  indexIds(0);
   while (off < end) {
     Cursor c(data_, off, end);
     const uint32_t type = c.u32();
@@ -170,13 +185,15 @@ Status Decoder::scan() {
       const uint64_t kind = u.u64(), id = u.u64();
       std::string_view name = u.bytes(u.left());
       name = name.substr(0, std::min(name.size(), name.find('\0')));
-      for (Attr& a : info_.attrs)
-        if (kind == 2 && u.ok() && std::find(a.ids.begin(), a.ids.end(), id) != a.ids.end()) a.name = name;
+      auto it = attr_by_id_.find(id);
+      if (kind == 2 && u.ok() && it != attr_by_id_.end()) info_.attrs[it->second].name = name;
     } else if (type == kHeaderFeature) {
       Cursor f(data_, off + 8, off + size);
       const uint64_t bit = f.u64();
-      if (f.ok() && bit < 256)
-        if (Status s = internal::readFeature(data_, static_cast<int>(bit), off + 16, off + size, &info_); !s.isOk()) return s;
+      // Each feature once (a stream repeating one cannot make the decoder redo its work).
+      if (f.ok() && bit < 256 && !features_seen_[bit] && (features_seen_[bit] = true))
+        if (Status s = internal::readFeature(data_, static_cast<int>(bit), off + 16, off + size, &info_); !s.isOk())
+          return s;
     } else if (type == kHeaderBuildId) {
       if (Status s = internal::readBuildIds(data_, off, off + size, &info_); !s.isOk()) return s;
     } else if (type == kAuxtrace || type == kTracingData) {
@@ -184,10 +201,12 @@ Status Decoder::scan() {
       extra = type == kAuxtrace ? x.u64() : x.u32();
       if (!x.ok() || extra > end - off - size) return damaged(off, "trailing data past the end of the data section");
     }
-    if (type == kHeaderAttr) indexIds();
+    if (type == kHeaderAttr) indexIds(info_.attrs.size() - 1);
     uint64_t t = last_time;
-    if (recordTime(off, type, size, &t) && t != 0) last_time = t;
-    else t = last_time;
+    if (recordTime(off, type, size, &t) && t != 0)
+      last_time = t;
+    else
+      t = last_time;
     if (type == kSample) {
       if (++scanned_samples > opts_.limits.max_samples)
         return damaged(off, "more than " + std::to_string(opts_.limits.max_samples) + " samples (limit)");
@@ -200,9 +219,9 @@ Status Decoder::scan() {
   return Status::ok();
 }
 
-// Sample ids -> attr (the attrs' id arrays; in pipe mode they grow as HEADER_ATTR records arrive).
-void Decoder::indexIds() {
-  for (size_t i = 0; i < info_.attrs.size(); ++i)
+// Sample ids -> attr for the attrs from `first` on (in pipe mode they arrive as HEADER_ATTR records).
+void Decoder::indexIds(size_t first) {
+  for (size_t i = first; i < info_.attrs.size(); ++i)
     for (uint64_t id : info_.attrs[i].ids) attr_by_id_.try_emplace(id, i);
 }
 
@@ -387,9 +406,12 @@ Status Decoder::sample(uint64_t off, uint16_t misc, uint64_t size) {
 Status Decoder::onRecord(uint64_t off, uint32_t type, uint16_t misc, uint64_t size) {
   Cursor c(data_, off + 8, off + size);
   switch (type) {
-    case kSample: return sample(off, misc, size);
-    case kMmap: return mmap(off, misc, size, false);
-    case kMmap2: return mmap(off, misc, size, true);
+    case kSample:
+      return sample(off, misc, size);
+    case kMmap:
+      return mmap(off, misc, size, false);
+    case kMmap2:
+      return mmap(off, misc, size, true);
     case kComm: {
       const int64_t pid = static_cast<int32_t>(c.u32()), tid = static_cast<int32_t>(c.u32());
       std::string_view name = c.bytes(std::min<uint64_t>(c.left(), 16));
@@ -433,14 +455,17 @@ Status Decoder::onRecord(uint64_t off, uint32_t type, uint16_t misc, uint64_t si
       std::string_view name = c.bytes(c.left());
       if (!c.ok()) return damaged(off, "KSYMBOL truncated");
       name = name.substr(0, std::min(name.size(), name.find('\0')));
-      if (flags & 1) ksyms_.erase(addr);  // unregistered
-      else if (ksyms_.size() < opts_.limits.max_maps && !name.empty()) ksyms_[addr] = {addr + len, std::string(name)};
+      if (flags & 1)
+        ksyms_.erase(addr);  // unregistered
+      else if (ksyms_.size() < opts_.limits.max_maps && !name.empty())
+        ksyms_[addr] = {addr + len, std::string(name)};
       return Status::ok();
     }
     case kLostSamples:
       lost_ += c.u64();
       return c.ok() ? Status::ok() : damaged(off, "LOST_SAMPLES truncated");
-    default: return Status::ok();  // EXIT, FINISHED_ROUND, ...: nothing the profiles need
+    default:
+      return Status::ok();  // EXIT, FINISHED_ROUND, ...: nothing the profiles need
   }
 }
 
@@ -459,12 +484,14 @@ Status Decoder::run(Result* result) {
   } else {
     uint64_t end = opts_.end_time_unix_nano;
     if (end == 0)
-      end = static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
-                                      std::chrono::system_clock::now().time_since_epoch()).count());
+      end = static_cast<uint64_t>(
+          std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now().time_since_epoch())
+              .count());
     const uint64_t last = std::max(info_.last_sample_time, max_time_);
     clock_offset_ = static_cast<int64_t>(end - last);
   }
-  std::stable_sort(records_.begin(), records_.end(), [](const RecordRef& x, const RecordRef& y) { return x.time < y.time; });
+  std::stable_sort(records_.begin(), records_.end(),
+                   [](const RecordRef& x, const RecordRef& y) { return x.time < y.time; });
   for (const RecordRef& r : records_) {
     Cursor c(data_, r.offset, r.offset + 8);
     const uint32_t type = c.u32();
@@ -474,7 +501,9 @@ Status Decoder::run(Result* result) {
   builder_.resourceAttribute("host.name", info_.hostname);
   builder_.resourceAttribute("os.type", info_.os_release.empty() ? "" : "linux");
   builder_.resourceAttribute("os.version", info_.os_release);
-  builder_.resourceAttribute("host.arch", info_.arch == "x86_64" ? "amd64" : info_.arch == "aarch64" ? "arm64" : info_.arch);
+  builder_.resourceAttribute("host.arch", info_.arch == "x86_64"    ? "amd64"
+                                          : info_.arch == "aarch64" ? "arm64"
+                                                                    : info_.arch);
   builder_.resourceAttribute("perf.version", info_.perf_version);
   builder_.resourceAttribute("perf.command_line", info_.cmdline);
   if (info_.cpus_online) builder_.resourceAttribute("host.cpu.count", std::to_string(info_.cpus_online));
@@ -496,7 +525,8 @@ Status perfDataToFlat(std::string_view data, const Options& options, flat::Batch
   flat::Batch converted;
   Decoder decoder(data, options, &converted);
   if (Status s = decoder.run(result); !s.isOk()) return s;
-  if (out->resources.empty() && out->profiles.empty()) *out = std::move(converted);
+  if (out->resources.empty() && out->profiles.empty())
+    *out = std::move(converted);
   else {
     flat::Merger merger(out);
     merger.append(converted);

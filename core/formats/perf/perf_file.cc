@@ -7,7 +7,7 @@
 namespace proflow::perf::internal {
 namespace {
 
-constexpr uint64_t kMagic = 0x32454c4946524550ull;        // "PERFILE2" read little-endian
+constexpr uint64_t kMagic = 0x32454c4946524550ull;         // "PERFILE2" read little-endian
 constexpr uint64_t kMagicSwapped = 0x50455246494c4532ull;  // written by a big-endian machine
 constexpr uint64_t kFileHeaderSize = 104, kPipeHeaderSize = 16;
 constexpr uint64_t kMinAttrSize = 64;  // PERF_ATTR_SIZE_VER0
@@ -16,8 +16,16 @@ constexpr uint32_t kMaxFeatureStrings = 4096;
 constexpr uint64_t kMaxIds = 1'000'000;  // one per event, CPU and thread: far above any recording
 
 enum Feature {
-  kBuildId = 2, kHostname = 3, kOsRelease = 4, kVersion = 5, kArch = 6, kNrCpus = 7, kCmdline = 11,
-  kEventDesc = 12, kFeatureSampleTime = 21, kClockData = 29,
+  kBuildId = 2,
+  kHostname = 3,
+  kOsRelease = 4,
+  kVersion = 5,
+  kArch = 6,
+  kNrCpus = 7,
+  kCmdline = 11,
+  kEventDesc = 12,
+  kFeatureSampleTime = 21,
+  kClockData = 29,
 };
 
 }  // namespace
@@ -33,12 +41,12 @@ std::string Cursor::string() {
 }
 
 std::string Attr::defaultName() const {
-  static constexpr const char* kHardware[] = {"cycles", "instructions", "cache-references", "cache-misses",
-                                              "branches", "branch-misses", "bus-cycles", "stalled-cycles-frontend",
-                                              "stalled-cycles-backend", "ref-cycles"};
-  static constexpr const char* kSoftware[] = {"cpu-clock", "task-clock", "page-faults", "context-switches",
-                                              "cpu-migrations", "minor-faults", "major-faults", "alignment-faults",
-                                              "emulation-faults", "dummy", "bpf-output", "cgroup-switches"};
+  static constexpr const char* kHardware[] = {
+      "cycles",        "instructions", "cache-references",        "cache-misses",           "branches",
+      "branch-misses", "bus-cycles",   "stalled-cycles-frontend", "stalled-cycles-backend", "ref-cycles"};
+  static constexpr const char* kSoftware[] = {"cpu-clock",        "task-clock",   "page-faults",  "context-switches",
+                                              "cpu-migrations",   "minor-faults", "major-faults", "alignment-faults",
+                                              "emulation-faults", "dummy",        "bpf-output",   "cgroup-switches"};
   if (type == 0 && config < std::size(kHardware)) return kHardware[config];
   if (type == 1 && config < std::size(kSoftware)) return kSoftware[config];
   if (type == 2) return "tracepoint:" + std::to_string(config);
@@ -91,20 +99,23 @@ namespace {
 Status readEventDesc(Cursor& c, FileInfo* info) {
   const uint32_t nr = c.u32(), attr_size = c.u32();
   if (!c.ok() || nr > 4096) return damaged(c.pos(), "EVENT_DESC with " + std::to_string(nr) + " events");
+  // Matched to the attrs by their ids (the attrs section holds the same events in the same order).
+  std::unordered_map<uint64_t, size_t> attr_by_id;
+  for (size_t k = 0; k < info->attrs.size(); ++k)
+    for (uint64_t id : info->attrs[k].ids) attr_by_id.try_emplace(id, k);
   for (uint32_t i = 0; i < nr; ++i) {
     Attr a;
     if (!readAttr(c, attr_size, &a)) return damaged(c.pos(), "EVENT_DESC attr truncated");
     const uint32_t nr_ids = c.u32();
     std::string name = c.string();
     if (nr_ids > c.left() / 8) return damaged(c.pos(), "EVENT_DESC ids past the section");
-    std::vector<uint64_t> ids(nr_ids);
-    for (uint64_t& id : ids) id = c.u64();
+    const uint64_t first_id = nr_ids > 0 ? c.u64() : 0;
+    c.skip(8 * (nr_ids > 0 ? nr_ids - 1 : 0));
     if (!c.ok()) return damaged(c.pos(), "EVENT_DESC truncated");
-    // Matched to the attrs by their ids (the attrs section holds the same events in the same order).
-    for (size_t k = 0; k < info->attrs.size(); ++k) {
-      Attr& target = info->attrs[k];
-      const bool same_ids = !ids.empty() && std::find(target.ids.begin(), target.ids.end(), ids[0]) != target.ids.end();
-      if (same_ids || (ids.empty() && k == i)) target.name = name;
+    if (nr_ids == 0) {
+      if (i < info->attrs.size()) info->attrs[i].name = name;
+    } else if (auto it = attr_by_id.find(first_id); it != attr_by_id.end()) {
+      info->attrs[it->second].name = name;
     }
   }
   return Status::ok();
@@ -115,11 +126,20 @@ Status readEventDesc(Cursor& c, FileInfo* info) {
 Status readFeature(std::string_view data, int bit, uint64_t begin, uint64_t end, FileInfo* info) {
   Cursor c(data, begin, end);
   switch (bit) {
-    case kBuildId: return readBuildIds(data, begin, end, info);
-    case kHostname: info->hostname = c.string(); break;
-    case kOsRelease: info->os_release = c.string(); break;
-    case kVersion: info->perf_version = c.string(); break;
-    case kArch: info->arch = c.string(); break;
+    case kBuildId:
+      return readBuildIds(data, begin, end, info);
+    case kHostname:
+      info->hostname = c.string();
+      break;
+    case kOsRelease:
+      info->os_release = c.string();
+      break;
+    case kVersion:
+      info->perf_version = c.string();
+      break;
+    case kArch:
+      info->arch = c.string();
+      break;
     case kNrCpus:
       c.u32();
       info->cpus_online = c.u32();
@@ -132,7 +152,8 @@ Status readFeature(std::string_view data, int bit, uint64_t begin, uint64_t end,
       info->cmdline = line;
       break;
     }
-    case kEventDesc: return readEventDesc(c, info);
+    case kEventDesc:
+      return readEventDesc(c, info);
     case kFeatureSampleTime:
       c.u64();
       info->last_sample_time = c.u64();
@@ -144,7 +165,8 @@ Status readFeature(std::string_view data, int bit, uint64_t begin, uint64_t end,
       info->clock_clockid_ns = c.u64();
       info->has_clock_data = c.ok();
       break;
-    default: break;
+    default:
+      break;
   }
   if (!c.ok()) return damaged(begin, "feature " + std::to_string(bit) + " truncated");
   return Status::ok();
@@ -158,14 +180,16 @@ Status readAttrs(std::string_view data, const Limits& limits, uint64_t attr_size
   if (off > data.size() || size > data.size() - off) return damaged(24, "attrs section past the end of the file");
   const uint64_t n = size / attr_size;
   if (n == 0) return damaged(24, "no event attrs");
-  if (n > limits.max_events) return damaged(24, std::to_string(n) + " events (limit " + std::to_string(limits.max_events) + ")");
+  if (n > limits.max_events)
+    return damaged(24, std::to_string(n) + " events (limit " + std::to_string(limits.max_events) + ")");
   Cursor c(data, off, off + size);
   uint64_t total_ids = 0;
   for (uint64_t i = 0; i < n; ++i) {
     Attr a;
     if (!readAttr(c, attr_size - 16, &a)) return damaged(c.pos(), "attr truncated");
     const uint64_t ids_off = c.u64(), ids_size = c.u64();
-    if (ids_off > data.size() || ids_size > data.size() - ids_off) return damaged(c.pos() - 16, "attr ids past the end of the file");
+    if (ids_off > data.size() || ids_size > data.size() - ids_off)
+      return damaged(c.pos() - 16, "attr ids past the end of the file");
     Cursor ids(data, ids_off, ids_off + ids_size);
     total_ids += ids_size / 8;
     if (total_ids > kMaxIds) return damaged(c.pos() - 16, "more than " + std::to_string(kMaxIds) + " sample ids");
@@ -190,7 +214,8 @@ Status readFileInfo(std::string_view data, const Limits& limits, FileInfo* info)
     info->data_size = data.size() - kPipeHeaderSize;
     return Status::ok();
   }
-  if (header_size != kFileHeaderSize) return damaged(8, "header size " + std::to_string(header_size) + " (expected 104 or 16)");
+  if (header_size != kFileHeaderSize)
+    return damaged(8, "header size " + std::to_string(header_size) + " (expected 104 or 16)");
   const uint64_t attr_size = c.u64(), attrs_off = c.u64(), attrs_size = c.u64();
   info->data_offset = c.u64();
   info->data_size = c.u64();

@@ -16,9 +16,17 @@ namespace proflow::perf::internal {
 
 // sample_type bits (include/uapi/linux/perf_event.h).
 enum SampleBits : uint64_t {
-  kSampleIp = 1u << 0, kSampleTid = 1u << 1, kSampleTime = 1u << 2, kSampleAddr = 1u << 3,
-  kSampleRead = 1u << 4, kSampleCallchain = 1u << 5, kSampleId = 1u << 6, kSampleCpu = 1u << 7,
-  kSamplePeriod = 1u << 8, kSampleStreamId = 1u << 9, kSampleIdentifier = 1u << 16,
+  kSampleIp = 1u << 0,
+  kSampleTid = 1u << 1,
+  kSampleTime = 1u << 2,
+  kSampleAddr = 1u << 3,
+  kSampleRead = 1u << 4,
+  kSampleCallchain = 1u << 5,
+  kSampleId = 1u << 6,
+  kSampleCpu = 1u << 7,
+  kSamplePeriod = 1u << 8,
+  kSampleStreamId = 1u << 9,
+  kSampleIdentifier = 1u << 16,
 };
 
 // A cursor over [begin, end) of the input; every read checks the bounds and fails (sticky) past them.

@@ -223,7 +223,8 @@ Status ScriptReader::run(std::string_view text, Result* result) {
   uint64_t end = opts_.end_time_unix_nano;
   if (end == 0)
     end = static_cast<uint64_t>(
-        std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now().time_since_epoch()).count());
+        std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now().time_since_epoch())
+            .count());
   builder_.shiftTimes(static_cast<int64_t>(end - max_time_));
   builder_.finish("perf-script", opts_.keep_original_payload ? text : std::string_view(), 0);
   if (result) {
@@ -241,8 +242,10 @@ Status perfScriptToFlat(std::string_view text, const Options& options, flat::Bat
   flat::Batch converted;
   ScriptReader reader(options, &converted);
   if (Status s = reader.run(text, result); !s.isOk()) return s;
-  if (out->resources.empty() && out->profiles.empty()) *out = std::move(converted);
-  else flat::Merger(out).append(converted);
+  if (out->resources.empty() && out->profiles.empty())
+    *out = std::move(converted);
+  else
+    flat::Merger(out).append(converted);
   return Status::ok();
 }
 

@@ -172,7 +172,8 @@ void ProfileBuilder::finish(std::string_view format, std::string_view original, 
   const uint32_t resource = static_cast<uint32_t>(b.resources.size());
   b.resources.emplace_back();
   for (const auto& [k, v] : resource_) flat::addResourceAttribute(b, resource, k, v, /*replace=*/true);
-  int32_t lost_attr = lost > 0 ? intAttribute("perf.lost_samples", static_cast<int64_t>(std::min<uint64_t>(lost, INT64_MAX))) : 0;
+  int32_t lost_attr =
+      lost > 0 ? intAttribute("perf.lost_samples", static_cast<int64_t>(std::min<uint64_t>(lost, INT64_MAX))) : 0;
   const uint32_t first_profile = static_cast<uint32_t>(b.profiles.size());
   const flat::Bytes format_bytes = b.addBytes(format);
   if (first_time_ > last_time_) first_time_ = last_time_ = 0;
@@ -186,7 +187,8 @@ void ProfileBuilder::finish(std::string_view format, std::string_view original, 
       const uint32_t row_begin = static_cast<uint32_t>(b.samples.size());
       place(e, kind == 1, &stamps);
       p.samples = {row_begin, static_cast<uint32_t>(b.samples.size()) - row_begin};
-      p.sample_type = kind == 0 ? flat::ValueType{true, e.type, e.unit} : flat::ValueType{true, samples_type, count_unit};
+      p.sample_type =
+          kind == 0 ? flat::ValueType{true, e.type, e.unit} : flat::ValueType{true, samples_type, count_unit};
       p.period_type = {true, e.type, e.unit};
       p.time_unix_nano = shifted(first_time_);
       p.duration_nano = last_time_ - first_time_;

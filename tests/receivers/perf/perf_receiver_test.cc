@@ -1,7 +1,8 @@
 // The perf receiver over a real socket and in directory mode, with the committed recording of the
 // perf format tests (tests/core/formats/perf/testdata) and its perf script text.
-#include <gtest/gtest.h>
+#include "receivers/perf/perf_receiver.h"
 
+#include <gtest/gtest.h>
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
@@ -12,7 +13,6 @@
 
 #include "core/flat/flat_attributes.h"
 #include "core/runtime.h"
-#include "receivers/perf/perf_receiver.h"
 #include "tests/support/daemon.h"
 #include "tests/support/temp_dir.h"
 
@@ -83,7 +83,9 @@ TEST_F(PerfReceiverTest, PerfDataAndPerfScriptBodiesBecomeProfiles) {
   EXPECT_EQ(post(r->port(), fixture("workload.perf.data"), nullptr, "?deployment.environment=test"), 200);
   EXPECT_EQ(post(r->port(), fixture("workload.perf-script.txt")), 200);
   std::string out;
-  ASSERT_EQ(testing::runCommand({"sh", "-c", "gzip -c '" + fixture("workload.perf.data") + "' > " + dir_.file("w.gz")}, &out), 0);
+  ASSERT_EQ(
+      testing::runCommand({"sh", "-c", "gzip -c '" + fixture("workload.perf.data") + "' > " + dir_.file("w.gz")}, &out),
+      0);
   EXPECT_EQ(post(r->port(), dir_.file("w.gz")), 200);
   r->shutdown(std::chrono::steady_clock::now());
 
@@ -159,8 +161,9 @@ TEST_F(PerfReceiverTest, DirectoryModePicksUpFinishedRecordings) {
   // The file's modification time anchors its samples: the last one is at that time (5 min ago).
   const auto& stamps = capture_->batches[0].data().timestamps;
   const uint64_t last = *std::max_element(stamps.begin(), stamps.end());
-  const uint64_t expected = static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
-      std::chrono::file_clock::to_sys(old).time_since_epoch()).count());
+  const uint64_t expected = static_cast<uint64_t>(
+      std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::file_clock::to_sys(old).time_since_epoch())
+          .count());
   EXPECT_LE(last > expected ? last - expected : expected - last, 1'000'000u);
 }
 

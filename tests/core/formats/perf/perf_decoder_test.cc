@@ -116,7 +116,8 @@ TEST(PerfDecoder, KernelFramesAreNamedFromKallsymsOfTheRecordedKernelOnly) {
   EXPECT_GT(named, 0u);
   for (const flat::Location& l : b.locations) {
     if (l.lines.size == 0) continue;
-    const std::string_view name = b.string(b.functions[static_cast<size_t>(b.lines[l.lines.begin].function_index)].name_strindex);
+    const std::string_view name =
+        b.string(b.functions[static_cast<size_t>(b.lines[l.lines.begin].function_index)].name_strindex);
     EXPECT_EQ(name, l.address >= 0xffffffff82000000ull ? "upper_half" : "_stext") << std::hex << l.address;
   }
   // The running kernel's build id comes from its notes (/sys/kernel/notes).
@@ -197,6 +198,31 @@ TEST(PerfDecoder, EveryTruncationIsRefusedWithAMessage) {
     ASSERT_EQ(s.message().rfind("perf.data: ", 0), 0u) << s.message();
     ASSERT_TRUE(b.profiles.empty());
   }
+}
+
+// A pipe-mode stream (perf record -o -) has no sizes in its header: cut at a record boundary it is a
+// shorter recording; cut inside a record it is refused as truncated.
+TEST(PerfDecoder, PipeModeStreamsCutAnywhereAreReadOrRefusedCleanly) {
+  const std::string data =
+      testing::readFile(std::string(PROFLOW_SOURCE_DIR) + "/tests/fuzz/corpus/perf/seed-pipe-mode");
+  flat::Batch whole;
+  perf::Result r;
+  ASSERT_TRUE(perf::perfDataToFlat(data, {.end_time_unix_nano = kEnd}, &whole, &r).isOk());
+  EXPECT_GT(r.samples, 5u);
+  int read = 0, truncated = 0;
+  for (size_t len = 16; len < data.size(); ++len) {
+    flat::Batch b;
+    Status s = decode(data.substr(0, len), &b);
+    if (s.isOk()) {
+      ++read;
+      continue;
+    }
+    ASSERT_EQ(s.code(), StatusCode::kInvalidArgument);
+    ASSERT_EQ(s.message().rfind("perf.data: offset ", 0), 0u) << s.message();
+    truncated += s.message().find("truncated") != std::string::npos;
+  }
+  EXPECT_GT(read, 0);
+  EXPECT_GT(truncated, 0);
 }
 
 TEST(PerfDecoder, BitFlipsNeverCrash) {

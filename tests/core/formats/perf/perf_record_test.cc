@@ -10,13 +10,14 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
-#include <set>
 #include <fstream>
+#include <set>
 
 #include "core/formats/jfr/folded.h"
 #include "core/formats/perf/perf.h"
 #include "tests/core/formats/perf/perf_test_util.h"
 #include "tests/support/daemon.h"
+#include "tests/support/otlp_files.h"
 #include "tests/support/temp_dir.h"
 
 namespace proflow {
@@ -48,7 +49,8 @@ std::string difference(const Folded& ours, const Folded& theirs) {
   std::string out;
   int shown = 0;
   auto show = [&](const std::string& stack, int64_t a, int64_t b) {
-    if (a != b && shown++ < 20) out += "\n  " + stack + ": ours " + std::to_string(a) + ", perf script " + std::to_string(b);
+    if (a != b && shown++ < 20)
+      out += "\n  " + stack + ": ours " + std::to_string(a) + ", perf script " + std::to_string(b);
   };
   for (const auto& [stack, n] : ours) show(stack, n, theirs.count(stack) ? theirs.at(stack) : 0);
   for (const auto& [stack, n] : theirs)
@@ -72,8 +74,8 @@ TEST(PerfRecord, SymbolizedFoldedStacksEqualPerfScripts) {
             0)
       << log;
   const Folded ours = testing::canonicalNames(readFolded(out.file("out.folded")), r.unstripped);
-  const Folded perfs = testing::canonicalNames(testing::foldPerfScript(testing::perfScriptOf(r), FoldBy::kName),
-                                               r.unstripped);
+  const Folded perfs =
+      testing::canonicalNames(testing::foldPerfScript(testing::perfScriptOf(r), FoldBy::kName), r.unstripped);
   EXPECT_EQ(ours, perfs);
   // The workload's hot paths are there, with their share of the samples (3 : 1 : 2 by design).
   int64_t parse = 0, parser_checksum = 0, render = 0;
@@ -96,10 +98,12 @@ TEST(PerfRecord, TheBinaryAtTheRecordedPathIsUsedWhenItsBuildIdMatches) {
   fs::copy_file(r.binary, saved);
   std::string log;
   fs::copy_file(r.unstripped, r.binary, fs::copy_options::overwrite_existing);
-  ASSERT_EQ(convert({r.data, out.file("a.folded"), "--to", "folded", "--sample-type", "samples", "--symbolize"}, &log), 0)
+  ASSERT_EQ(convert({r.data, out.file("a.folded"), "--to", "folded", "--sample-type", "samples", "--symbolize"}, &log),
+            0)
       << log;
   const std::string script = out.file("script.txt");
-  ASSERT_EQ(testing::runCommand({"sh", "-c", "perf script -i '" + r.data + "' > '" + script + "' 2>/dev/null"}, &log), 0);
+  ASSERT_EQ(testing::runCommand({"sh", "-c", "perf script -i '" + r.data + "' > '" + script + "' 2>/dev/null"}, &log),
+            0);
   const Folded named = readFolded(out.file("a.folded"));
   EXPECT_EQ(testing::canonicalNames(named, r.unstripped),
             testing::canonicalNames(testing::foldPerfScript(testing::readFile(script), FoldBy::kName), r.unstripped));
@@ -109,7 +113,8 @@ TEST(PerfRecord, TheBinaryAtTheRecordedPathIsUsedWhenItsBuildIdMatches) {
                                 &log),
             0)
       << log;
-  ASSERT_EQ(convert({r.data, out.file("b.folded"), "--to", "folded", "--sample-type", "samples", "--symbolize"}, &log), 0)
+  ASSERT_EQ(convert({r.data, out.file("b.folded"), "--to", "folded", "--sample-type", "samples", "--symbolize"}, &log),
+            0)
       << log;
   const Folded unnamed = readFolded(out.file("b.folded"));
   fs::copy_file(saved, r.binary, fs::copy_options::overwrite_existing);
@@ -118,6 +123,46 @@ TEST(PerfRecord, TheBinaryAtTheRecordedPathIsUsedWhenItsBuildIdMatches) {
   for (const auto& [stack, n] : unnamed) unnamed_main |= stack.find("run_parser") != std::string::npos;
   EXPECT_TRUE(named_main) << ::testing::PrintToString(named);
   EXPECT_FALSE(unnamed_main) << ::testing::PrintToString(unnamed);
+}
+
+// The daemon's path: POST /v1/perf -> symbolize processor (debug_dirs, by build id) -> file
+// exporter. The processor names user frames as perf script does; it leaves kernel frames `[kernel]`.
+TEST(PerfRecord, TheSymbolizeProcessorNamesUserFramesOfPostedRecordings) {
+  const auto& r = testing::perfRecording();
+  testing::TempDir dir;
+  const int port = testing::freePort(), metrics_port = testing::freePort();
+  const std::string out = dir.file("out.otlp");
+  const std::string config =
+      "receivers: { perf: { endpoint: 127.0.0.1:" + std::to_string(port) +
+      " } }\n"
+      "processors: { symbolize: { debug_dirs: [" +
+      r.debug_dir +
+      "] } }\n"
+      "exporters: { file: { path: " +
+      out +
+      ", format: otlp_proto } }\n"
+      "service:\n  telemetry: { metrics: { address: 127.0.0.1:" +
+      std::to_string(metrics_port) +
+      " } }\n"
+      "  pipelines: { profiles: { receivers: [perf], processors: [symbolize], exporters: [file] } }\n";
+  testing::Daemon daemon({"--config", dir.write("perf.yaml", config)}, dir.file("daemon.log"));
+  ASSERT_TRUE(daemon.waitHealthy(metrics_port)) << daemon.log();
+  std::string code;
+  ASSERT_EQ(testing::runCommand({"curl", "-sS", "-o", "/dev/null", "-w", "%{http_code}", "--data-binary", "@" + r.data,
+                                 "http://127.0.0.1:" + std::to_string(port) + "/v1/perf"},
+                                &code),
+            0);
+  EXPECT_EQ(code, "200");
+  EXPECT_EQ(daemon.terminate(), 0) << daemon.log();
+  const auto requests = testing::readOtlpProtoFile(out);
+  ASSERT_EQ(requests.size(), 1u);
+  jfr::FoldOptions fo;
+  fo.sample_type = "samples";
+  const auto folded = jfr::foldStacks(requests[0], fo);
+  const Folded ours = testing::canonicalNames(Folded(folded.begin(), folded.end()), r.unstripped);
+  const Folded perfs =
+      testing::canonicalNames(testing::foldPerfScript(testing::perfScriptOf(r), FoldBy::kNameNoKernel), r.unstripped);
+  EXPECT_TRUE(ours == perfs) << difference(ours, perfs);
 }
 
 TEST(PerfRecord, ClockDataPutsSamplesOnTheWallClock) {
@@ -138,9 +183,9 @@ TEST(PerfRecord, PipeModeRecordingDecodesLikeTheFile) {
   const auto& r = testing::perfRecording();
   const std::string pipe = r.dir + "/pipe.perf.data", script = r.dir + "/pipe.txt";
   std::string log;
-  ASSERT_EQ(testing::runCommand({"sh", "-c", "perf record -q -g -e cpu-clock -o - '" + r.binary + "' 1 > '" + pipe +
-                                                 "' 2>/dev/null && perf script -i '" + pipe + "' > '" + script +
-                                                 "' 2>/dev/null"},
+  ASSERT_EQ(testing::runCommand({"sh", "-c",
+                                 "perf record -q -g -e cpu-clock -o - '" + r.binary + "' 1 > '" + pipe +
+                                     "' 2>/dev/null && perf script -i '" + pipe + "' > '" + script + "' 2>/dev/null"},
                                 &log),
             0)
       << log;
@@ -164,11 +209,12 @@ TEST(PerfRecord, SeveralEventsAndSystemWideRecordingsDecodeLikePerfScript) {
                         Case{"all", "-a -e cpu-clock", {"cpu-clock"}}}) {
     const std::string data = r.dir + "/" + c.name + ".perf.data", script = r.dir + "/" + c.name + ".txt";
     std::string log;
-    ASSERT_EQ(testing::runCommand({"sh", "-c", "perf record -q -g " + c.flags + " --no-buildid-cache -o '" + data + "' '" +
-                                                   r.binary + "' 1 2>/dev/null && perf script -i '" + data + "' > '" +
-                                                   script + "' 2>/dev/null"},
-                                  &log),
-              0)
+    ASSERT_EQ(
+        testing::runCommand({"sh", "-c",
+                             "perf record -q -g " + c.flags + " --no-buildid-cache -o '" + data + "' '" + r.binary +
+                                 "' 1 2>/dev/null && perf script -i '" + data + "' > '" + script + "' 2>/dev/null"},
+                            &log),
+        0)
         << log;
     flat::Batch b;
     perf::Result result;

@@ -1,5 +1,6 @@
 #include "tests/core/formats/perf/perf_test_util.h"
 
+#include <gtest/gtest.h>
 #include <sys/stat.h>
 
 #include <chrono>
@@ -8,8 +9,6 @@
 #include <regex>
 #include <sstream>
 #include <vector>
-
-#include <gtest/gtest.h>
 
 #include "tests/support/daemon.h"
 #include "tests/support/temp_dir.h"
@@ -21,7 +20,8 @@ namespace fs = std::filesystem;
 
 uint64_t nowNanos() {
   return static_cast<uint64_t>(
-      std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now().time_since_epoch()).count());
+      std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now().time_since_epoch())
+          .count());
 }
 
 std::string run(const std::vector<std::string>& argv) {
@@ -75,7 +75,10 @@ std::string perfScriptOf(const PerfRecording& r) {
   std::string out;
   // perf script prints its warnings on stderr, which runCommand merges: ask for a file instead.
   const std::string file = r.dir + "/script.txt";
-  const int rc = runCommand({"sh", "-c", "perf script -i '" + r.data + "' --symfs='" + r.symfs + "' --kallsyms=/proc/kallsyms > '" + file + "' 2>/dev/null"}, &out);
+  const int rc = runCommand({"sh", "-c",
+                             "perf script -i '" + r.data + "' --symfs='" + r.symfs + "' --kallsyms=/proc/kallsyms > '" +
+                                 file + "' 2>/dev/null"},
+                            &out);
   EXPECT_EQ(rc, 0) << out;
   return readFile(file);
 }
@@ -113,9 +116,12 @@ Folded foldPerfScript(const std::string& text, FoldBy by) {
     const std::string addr = m[1], sym = m[2], dso = m[3];
     const bool kernel = dso.rfind("[kernel", 0) == 0;
     const std::string name = std::regex_replace(sym, std::regex(R"(\+0x[0-9a-f]+$)"), "");
-    if (by == FoldBy::kAddress) frames.push_back(addr);
-    else if (kernel) frames.push_back(sym != "[unknown]" ? name : "[kernel]");
-    else if (sym != "[unknown]") frames.push_back(name);
+    if (by == FoldBy::kAddress)
+      frames.push_back(addr);
+    else if (kernel)
+      frames.push_back(by == FoldBy::kName && sym != "[unknown]" ? name : "[kernel]");
+    else if (sym != "[unknown]")
+      frames.push_back(name);
   }
   flush();
   return out;
@@ -133,7 +139,13 @@ Folded foldBatchByAddress(const flat::Batch& b) {
         uint64_t addr = loc.address;
         if (loc.mapping_index > 0) {
           const flat::Mapping& m = b.mappings[static_cast<size_t>(loc.mapping_index)];
-          if (b.string(m.filename_strindex) != "[kernel.kallsyms]") addr = addr - m.memory_start + m.file_offset;
+          const std::string_view file = b.string(m.filename_strindex);
+          // perf script prints raw addresses for the kernel and for maps without a file (perf's
+          // anonymous and no-dso maps: JIT code, heap, stack, SysV shared memory).
+          const bool raw = file == "[kernel.kallsyms]" || file == "//anon" || file == "[heap]" ||
+                           file.starts_with("/dev/zero") || file.starts_with("/anon_hugepage") ||
+                           file.starts_with("[stack") || file.starts_with("/SYSV");
+          if (!raw) addr = addr - m.memory_start + m.file_offset;
         }
         std::ostringstream hex;
         hex << std::hex << addr;

@@ -35,12 +35,14 @@ const PerfRecording& perfRecording();
 std::string perfScriptOf(const PerfRecording& r);
 
 // How foldPerfScript names a frame. kAddress: "<hex>" as printed. kName: the symbol without its
-// +0x offset, user `[unknown]` frames left out, unnamed kernel frames "[kernel]".
-enum class FoldBy { kAddress, kName };
+// +0x offset, user `[unknown]` frames left out, unnamed kernel frames "[kernel]". kNameNoKernel: the
+// same with every kernel frame "[kernel]" (what the pipeline's symbolize processor leaves them).
+enum class FoldBy { kAddress, kName, kNameNoKernel };
 Folded foldPerfScript(const std::string& text, FoldBy by);
 
 // Folds a converted batch's `samples` profiles by address: each frame's address as perf script
-// prints it (file-relative `ip - start + pgoff` for user frames with a mapping, else the raw ip).
+// prints it (file-relative `ip - start + pgoff` for user frames in a file's mapping, else the raw
+// ip: kernel, no mapping, or a map without a file such as JIT code in //anon).
 Folded foldBatchByAddress(const flat::Batch& b);
 
 // Renames each function to the first (sorted) of the names the symbol table gives its address
