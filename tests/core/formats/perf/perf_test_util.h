@@ -1,5 +1,7 @@
 // Shared by the perf format, receiver and CLI tests: the committed fixture, a live recording of the
-// workload made at test time, and folds of `perf script` text and of converted batches.
+// workload made at test time, and folds of `perf script` text and of converted batches. The live
+// recordings need Debian's linux-perf and the right to record: root, or kernel.perf_event_paranoid
+// at most 1 (0 for the system-wide one), and a readable /proc/kallsyms for kernel names.
 #pragma once
 
 #include <cstdint>
