@@ -28,6 +28,7 @@
 #include "receivers/kafka/factory.h"
 #include "receivers/nats/factory.h"
 #include "receivers/otlp/factory.h"
+#include "receivers/perf/factory.h"
 #include "receivers/pprof/factory.h"
 #include "receivers/pyroscope/factory.h"
 
@@ -42,6 +43,7 @@ Status registerBuiltins(Registry& registry) {
       receivers::kafka::makeKafkaReceiverFactory(),
       receivers::nats::makeNatsReceiverFactory(),
       receivers::otlp::makeOtlpReceiverFactory(),
+      receivers::perf::makePerfReceiverFactory(),
       receivers::pprof::makePprofReceiverFactory(),
       receivers::pyroscope::makePyroscopeReceiverFactory(),
       // processors
