@@ -5,6 +5,7 @@
 
 #include "core/flat/flat_attributes.h"
 #include "core/formats/pprof/pprof_ids.h"
+#include "core/utf8.h"
 
 namespace proflow::perf::internal {
 
@@ -22,8 +23,8 @@ std::string hex(std::span<const uint8_t> bytes) {
 // Recordings hold whatever bytes programs named themselves and their files; OTLP strings must be
 // UTF-8 (protobuf refuses the whole request otherwise), so invalid bytes become U+FFFD.
 std::string_view ProfileBuilder::text(std::string_view s) {
-  if (pprof::isValidUtf8(s)) return s;
-  utf8_ = pprof::sanitizeUtf8(s);
+  if (isValidUtf8(s)) return s;
+  utf8_ = sanitizeUtf8(s);
   return utf8_;
 }
 
