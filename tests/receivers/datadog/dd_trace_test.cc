@@ -1,6 +1,10 @@
 // The real tracer: dd-trace from npm (installed into the build tree at test time, once) profiles a
 // small Node.js service (node_app/app.js) and uploads to the receiver as it would to the Agent. The
 // app's own function names, its service/env/version and span links must arrive in OTLP.
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
+
 #include <filesystem>
 #include <mutex>
 
@@ -33,11 +37,24 @@ std::string ddTraceModules(std::string* error) {
     return {};
   }
   const std::string modules = kNodeDir + "/node_modules";
-  // Reused while the app's package.json (which pins dd-trace) is the one it was installed from.
-  if (std::filesystem::exists(modules + "/dd-trace/package.json") &&
-      proflow::testing::readFile(kNodeDir + "/package.json") == proflow::testing::readFile(kAppDir + "/package.json"))
-    return modules;
   std::filesystem::create_directories(kNodeDir);
+  // The tracer tests run side by side under `ctest -j`: one installs while the others wait on the lock.
+  const int lock = ::open((kNodeDir + "/.install.lock").c_str(), O_CREAT | O_RDWR | O_CLOEXEC, 0644);
+  if (lock < 0 || ::flock(lock, LOCK_EX) != 0) {
+    *error = "cannot lock " + kNodeDir;
+    if (lock >= 0) ::close(lock);
+    return {};
+  }
+  struct Unlock {
+    int fd;
+    ~Unlock() { ::close(fd); }  // closing releases the lock
+  } unlock{lock};
+  // Reused while the app's package.json (which pins dd-trace) is the one a finished install recorded.
+  const std::string installed = kNodeDir + "/.installed-package.json";
+  const std::string wanted = proflow::testing::readFile(kAppDir + "/package.json");
+  if (std::filesystem::exists(modules + "/dd-trace/package.json") && std::filesystem::exists(installed) &&
+      proflow::testing::readFile(installed) == wanted)
+    return modules;
   std::filesystem::copy_file(kAppDir + "/package.json", kNodeDir + "/package.json",
                              std::filesystem::copy_options::overwrite_existing);
   const std::string cmd = "cd " + quote(kNodeDir) + " && npm install --no-audit --no-fund --loglevel=error 2>&1";
@@ -46,6 +63,7 @@ std::string ddTraceModules(std::string* error) {
     *error = "npm install dd-trace failed: " + out;
     return {};
   }
+  std::filesystem::copy_file(kAppDir + "/package.json", installed, std::filesystem::copy_options::overwrite_existing);
   return modules;
 }
 
