@@ -160,6 +160,12 @@ void Connection<Stream>::onHeaderError(beast::error_code ec) {
   close();  // peer closed, timeout, or stop()
 }
 
+// "/buildid/*" matches every path under "/buildid/"; other routes match exactly.
+static bool routeMatches(const std::string& route, const std::string& path) {
+  if (!route.empty() && route.back() == '*') return path.compare(0, route.size() - 1, route, 0, route.size() - 1) == 0;
+  return route == path;
+}
+
 // Routing and the checks that need only the header. Rejections here keep the connection only when
 // the request has no body: an unread body would be taken for the next request.
 template <class Stream>
@@ -168,7 +174,7 @@ bool Connection<Stream>::checkHead() {
   bool no_body = parser_->is_done() && parser_->get().keep_alive();
   std::string allow;
   for (const auto& r : shared_->routes) {
-    if (r.path != req_.path) continue;
+    if (!routeMatches(r.path, req_.path)) continue;
     if (r.method == req_.method) route_ = &r;
     allow += (allow.empty() ? "" : ", ") + r.method;
   }
@@ -177,7 +183,7 @@ bool Connection<Stream>::checkHead() {
     return false;
   }
   const Route& any = *std::find_if(shared_->routes.begin(), shared_->routes.end(),
-                                   [&](const Route& r) { return r.path == req_.path; });
+                                   [&](const Route& r) { return routeMatches(r.path, req_.path); });
   if (!route_) {
     reject(RejectReason::kMethodNotAllowed, 405,
            Status(StatusCode::kUnimplemented, "method " + req_.method + " not allowed for " + req_.path + "; allowed: " + allow),

@@ -122,7 +122,8 @@ class HttpServer {
   HttpServer(const HttpServer&) = delete;
   HttpServer& operator=(const HttpServer&) = delete;
 
-  // Before start(). Exact path match; register the same path with several methods to allow them.
+  // Before start(). Exact path match, or a prefix match when `path` ends in '*' ("/buildid/*");
+  // register the same path with several methods to allow them.
   // An empty formatter means defaultErrorFormatter.
   void route(std::string method, std::string path, HttpHandler handler, ErrorFormatter error_formatter = {});
   // Formats 404s and malformed requests (no route known).

@@ -1,0 +1,27 @@
+#include "extensions/symbolstore/config.h"
+
+#include "core/net/endpoint.h"
+
+namespace proflow::extensions::symbolstore {
+
+void SymbolStoreConfig::validate(config::ValidationContext& ctx) const {
+  net::Endpoint ep;
+  if (Status s = net::parseEndpoint(endpoint, &ep); !s.isOk()) ctx.error("endpoint", s.message());
+  if (!grpc_endpoint.empty()) {
+    if (Status s = net::parseEndpoint(grpc_endpoint, &ep); !s.isOk()) ctx.error("grpc_endpoint", s.message());
+  }
+  if (directory.empty()) ctx.error("directory", "is required (where uploaded files are kept)");
+  if (max_upload_size.bytes == 0) ctx.error("max_upload_size", "must be positive");
+  if (quota_bytes.bytes < max_upload_size.bytes)
+    ctx.error("quota_bytes", "must be at least max_upload_size (" + max_upload_size.str() + ")");
+  if (auth_downloads && !auth) ctx.error("auth_downloads", "needs auth: { authenticator: <id> }");
+  for (size_t i = 0; i < upstream_debuginfod.size(); ++i) {
+    const std::string& u = upstream_debuginfod[i];
+    if (u.rfind("http://", 0) != 0 && u.rfind("https://", 0) != 0)
+      ctx.error("upstream_debuginfod", "upstream_debuginfod[" + std::to_string(i) + "] '" + u +
+                                           "' is not an http:// or https:// URL");
+  }
+  if (upstream_timeout.value.count() <= 0) ctx.error("upstream_timeout", "must be positive");
+}
+
+}  // namespace proflow::extensions::symbolstore
