@@ -6,6 +6,8 @@
 
 #include <filesystem>
 
+#include "cmd/proflow/builtins.h"
+#include "core/config/service_config.h"
 #include "core/net/http_client.h"
 #include "extensions/symbolstore/symbol_store_extension.h"
 #include "tests/extensions/symbolstore/test_binaries.h"
@@ -238,6 +240,40 @@ service:
   EXPECT_NE(errors.find("test.yaml:6"), std::string::npos) << errors;  // quota below max_upload_size
   EXPECT_NE(errors.find("test.yaml:7"), std::string::npos) << errors;  // upstream URL
   EXPECT_NE(errors.find("auth_downloads"), std::string::npos) << errors;
+
+  const std::string auth_errors = configErrors(R"(
+extensions:
+  symbolstore:
+    directory: /tmp/unused
+    auth: { authenticator: bearertokenauth/missing }
+receivers: { otlp: { protocols: { grpc: { endpoint: 127.0.0.1:0 } } } }
+exporters: { debug: {} }
+service:
+  extensions: [symbolstore]
+  pipelines: { profiles: { receivers: [otlp], exporters: [debug] } }
+)");
+  EXPECT_NE(auth_errors.find("test.yaml:5"), std::string::npos) << auth_errors;
+  EXPECT_NE(auth_errors.find("bearertokenauth/missing"), std::string::npos) << auth_errors;
+}
+
+TEST(SymbolStoreConfigTest, SymbolizeRefusesToStartWithoutTheStoreItNames) {
+  Registry registry;
+  ASSERT_TRUE(registerBuiltins(registry).isOk());
+  config::ServiceConfig cfg;
+  std::string errors;
+  ASSERT_TRUE(config::loadServiceConfigText(R"(
+receivers: { otlp: { protocols: { grpc: { endpoint: 127.0.0.1:0 } } } }
+processors: { symbolize: { symbol_source: symbolstore } }
+exporters: { debug: {} }
+service:
+  telemetry: { metrics: { address: "127.0.0.1:0" } }
+  pipelines: { profiles: { receivers: [otlp], processors: [symbolize], exporters: [debug] } }
+)", "test.yaml", registry, &cfg, &errors).isOk()) << errors;
+  Service service(std::move(cfg));
+  Status s = service.start();
+  EXPECT_FALSE(s.isOk());
+  EXPECT_NE(s.message().find("symbol_source 'symbolstore'"), std::string::npos) << s.toString();
+  service.shutdown();
 }
 
 }  // namespace
