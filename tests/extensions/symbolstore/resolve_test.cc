@@ -92,6 +92,8 @@ service:
     ASSERT_EQ(up.status, 0) << up.output;
   }
 
+  std::string script() const { return std::string(PROFLOW_SOURCE_DIR) + "/scripts/upload-symbols"; }
+
   testing::TempDir t_;
   App app_;
   std::unique_ptr<Service> gateway_;
@@ -154,6 +156,20 @@ TEST_F(ResolveTest, DebuginfodFindAndEuAddr2lineResolveThroughTheGateway) {
   EXPECT_NE(line.output.find("app.cc:"), std::string::npos) << line.output;
   CommandResult offline = run("DEBUGINFOD_URLS= eu-addr2line -f -e " + app_.stripped + " " + hex);
   EXPECT_EQ(offline.output.find("app.cc:"), std::string::npos) << offline.output;
+}
+
+TEST_F(ResolveTest, UploadScriptFailsLoudlyOnRefusals) {
+  CommandResult r = run(script() + " --token wrong " + url_ + " " + app_.unstripped);
+  EXPECT_NE(r.status, 0);
+  EXPECT_NE(r.output.find("401"), std::string::npos) << r.output;
+  EXPECT_EQ(r.output.find("wrong"), std::string::npos) << "the token must not be printed: " << r.output;
+  const std::string no_id = t_.path().string() + "/no-build-id";
+  ASSERT_EQ(run("printf 'int main(void){return 0;}' | gcc -x c -Wl,--build-id=none -o " + no_id + " -").status, 0);
+  r = run("PROFLOW_SYMBOLS_TOKEN=ci-token " + script() + " " + url_ + " " + no_id + " " + app_.unstripped);
+  EXPECT_NE(r.status, 0);
+  EXPECT_NE(r.output.find("no GNU build id"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("stored " + app_.build_id), std::string::npos) << "the other binary is still uploaded: "
+                                                                          << r.output;
 }
 
 }  // namespace

@@ -4,7 +4,9 @@
 // fall-through, and config errors listed with file:line.
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <filesystem>
+#include <thread>
 
 #include "cmd/proflow/builtins.h"
 #include "core/config/service_config.h"
@@ -196,6 +198,35 @@ service:
   EXPECT_EQ(get("/buildid/" + id[0] + "/executable").body, testing::readFile(tiny[0]));
   EXPECT_EQ(get("/buildid/" + id[2] + "/executable").http_status, 200);
   EXPECT_EQ(get("/buildid/" + id[1] + "/executable").http_status, 404);
+}
+
+TEST_F(SymbolStoreHttpTest, ConcurrentUploadsAndReadsKeepTheStoreConsistent) {
+  start(gatewayYaml(t_.file("store")));
+  std::vector<std::string> files, ids;
+  for (int i = 0; i < 4; ++i) {
+    files.push_back(buildTiny(t_.path().string(), 10 + i));
+    ASSERT_FALSE(files.back().empty());
+    ids.push_back(buildIdOf(files.back()));
+  }
+  std::atomic<int> created{0}, served{0};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 8; ++t) {
+    threads.emplace_back([&, t] {
+      for (int round = 0; round < 5; ++round) {
+        const size_t i = static_cast<size_t>((t + round) % 4);
+        if (put("/debuginfo/" + ids[i] + "/executable", testing::readFile(files[i])).http_status == 201) ++created;
+        if (get("/buildid/" + ids[i] + "/executable").body == testing::readFile(files[i])) ++served;
+      }
+    });
+  }
+  for (auto& th : threads) th.join();
+  EXPECT_EQ(created, 40);
+  EXPECT_EQ(served, 40);
+  uint64_t total = 0;
+  for (const auto& f : files) total += fs::file_size(f);
+  EXPECT_EQ(service_->metrics().value("proflow_extension_symbolstore_bytes", {{"extension", "symbolstore"}}), total);
+  EXPECT_EQ(service_->metrics().value("proflow_extension_symbolstore_files", {{"extension", "symbolstore"}}), 4);
+  EXPECT_TRUE(fs::is_empty(t_.file("store/.tmp")));
 }
 
 TEST_F(SymbolStoreHttpTest, MissesFallThroughToUpstreamAndAreCached) {
