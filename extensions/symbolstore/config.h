@@ -27,6 +27,7 @@ struct SymbolStoreConfig {
   std::string directory;
   config::ByteSize max_upload_size = config::ByteSize(1ull << 30);
   config::ByteSize quota_bytes = config::ByteSize(10ull << 30);
+  config::ByteSize max_in_flight_bytes = 0;  // 0 = 2 x max_upload_size
   std::optional<auth::AuthConfig> auth;
   bool auth_downloads = false;
   std::vector<std::string> upstream_debuginfod;
@@ -39,6 +40,8 @@ struct SymbolStoreConfig {
     v.field("directory", directory, "where files are stored, one folder per build id (created if missing)");
     v.field("max_upload_size", max_upload_size, "largest file accepted, e.g. 1GiB; larger uploads get 413");
     v.field("quota_bytes", quota_bytes, "bytes the store may hold; least recently used files are evicted");
+    v.field("max_in_flight_bytes", max_in_flight_bytes,
+            "memory HTTP uploads and downloads may hold at once (429 beyond); 0 = 2 x max_upload_size");
     v.field("auth", auth, "authenticate uploads: { authenticator: <extension id> }");
     v.field("auth_downloads", auth_downloads, "also authenticate debuginfod downloads (default: open)");
     v.field("upstream_debuginfod", upstream_debuginfod,
@@ -46,6 +49,7 @@ struct SymbolStoreConfig {
     v.field("upstream_timeout", upstream_timeout, "deadline of one upstream download");
   }
   void validate(config::ValidationContext& ctx) const;
+  uint64_t inFlightLimit() const { return max_in_flight_bytes.bytes ? max_in_flight_bytes.bytes : 2 * max_upload_size.bytes; }
 };
 
 }  // namespace proflow::extensions::symbolstore

@@ -4,9 +4,12 @@
 
 #include <charconv>
 #include <fstream>
+#include <functional>
 #include <iterator>
 #include <vector>
 
+#include "core/net/http_util.h"
+#include "core/net/in_flight_budget.h"
 #include "extensions/symbolstore/elf_check.h"
 
 namespace proflow::extensions::symbolstore {
@@ -63,7 +66,7 @@ void handlePut(net::HttpRequest&& req, net::Responder respond, SymbolStore& stor
   respond(net::HttpResponse::text(201, "stored " + *id + " " + artifactName(artifact) + "\n"));
 }
 
-void handleGet(net::HttpRequest&& req, net::Responder respond, SymbolStore& store) {
+void handleGet(net::HttpRequest&& req, net::Responder respond, SymbolStore& store, net::InFlightBudget& budget) {
   // /buildid/<id>/<artifact>[/...]
   auto parts = splitPath(req.path);
   if (parts.size() < 3) {
@@ -92,12 +95,26 @@ void handleGet(net::HttpRequest&& req, net::Responder respond, SymbolStore& stor
     respond(net::HttpResponse::text(404, "not found\n"));
     return;
   }
-  std::string body((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  in.seekg(0, std::ios::end);
+  const auto size = static_cast<size_t>(in.tellg());
+  in.seekg(0);
   const std::string_view max = req.header("X-DEBUGINFOD-MAXSIZE");
   uint64_t limit = 0;
   if (!max.empty() && std::from_chars(max.data(), max.data() + max.size(), limit).ec == std::errc() && limit > 0 &&
-      body.size() > limit) {
+      size > limit) {
     respond(net::HttpResponse::text(406, "File too large, max size=" + std::string(max) + "\n"));
+    return;
+  }
+  // Claimed while the file is read into memory and handed to the connection.
+  if (Status s = budget.acquire(size, &req.in_flight, "download"); !s.isOk()) {
+    net::HttpResponse r = net::HttpResponse::text(429, s.message() + "\n");
+    r.headers.emplace_back("Retry-After", net::retryAfterSeconds(s));
+    respond(std::move(r));
+    return;
+  }
+  std::string body(size, '\0');
+  if (!in.read(body.data(), static_cast<std::streamsize>(size))) {
+    respond(net::HttpResponse::text(404, "not found\n"));
     return;
   }
   net::HttpResponse r;
@@ -112,16 +129,21 @@ void handleGet(net::HttpRequest&& req, net::Responder respond, SymbolStore& stor
 
 }  // namespace
 
-void addHttpRoutes(net::HttpServer& server, SymbolStore& store, Runtime& runtime) {
-  auto onWorkers = [&runtime, &store](void (*handler)(net::HttpRequest&&, net::Responder, SymbolStore&)) {
-    return [&runtime, &store, handler](net::HttpRequest&& req, net::Responder respond) {
-      boost::asio::post(runtime.workers(), [&store, handler, req = std::move(req), respond]() mutable {
-        handler(std::move(req), respond, store);
-      });
+void addHttpRoutes(net::HttpServer& server, SymbolStore& store, Runtime& runtime,
+                   std::shared_ptr<net::InFlightBudget> budget) {
+  using Handler = std::function<void(net::HttpRequest&&, net::Responder)>;
+  auto onWorkers = [&runtime](Handler handler) {
+    return [&runtime, handler](net::HttpRequest&& req, net::Responder respond) {
+      boost::asio::post(runtime.workers(),
+                        [handler, req = std::move(req), respond]() mutable { handler(std::move(req), respond); });
     };
   };
-  server.route("PUT", "/debuginfo/*", onWorkers(&handlePut));
-  server.route("GET", "/buildid/*", onWorkers(&handleGet));
+  server.route("PUT", "/debuginfo/*", onWorkers([&store](net::HttpRequest&& req, net::Responder respond) {
+                 handlePut(std::move(req), respond, store);
+               }));
+  server.route("GET", "/buildid/*", onWorkers([&store, budget](net::HttpRequest&& req, net::Responder respond) {
+                 handleGet(std::move(req), respond, store, *budget);
+               }));
 }
 
 }  // namespace proflow::extensions::symbolstore

@@ -3,6 +3,7 @@
 #include <spdlog/logger.h>
 
 #include "core/auth/server_auth.h"
+#include "core/net/in_flight_budget.h"
 #include "extensions/symbolstore/http_api.h"
 
 namespace proflow::extensions::symbolstore {
@@ -29,6 +30,8 @@ Status SymbolStoreExtension::start(Host& host) {
   opts.max_request_body_bytes = config_.max_upload_size.bytes;
   opts.max_wire_body_bytes = config_.max_upload_size.bytes;
   opts.decode_executor = settings_.runtime->workers().get_executor();
+  // Uploads are held in memory until written to disk, downloads until sent: together bounded.
+  opts.in_flight = std::make_shared<net::InFlightBudget>(config_.inFlightLimit());
   auth::protectHttpServer(authenticator, &opts);
   if (opts.authenticate && !config_.auth_downloads) {
     opts.authenticate = [check = std::move(opts.authenticate)](const net::HttpRequest& head) {
@@ -36,7 +39,7 @@ Status SymbolStoreExtension::start(Host& host) {
     };
   }
   http_ = std::make_unique<net::HttpServer>(settings_.runtime->io(), opts, settings_.logger, settings_.telemetry);
-  addHttpRoutes(*http_, store_, *settings_.runtime);
+  addHttpRoutes(*http_, store_, *settings_.runtime, opts.in_flight);
   if (Status s = http_->start(); !s.isOk()) return Status(s.code(), "symbolstore: " + s.message());
   settings_.logger->info("symbol store HTTP (uploads, debuginfod) listening on {} (port {})", config_.endpoint,
                          http_->port());

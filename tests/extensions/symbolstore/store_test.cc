@@ -6,6 +6,8 @@
 
 #include <atomic>
 #include <filesystem>
+
+#include <unistd.h>
 #include <thread>
 
 #include "cmd/proflow/builtins.h"
@@ -13,6 +15,7 @@
 #include "core/net/http_client.h"
 #include "extensions/symbolstore/symbol_store_extension.h"
 #include "tests/extensions/symbolstore/test_binaries.h"
+#include "tests/support/raw_http.h"
 #include "tests/support/temp_dir.h"
 
 namespace proflow::symbolstore_testing {
@@ -155,6 +158,35 @@ TEST_F(SymbolStoreHttpTest, RefusesWrongBuildIdNonElfOversizedAndUnauthenticated
   EXPECT_TRUE(fs::is_empty(t_.file("store/.tmp")));
   EXPECT_EQ(get("/buildid/" + app_.build_id + "/debuginfo").http_status, 404);
   EXPECT_EQ(put("/debuginfo/" + app_.build_id, debug).http_status, 201);
+}
+
+TEST_F(SymbolStoreHttpTest, UploadsInProgressBoundTheMemoryOfNewOnes) {
+  start(gatewayYaml(t_.file("store")));  // max_upload_size 4MiB: 8MiB in flight
+  // A slow client announces 3 MiB and sends 1 KiB: its claim holds while it stalls.
+  const int fd = testing::connectLoopback(port_);
+  ASSERT_GE(fd, 0);
+  const std::string head = testing::requestHead("PUT", "/debuginfo/" + app_.build_id,
+                                                {{"Authorization", "Bearer ci-token"}}, 3u << 20);
+  const std::string start_of_body = head + std::string(1024, 'x');
+  ASSERT_EQ(::write(fd, start_of_body.data(), start_of_body.size()), static_cast<ssize_t>(start_of_body.size()));
+  const std::string big = t_.write("big", std::string(3u << 20, 'x'));
+  for (int i = 0; i < 100 && service_->metrics().value("proflow_extension_http_rejected_requests_total",
+                                                       {{"extension", "symbolstore"}, {"reason", "in_flight_limit"}}) == 0;
+       ++i) {
+    CommandResult c = run("curl -sS -o /dev/null -w '%{http_code}' -X PUT -H 'Authorization: Bearer ci-token' "
+                          "--data-binary @" + big + " " + url("/debuginfo/" + app_.build_id));
+    if (c.output == "429") break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));  // the first claim not made yet
+  }
+  EXPECT_EQ(metric("http_rejected_requests_total", {"reason", "in_flight_limit"}), 1);
+  ::close(fd);
+  // Once the stalled client is gone, a small upload goes through again.
+  bool stored = false;
+  for (int i = 0; i < 100 && !stored; ++i) {
+    stored = put("/debuginfo/" + app_.build_id, testing::readFile(app_.debug)).http_status == 201;
+    if (!stored) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  EXPECT_TRUE(stored);
 }
 
 TEST_F(SymbolStoreHttpTest, EvictsLeastRecentlyUsedUnderQuotaAndKeepsStoreOverRestart) {
