@@ -24,6 +24,8 @@ void SymbolStoreConfig::validate(config::ValidationContext& ctx) const {
                                            "' is not an http:// or https:// URL");
   }
   if (upstream_timeout.value.count() <= 0) ctx.error("upstream_timeout", "must be positive");
+  if (upstream_miss_ttl.value.count() < 0) ctx.error("upstream_miss_ttl", "must not be negative");
+  if (upstream_max_concurrent < 1) ctx.error("upstream_max_concurrent", "must be at least 1");
 }
 
 }  // namespace proflow::extensions::symbolstore

@@ -32,6 +32,8 @@ struct SymbolStoreConfig {
   bool auth_downloads = false;
   std::vector<std::string> upstream_debuginfod;
   config::Duration upstream_timeout = std::chrono::seconds(30);
+  config::Duration upstream_miss_ttl = std::chrono::minutes(5);
+  int upstream_max_concurrent = 4;
 
   template <class V>
   void visit(V& v) {
@@ -47,6 +49,9 @@ struct SymbolStoreConfig {
     v.field("upstream_debuginfod", upstream_debuginfod,
             "debuginfod servers asked on a miss; what they return is checked and cached in the store");
     v.field("upstream_timeout", upstream_timeout, "deadline of one upstream download");
+    v.field("upstream_miss_ttl", upstream_miss_ttl, "how long an id no upstream server had is not asked for again");
+    v.field("upstream_max_concurrent", upstream_max_concurrent,
+            "upstream downloads at once (they hold worker threads); more lookups answer 404 without asking");
   }
   void validate(config::ValidationContext& ctx) const;
   uint64_t inFlightLimit() const { return max_in_flight_bytes.bytes ? max_in_flight_bytes.bytes : 2 * max_upload_size.bytes; }

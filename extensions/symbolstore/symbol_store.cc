@@ -25,7 +25,9 @@ SymbolStore::SymbolStore(const CreateSettings& settings, const SymbolStoreConfig
       files_(config.directory, config.quota_bytes.bytes),
       max_upload_(config.max_upload_size.bytes),
       upstream_(config.upstream_debuginfod),
-      upstream_timeout_(std::chrono::duration_cast<std::chrono::milliseconds>(config.upstream_timeout.value)) {
+      upstream_timeout_(std::chrono::duration_cast<std::chrono::milliseconds>(config.upstream_timeout.value)),
+      upstream_miss_ttl_(config.upstream_miss_ttl.value),
+      upstream_max_concurrent_(config.upstream_max_concurrent) {
   if (!upstream_.empty()) {
     net::HttpClientOptions o;
     o.max_response_bytes = max_upload_;
@@ -109,6 +111,32 @@ std::optional<std::string> SymbolStore::find(const std::string& build_id, Artifa
 }
 
 std::optional<std::string> SymbolStore::fetchUpstream(const std::string& build_id, Artifact artifact) {
+  if (upstream_.empty()) return std::nullopt;
+  const std::string key = build_id + "/" + artifactName(artifact);
+  const auto now = std::chrono::steady_clock::now();
+  {
+    std::lock_guard lock(misses_mu_);
+    if (auto it = misses_.find(key); it != misses_.end()) {
+      if (now < it->second) return std::nullopt;
+      misses_.erase(it);
+    }
+  }
+  // Downloads hold worker threads the pipelines share: beyond the cap a lookup is a miss (not cached).
+  if (upstream_in_progress_.fetch_add(1) >= upstream_max_concurrent_) {
+    upstream_in_progress_.fetch_sub(1);
+    return std::nullopt;
+  }
+  std::optional<std::string> found = askUpstream(build_id, artifact);
+  upstream_in_progress_.fetch_sub(1);
+  if (!found) {
+    std::lock_guard lock(misses_mu_);
+    if (misses_.size() >= kMaxRememberedMisses) misses_.clear();
+    misses_[key] = now + upstream_miss_ttl_;
+  }
+  return found;
+}
+
+std::optional<std::string> SymbolStore::askUpstream(const std::string& build_id, Artifact artifact) {
   for (const auto& base : upstream_) {
     std::string url = base;
     if (url.empty() || url.back() != '/') url += '/';

@@ -2,7 +2,11 @@
 // from the upstream debuginfod servers, whose answers are checked and cached), and the counters.
 #pragma once
 
+#include <atomic>
+#include <chrono>
 #include <memory>
+#include <mutex>
+#include <unordered_map>
 #include <optional>
 #include <string>
 
@@ -36,7 +40,10 @@ class SymbolStore {
   std::optional<std::string> find(const std::string& build_id, Artifact artifact);
 
  private:
+  static constexpr size_t kMaxRememberedMisses = 100000;
+  // The miss cache and concurrency cap around askUpstream().
   std::optional<std::string> fetchUpstream(const std::string& build_id, Artifact artifact);
+  std::optional<std::string> askUpstream(const std::string& build_id, Artifact artifact);
   void updateGauges();
 
   CreateSettings settings_;
@@ -44,6 +51,11 @@ class SymbolStore {
   uint64_t max_upload_;
   std::vector<std::string> upstream_;
   std::chrono::milliseconds upstream_timeout_;
+  std::chrono::nanoseconds upstream_miss_ttl_;
+  const int upstream_max_concurrent_;
+  std::atomic<int> upstream_in_progress_{0};
+  std::mutex misses_mu_;
+  std::unordered_map<std::string, std::chrono::steady_clock::time_point> misses_;  // key -> asked again after
   std::unique_ptr<net::HttpClient> client_;
 };
 

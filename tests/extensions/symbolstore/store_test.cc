@@ -281,6 +281,12 @@ TEST_F(SymbolStoreHttpTest, MissesFallThroughToUpstreamAndAreCached) {
   EXPECT_EQ(lookups("upstream"), 1);
   EXPECT_EQ(lookups("hit"), 1);
   EXPECT_EQ(lookups("miss"), 1);
+  // A miss is remembered (upstream_miss_ttl): the upstream server is asked once for it.
+  EXPECT_EQ(get("/buildid/0123456789abcdef/debuginfo").http_status, 404);
+  EXPECT_EQ(lookups("miss"), 2);
+  EXPECT_EQ(upstream->metrics().value("proflow_extension_symbolstore_lookups_total",
+                                      {{"extension", "symbolstore"}, {"artifact", "debuginfo"}, {"result", "miss"}}),
+            1);
 }
 
 TEST(SymbolStoreConfigTest, EveryErrorIsListedWithItsLine) {
