@@ -2,6 +2,7 @@
 
 #include <elf.h>
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <gelf.h>
 #include <libelf.h>
 #include <unistd.h>
@@ -72,8 +73,16 @@ Status checkElfFile(const std::string& path, const std::string& expected_build_i
   elf_version(EV_CURRENT);
   Elf* elf = elf_begin(fd, ELF_C_READ_MMAP, nullptr);
   Status result;
-  if (elf == nullptr || elf_kind(elf) != ELF_K_ELF) {
+  GElf_Ehdr ehdr;
+  struct stat st;
+  if (elf == nullptr || elf_kind(elf) != ELF_K_ELF || gelf_getehdr(elf, &ehdr) == nullptr) {
     result = Status::invalid("not an ELF file");
+    *reason = "not_elf";
+  } else if (fstat(fd, &st) != 0 ||
+             ehdr.e_shoff + static_cast<uint64_t>(ehdr.e_shnum) * ehdr.e_shentsize > static_cast<uint64_t>(st.st_size) ||
+             ehdr.e_phoff + static_cast<uint64_t>(ehdr.e_phnum) * ehdr.e_phentsize > static_cast<uint64_t>(st.st_size)) {
+    result = Status::invalid("truncated ELF file: its headers point past the end of the " +
+                             std::to_string(st.st_size) + " bytes received");
     *reason = "not_elf";
   } else {
     std::string id = gnuBuildId(elf);

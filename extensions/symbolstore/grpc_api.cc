@@ -84,7 +84,7 @@ class GrpcApi::Service final : public pb::DebuginfoService::Service {
     {
       std::lock_guard lock(mu_);
       if (uploads_.size() >= kMaxPendingUploads) uploads_.erase(uploads_.begin());  // abandoned ones
-      uploads_[upload_id] = PendingUpload{id, artifact, false};
+      uploads_[upload_id] = PendingUpload{id, artifact, static_cast<uint64_t>(req->size()), false};
     }
     auto* ins = resp->mutable_upload_instructions();
     ins->set_build_id(id);
@@ -103,15 +103,22 @@ class GrpcApi::Service final : public pb::DebuginfoService::Service {
     std::string id;
     Artifact artifact;
     if (grpc::Status s = check(*ctx, msg.info().build_id(), msg.info().type(), &id, &artifact); !s.ok()) return s;
+    uint64_t announced = 0;
     {
       std::lock_guard lock(mu_);
       auto it = uploads_.find(msg.info().upload_id());
       if (it == uploads_.end() || it->second.build_id != id || it->second.artifact != artifact)
         return refuse("bad_request", Status::invalid("unknown upload_id for this build id (call InitiateUpload first)"));
+      announced = it->second.size;
     }
     const std::string temp = store_.files().newTempPath();
     uint64_t size = 0;
     grpc::Status failed = receive(reader, temp, &size);
+    // A cancelled stream ends like a finished one: the announced size tells a cut-off file apart.
+    if (failed.ok() && ctx->IsCancelled()) failed = grpc::Status(grpc::StatusCode::CANCELLED, "upload cancelled");
+    if (failed.ok() && size != announced)
+      failed = refuse("bad_request", Status::invalid("received " + std::to_string(size) +
+                                                     " bytes, InitiateUpload announced " + std::to_string(announced)));
     if (!failed.ok()) {
       std::error_code ec;
       std::filesystem::remove(temp, ec);
@@ -145,6 +152,7 @@ class GrpcApi::Service final : public pb::DebuginfoService::Service {
   struct PendingUpload {
     std::string build_id;
     Artifact artifact;
+    uint64_t size;  // announced by InitiateUpload
     bool stored;
   };
 

@@ -162,6 +162,13 @@ TEST_F(GrpcUploadTest, RefusesWrongBuildIdOversizedUnknownUploadAndMissingToken)
   EXPECT_NE(s.error_message().find("build id mismatch"), std::string::npos) << s.error_message();
   EXPECT_EQ(refused("build_id_mismatch"), 1);
 
+  // Cut off: fewer bytes than InitiateUpload announced.
+  ASSERT_TRUE(initiate(app_.build_id, static_cast<int64_t>(debug_.size()), &upload_id).ok());
+  s = upload(app_.build_id, upload_id, debug_.substr(0, debug_.size() / 2), &resp);
+  EXPECT_EQ(s.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_NE(s.error_message().find("InitiateUpload announced " + std::to_string(debug_.size())), std::string::npos)
+      << s.error_message();
+
   // Announced too large, and streamed too large despite a small announcement.
   s = initiate(app_.build_id, static_cast<int64_t>(debug_.size()) + 1000, &upload_id);
   EXPECT_EQ(s.error_code(), grpc::StatusCode::INVALID_ARGUMENT);

@@ -134,6 +134,9 @@ TEST_F(SymbolStoreHttpTest, RefusesWrongBuildIdNonElfOversizedAndUnauthenticated
   r = put("/debuginfo/" + app_.build_id, "#!/bin/sh\necho not elf\n");
   EXPECT_EQ(r.http_status, 400);
   EXPECT_NE(r.body.find("not an ELF file"), std::string::npos) << r.body;
+  r = put("/debuginfo/" + app_.build_id, debug.substr(0, debug.size() / 2));
+  EXPECT_EQ(r.http_status, 400);
+  EXPECT_NE(r.body.find("truncated ELF file"), std::string::npos) << r.body;
   r = put("/debuginfo/not-hex", debug);
   EXPECT_EQ(r.http_status, 400);
   // curl, as the CI script uses it: Expect: 100-continue lets the server refuse before the body.
@@ -149,7 +152,7 @@ TEST_F(SymbolStoreHttpTest, RefusesWrongBuildIdNonElfOversizedAndUnauthenticated
                                      {{"extension", "symbolstore"}, {"protocol", "http"}, {"reason", reason}});
   };
   EXPECT_EQ(refused("build_id_mismatch"), 1);
-  EXPECT_EQ(refused("not_elf"), 1);
+  EXPECT_EQ(refused("not_elf"), 2);
   EXPECT_EQ(refused("bad_request"), 1);
   EXPECT_EQ(metric("http_rejected_requests_total", {"reason", "too_large"}), 1);
   EXPECT_EQ(metric("http_rejected_requests_total", {"reason", "unauthenticated"}), 1);
