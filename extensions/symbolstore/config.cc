@@ -10,6 +10,10 @@ void SymbolStoreConfig::validate(config::ValidationContext& ctx) const {
   if (!grpc_endpoint.empty()) {
     if (Status s = net::parseEndpoint(grpc_endpoint, &ep); !s.isOk()) ctx.error("grpc_endpoint", s.message());
   }
+  if (tls) {
+    auto t = ctx.nested("tls");
+    tls->validate(t);
+  }
   if (directory.empty()) ctx.error("directory", "is required (where uploaded files are kept)");
   if (max_upload_size.bytes == 0) ctx.error("max_upload_size", "must be positive");
   if (quota_bytes.bytes < max_upload_size.bytes)

@@ -18,6 +18,7 @@
 
 #include "core/auth/auth_config.h"
 #include "core/config/config_reader.h"
+#include "core/net/tls_config.h"
 
 namespace proflow::extensions::symbolstore {
 
@@ -28,6 +29,7 @@ struct SymbolStoreConfig {
   config::ByteSize max_upload_size = config::ByteSize(1ull << 30);
   config::ByteSize quota_bytes = config::ByteSize(10ull << 30);
   config::ByteSize max_in_flight_bytes = 0;  // 0 = 2 x max_upload_size
+  std::optional<net::TlsServerConfig> tls;
   std::optional<auth::AuthConfig> auth;
   bool auth_downloads = false;
   std::vector<std::string> upstream_debuginfod;
@@ -44,6 +46,7 @@ struct SymbolStoreConfig {
     v.field("quota_bytes", quota_bytes, "bytes the store may hold; least recently used files are evicted");
     v.field("max_in_flight_bytes", max_in_flight_bytes,
             "memory HTTP uploads and downloads may hold at once (429 beyond); 0 = 2 x max_upload_size");
+    v.field("tls", tls, "serve HTTP and gRPC over TLS with this certificate (absent = plain text)");
     v.field("auth", auth, "authenticate uploads: { authenticator: <extension id> }");
     v.field("auth_downloads", auth_downloads, "also authenticate debuginfod downloads (default: open)");
     v.field("upstream_debuginfod", upstream_debuginfod,

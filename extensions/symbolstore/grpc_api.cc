@@ -215,9 +215,9 @@ GrpcApi::GrpcApi(SymbolStore& store, const auth::ServerAuthenticator* authentica
 
 GrpcApi::~GrpcApi() { shutdown(std::chrono::steady_clock::now()); }
 
-Status GrpcApi::start(const std::string& endpoint) {
+Status GrpcApi::start(const std::string& endpoint, std::shared_ptr<grpc::ServerCredentials> credentials) {
   grpc::ServerBuilder builder;
-  builder.AddListeningPort(endpoint, grpc::InsecureServerCredentials(), &port_);
+  builder.AddListeningPort(endpoint, std::move(credentials), &port_);
   builder.SetMaxReceiveMessageSize(kMaxMessageBytes);
   builder.RegisterService(service_.get());
   server_ = builder.BuildAndStart();

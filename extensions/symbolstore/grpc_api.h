@@ -7,6 +7,7 @@
 #include <memory>
 #include <string>
 
+#include <grpcpp/security/server_credentials.h>
 #include <grpcpp/server.h>
 
 #include "core/auth/authenticator.h"
@@ -19,7 +20,7 @@ class GrpcApi {
   GrpcApi(SymbolStore& store, const auth::ServerAuthenticator* authenticator, std::shared_ptr<spdlog::logger> logger);
   ~GrpcApi();
 
-  Status start(const std::string& endpoint);
+  Status start(const std::string& endpoint, std::shared_ptr<grpc::ServerCredentials> credentials);
   int port() const { return port_; }
   void shutdown(Deadline deadline);
 

@@ -35,6 +35,12 @@ SymbolStore::SymbolStore(const CreateSettings& settings, const SymbolStoreConfig
   }
 }
 
+Status SymbolStore::open() {
+  Status s = files_.open();
+  updateGauges();
+  return s;
+}
+
 Status SymbolStore::storeFile(const std::string& temp_path, const std::string& build_id, Artifact artifact,
                               const char* protocol) {
   const char* reason = "store_error";

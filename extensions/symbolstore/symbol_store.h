@@ -21,7 +21,8 @@ class SymbolStore {
  public:
   SymbolStore(const CreateSettings& settings, const SymbolStoreConfig& config);
 
-  Status open() { return files_.open(); }
+  // Indexes the directory and publishes the store's gauges.
+  Status open();
   FileStore& files() { return files_; }
   uint64_t maxUploadSize() const { return max_upload_; }
 

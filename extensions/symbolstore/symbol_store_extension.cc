@@ -4,6 +4,7 @@
 
 #include "core/auth/server_auth.h"
 #include "core/net/in_flight_budget.h"
+#include "core/net/tls_server.h"
 #include "extensions/symbolstore/http_api.h"
 
 namespace proflow::extensions::symbolstore {
@@ -32,6 +33,10 @@ Status SymbolStoreExtension::start(Host& host) {
   opts.decode_executor = settings_.runtime->workers().get_executor();
   // Uploads are held in memory until written to disk, downloads until sent: together bounded.
   opts.in_flight = std::make_shared<net::InFlightBudget>(config_.inFlightLimit());
+  if (config_.tls) {
+    if (Status s = net::makeServerTlsContext(*config_.tls, &opts.tls); !s.isOk())
+      return Status(s.code(), "symbolstore: " + s.message());
+  }
   auth::protectHttpServer(authenticator, &opts);
   if (opts.authenticate && !config_.auth_downloads) {
     opts.authenticate = [check = std::move(opts.authenticate)](const net::HttpRequest& head) {
@@ -45,8 +50,13 @@ Status SymbolStoreExtension::start(Host& host) {
                          http_->port());
 
   if (!config_.grpc_endpoint.empty()) {
+    std::shared_ptr<grpc::ServerCredentials> credentials = grpc::InsecureServerCredentials();
+    if (config_.tls) {
+      if (Status s = net::makeGrpcServerCredentials(*config_.tls, &credentials); !s.isOk())
+        return Status(s.code(), "symbolstore gRPC: " + s.message());
+    }
     grpc_ = std::make_unique<GrpcApi>(store_, authenticator, settings_.logger);
-    if (Status s = grpc_->start(config_.grpc_endpoint); !s.isOk()) return s;
+    if (Status s = grpc_->start(config_.grpc_endpoint, credentials); !s.isOk()) return s;
   }
   return Status::ok();
 }

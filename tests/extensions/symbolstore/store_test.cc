@@ -17,6 +17,7 @@
 #include "tests/extensions/symbolstore/test_binaries.h"
 #include "tests/support/raw_http.h"
 #include "tests/support/temp_dir.h"
+#include "tests/support/tls_test_server.h"
 
 namespace proflow::symbolstore_testing {
 namespace {
@@ -230,6 +231,7 @@ service:
   service_->shutdown();
   service_.reset();
   start(yaml);
+  EXPECT_EQ(service_->metrics().value("proflow_extension_symbolstore_files", {{"extension", "symbolstore"}}), 2);
   EXPECT_EQ(get("/buildid/" + id[0] + "/executable").body, testing::readFile(tiny[0]));
   EXPECT_EQ(get("/buildid/" + id[2] + "/executable").http_status, 200);
   EXPECT_EQ(get("/buildid/" + id[1] + "/executable").http_status, 404);
@@ -262,6 +264,21 @@ TEST_F(SymbolStoreHttpTest, ConcurrentUploadsAndReadsKeepTheStoreConsistent) {
   EXPECT_EQ(service_->metrics().value("proflow_extension_symbolstore_bytes", {{"extension", "symbolstore"}}), total);
   EXPECT_EQ(service_->metrics().value("proflow_extension_symbolstore_files", {{"extension", "symbolstore"}}), 4);
   EXPECT_TRUE(fs::is_empty(t_.file("store/.tmp")));
+}
+
+TEST_F(SymbolStoreHttpTest, ServesUploadsAndDownloadsOverTls) {
+  const std::string cert = t_.file("cert.pem"), key = t_.file("key.pem");
+  ASSERT_TRUE(testing::makeSelfSignedCert(cert, key));
+  start(gatewayYaml(t_.file("store"), "    tls: { cert_file: " + cert + ", key_file: " + key + " }\n"));
+  const std::string base = "https://localhost:" + std::to_string(port_);
+  CommandResult c = run("curl -sS --cacert " + cert + " -o /dev/null -w '%{http_code}' -X PUT -H 'Authorization: Bearer "
+                        "ci-token' --data-binary @" + app_.debug + " " + base + "/debuginfo/" + app_.build_id);
+  EXPECT_EQ(c.output, "201");
+  c = run("curl -sS --cacert " + cert + " -o " + t_.file("got") + " -w '%{http_code}' " + base + "/buildid/" +
+          app_.build_id + "/debuginfo");
+  EXPECT_EQ(c.output, "200");
+  EXPECT_EQ(testing::readFile(t_.file("got")), testing::readFile(app_.debug));
+  EXPECT_EQ(get("/buildid/" + app_.build_id + "/debuginfo").http_status, 0);  // plain text is not answered
 }
 
 TEST_F(SymbolStoreHttpTest, MissesFallThroughToUpstreamAndAreCached) {
