@@ -3,7 +3,9 @@
 # Usage: scripts/install-deps.sh build|test|fuzz
 #   build: compilers and libraries to build the daemon
 #   test:  build + the real producers and peers the tests use (Go, JDK, pprof tool, debuginfod, llvm, gperftools,
-#          promtool and prometheus_client's OpenMetrics parser, chromium for the status page's browser test)
+#          promtool and prometheus_client's OpenMetrics parser, chromium for the status page's browser test,
+#          node and npm for the Datadog tracer test, which npm-installs dd-trace into the build tree,
+#          linux-perf for the perf recordings)
 #   fuzz:  build + clang and libFuzzer's runtime for the fuzz targets (make fuzz)
 set -euo pipefail
 what=${1:-build}
@@ -17,7 +19,9 @@ test_pkgs=(curl openssl
   golang-go golang-github-google-pprof-dev openjdk-17-jdk-headless
   debuginfod llvm-14 libgoogle-perftools-dev binutils elfutils
   prometheus python3-prometheus-client chromium
-  nats-server)
+  nats-server nodejs linux-perf)
+# Debian's npm is a package of its own; a nodejs that bundles npm (e.g. NodeSource's) conflicts with it.
+[[ $what == test ]] && ! command -v npm >/dev/null && test_pkgs+=(npm)
 
 fuzz_pkgs=(clang-14 libclang-rt-14-dev)
 

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "core/compression/compression.h"
+#include "core/flat/flat_convert.h"
 #include "core/formats/jfr/otlp_converter.h"
 #include "core/formats/pprof/pprof_to_otlp.h"
 #include "core/request_merger.h"
@@ -55,10 +56,13 @@ void report(const std::string& name, const proflow::otlp::Request& in) {
   aggressive.min_fraction = 0.01;
   for (const auto& v : {Variant{"lossless", {}}, Variant{"lossy(depth64,min0.1%)", lossy},
                         Variant{"lossy(depth32,min1%)", aggressive}}) {
-    proflow::otlp::Request r = in;
+    proflow::flat::Batch batch;
+    if (!proflow::flat::fromRequest(in, &batch).isOk()) return;
     auto t0 = std::chrono::steady_clock::now();
-    pc::CompactStats s = pc::compactRequest(r, v.config);
+    pc::CompactStats s = pc::compactBatch(batch, v.config);
     double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    proflow::otlp::Request r;
+    if (!proflow::flat::toRequest(batch, &r).isOk()) return;
     size_t zb = zstdSize(in), za = zstdSize(r);
     std::printf("%-28s %-24s raw %9zu -> %9zu (%5.1f%%)  zstd %8zu -> %8zu (%5.1f%%)  merged %llu zero %llu  %.1f ms\n",
                 name.c_str(), v.label, static_cast<size_t>(s.bytes_before), static_cast<size_t>(s.bytes_after),

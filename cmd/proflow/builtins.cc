@@ -23,11 +23,13 @@
 #include "processors/resourcedetection/factory.h"
 #include "processors/sample/factory.h"
 #include "processors/symbolize/factory.h"
+#include "receivers/datadog/factory.h"
 #include "receivers/folded/factory.h"
 #include "receivers/jfr/factory.h"
 #include "receivers/kafka/factory.h"
 #include "receivers/nats/factory.h"
 #include "receivers/otlp/factory.h"
+#include "receivers/perf/factory.h"
 #include "receivers/pprof/factory.h"
 #include "receivers/pyroscope/factory.h"
 
@@ -36,11 +38,13 @@ namespace proflow {
 Status registerBuiltins(Registry& registry) {
   std::unique_ptr<Factory> factories[] = {
       // receivers
+      receivers::datadog::makeDatadogReceiverFactory(),
       receivers::folded::makeFoldedReceiverFactory(),
       receivers::jfr::makeJfrReceiverFactory(),
       receivers::kafka::makeKafkaReceiverFactory(),
       receivers::nats::makeNatsReceiverFactory(),
       receivers::otlp::makeOtlpReceiverFactory(),
+      receivers::perf::makePerfReceiverFactory(),
       receivers::pprof::makePprofReceiverFactory(),
       receivers::pyroscope::makePyroscopeReceiverFactory(),
       // processors

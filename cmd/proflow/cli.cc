@@ -24,7 +24,8 @@ Usage:
   proflow convert IN OUT [--to FORMAT] [--from FORMAT] [--sample-type T]
                  [--symbolize [--debug-dir D]... [--binary-dir D]... [--debuginfod URL]...]
                                          convert a profile file offline; input formats (detected):
-                                         pprof (gzip/zstd/raw), jfr, otlp_json, otlp_proto, folded;
+                                         pprof (gzip/zstd/raw), jfr, otlp_json, otlp_proto, folded,
+                                         perf (perf.data), perf-script (perf script text);
                                          output: pprof (default), otlp_json, otlp_proto, folded
   proflow health [--address HOST:PORT | --config FILE...]
                                          exit 0 when the running daemon's /healthz answers 200

@@ -16,6 +16,8 @@
 #include "core/formats/jfr/folded.h"
 #include "core/formats/jfr/flat_converter.h"
 #include "core/formats/otlp_json/otlp_json.h"
+#include "core/formats/perf/kernel_symbols.h"
+#include "core/formats/perf/perf.h"
 #include "core/formats/pprof/flat_to_pprof.h"
 #include "core/formats/pprof/pprof_codec.h"
 #include "core/formats/pprof/pprof_to_flat.h"
@@ -78,6 +80,7 @@ bool looksFolded(const std::string& data) {
 
 std::string detectFormat(const std::string& data) {
   if (data.size() >= 4 && data.compare(0, 4, std::string("FLR\0", 4)) == 0) return "jfr";
+  if (std::string_view form = perf::detect(data); !form.empty()) return std::string(form);
   size_t i = data.find_first_not_of(" \t\r\n");
   if (i != std::string::npos && data[i] == '{') return "otlp_json";
   if (looksFolded(data)) return "folded";
@@ -107,9 +110,27 @@ Status readOtlpProto(const std::string& data, flat::Batch* batch) {
   return Status::ok();
 }
 
-Status readInput(const std::string& data, std::string format, flat::Batch* batch) {
+// perf.data / perf script: sample times without a clock anchor in the recording end at the file's
+// modification time (when perf record wrote it).
+Status readPerf(const std::string& data, const std::string& format, const std::string& path, flat::Batch* batch) {
+  perf::Options options;
+  struct stat st {};
+  if (stat(path.c_str(), &st) == 0)
+    options.end_time_unix_nano =
+        static_cast<uint64_t>(st.st_mtim.tv_sec) * 1'000'000'000ull + static_cast<uint64_t>(st.st_mtim.tv_nsec);
+  perf::Result r;
+  Status s = format == "perf" ? perf::perfDataToFlat(data, options, batch, &r)
+                              : perf::perfScriptToFlat(data, options, batch, &r);
+  if (s.isOk() && r.lost > 0)
+    std::fprintf(stderr, "proflow convert: the recording reports %llu lost samples\n",
+                 static_cast<unsigned long long>(r.lost));
+  return s;
+}
+
+Status readInput(const std::string& data, std::string format, const std::string& path, flat::Batch* batch) {
   if (format.empty()) format = detectFormat(data);
   if (format == "jfr") return readJfr(data, batch);
+  if (format == "perf" || format == "perf-script") return readPerf(data, format, path, batch);
   if (format == "otlp_json") {
     otlp::Request request;
     if (Status s = otlp_json::parseOtlpJson(data, &request); !s.isOk()) return s;
@@ -127,21 +148,21 @@ Status readInput(const std::string& data, std::string format, flat::Batch* batch
   return Status::invalid("input is neither pprof (" + as_pprof.message() + ") nor JFR, OTLP JSON or OTLP protobuf");
 }
 
-// The symbolizer edits a protobuf request: the batch goes there and back (an opt-in, offline step).
 Status symbolizeInPlace(const CliArgs& args, flat::Batch* batch) {
-  otlp::Request request;
-  if (Status s = flat::toRequest(*batch, &request); !s.isOk()) return s;
   symbolize::SymbolizerOptions opts;
   opts.debug_dirs = options(args, "--debug-dir");
   opts.binary_dirs = options(args, "--binary-dir");
   opts.debuginfod.urls = options(args, "--debuginfod");
   opts.trust_mapping_paths = true;  // offline: the mapping's own file is on this machine
   symbolize::Symbolizer symbolizer(opts);
-  auto counts = symbolize::symbolizeRequest(symbolizer, request, symbolize::AddressMode::kAuto);
+  auto counts = symbolize::symbolizeBatch(symbolizer, *batch, symbolize::AddressMode::kAuto);
   std::fprintf(stderr, "symbolized %llu locations, %llu not found, %llu errors\n",
                static_cast<unsigned long long>(counts.symbolized), static_cast<unsigned long long>(counts.not_found),
                static_cast<unsigned long long>(counts.errors));
-  return flat::fromRequest(request, batch);
+  // perf recordings: kernel frames from this machine's kallsyms when it runs the recorded kernel.
+  if (uint64_t n = perf::nameKernelFramesFromRunningKernel(batch))
+    std::fprintf(stderr, "named %llu kernel frames from /proc/kallsyms\n", static_cast<unsigned long long>(n));
+  return Status::ok();
 }
 
 Status writeFile(const std::string& path, const std::string& data) {
@@ -204,7 +225,7 @@ int commandConvert(const CliArgs& args) {
     return 1;
   }
   flat::Batch batch;
-  Status s = readInput(data, option(args, "--from"), &batch);
+  Status s = readInput(data, option(args, "--from"), args.positional[0], &batch);
   if (s.isOk() && std::find(args.flags.begin(), args.flags.end(), "--symbolize") != args.flags.end())
     s = symbolizeInPlace(args, &batch);
   if (s.isOk()) s = writeOutput(batch, option(args, "--to", "pprof"), option(args, "--sample-type"), args.positional[1]);

@@ -44,10 +44,14 @@ std::string_view keyOf(const Batch& b, const KeyValue& kv) {
   return kv.key_strindex != 0 ? b.string(kv.key_strindex) : b.view(kv.key);
 }
 
-std::optional<std::string> resourceAttribute(const Batch& b, const Resource& r, std::string_view key) {
-  for (const KeyValue& kv : Batch::slice(b.key_values, r.attributes))
+std::optional<std::string> keyValueAttribute(const Batch& b, Range key_values, std::string_view key) {
+  for (const KeyValue& kv : Batch::slice(b.key_values, key_values))
     if (keyOf(b, kv) == key) return valueText(b, kv.value);
   return std::nullopt;
+}
+
+std::optional<std::string> resourceAttribute(const Batch& b, const Resource& r, std::string_view key) {
+  return keyValueAttribute(b, r.attributes, key);
 }
 
 std::vector<std::pair<std::string, std::string>> scalarKeyValues(const Batch& b, Range key_values) {
@@ -64,6 +68,33 @@ std::optional<std::string> profileAttribute(const Batch& b, const Profile& p, st
     const Attribute& a = b.attributes[static_cast<size_t>(i)];
     if (b.string(a.key_strindex) == key) return valueText(b, a.value);
   }
+  return std::nullopt;
+}
+
+std::string profileIdHex(const Batch& b, const Profile& p) {
+  static const char* kHex = "0123456789abcdef";
+  std::string out;
+  bool nonzero = false;
+  for (unsigned char c : b.view(p.profile_id)) {
+    nonzero |= c != 0;
+    out += kHex[c >> 4];
+    out += kHex[c & 15];
+  }
+  return nonzero ? out : std::string();
+}
+
+std::optional<std::string> lookupAttribute(const Batch& b, const ProfileRef& ref, std::string_view key) {
+  if (key == "profile_id") {
+    std::string id = profileIdHex(b, *ref.profile);
+    if (id.empty()) return std::nullopt;
+    return id;
+  }
+  if (key == "time_unix_nano") return std::to_string(ref.profile->time_unix_nano);
+  if (auto v = profileAttribute(b, *ref.profile, key)) return v;
+  if (ref.scope)
+    if (auto v = keyValueAttribute(b, ref.scope->attributes, key)) return v;
+  if (ref.resource)
+    if (auto v = keyValueAttribute(b, ref.resource->attributes, key)) return v;
   return std::nullopt;
 }
 

@@ -1,5 +1,6 @@
-// Reading attributes of a flat batch as text, with the meaning of core/profile_attributes.h on the
-// protobuf form (reference-based keys and values resolved; non-string values printed).
+// Reading attributes of a flat batch as text, whatever their encoding (reference-based keys and
+// values resolved; non-string values printed): what processors match on and exporters turn into
+// labels or tags.
 #pragma once
 
 #include <optional>
@@ -12,26 +13,43 @@
 
 namespace proflow::flat {
 
-// The text of an attribute value, as valueText() of core/profile_attributes.h gives it.
+// The text of an attribute value: strings as they are, numbers and bools in decimal, lists in their
+// debug form.
 std::string valueText(const Batch& b, const Value& v);
 
-// Scalars only (string, int, bool, double) as valueText() gives them; nullopt for other kinds, as
-// scalarText() of core/profile_attributes.h.
+// Scalars only (string, int, bool, double) as valueText() gives them; nullopt for lists, bytes and
+// unset values, which make no sense as labels.
 std::optional<std::string> scalarText(const Batch& b, const Value& v);
 
 // The value of resource attribute `key` as text (the first one with that key); nullopt when absent.
 std::optional<std::string> resourceAttribute(const Batch& b, const Resource& r, std::string_view key);
+// The same over any resource or scope attribute list (`key_values` of the batch).
+std::optional<std::string> keyValueAttribute(const Batch& b, Range key_values, std::string_view key);
 
 // The key of a resource/scope attribute: key_strindex resolved, else the inline key.
 std::string_view keyOf(const Batch& b, const KeyValue& kv);
 
-// Resource/scope attributes with scalar values as (key, text), in order, as scalarAttributes() of
-// core/profile_attributes.h.
+// Resource/scope attributes with scalar values as (key, text), in order.
 std::vector<std::pair<std::string, std::string>> scalarKeyValues(const Batch& b, Range key_values);
 
 // The value of profile attribute `key` as text (the first one with that key; indexes out of range
-// skipped), as findProfileAttribute() of core/profile_attributes.h.
+// skipped).
 std::optional<std::string> profileAttribute(const Batch& b, const Profile& p, std::string_view key);
+
+// A profile with the scope and resource it belongs to.
+struct ProfileRef {
+  const Resource* resource = nullptr;
+  const Scope* scope = nullptr;
+  const Profile* profile = nullptr;
+};
+
+// `key` looked up nearest first: the pseudo keys
+// `profile_id` (hex, nullopt when all zero) and `time_unix_nano`, then the profile's attributes,
+// the scope's, the resource's.
+std::optional<std::string> lookupAttribute(const Batch& b, const ProfileRef& ref, std::string_view key);
+
+// The profile id as lowercase hex; "" when it is empty or all zero.
+std::string profileIdHex(const Batch& b, const Profile& p);
 
 // Adds string attribute key=value (inline key) to resource `r`, which becomes present. With
 // `replace`, an attribute with that inline key takes the value instead. The resource's list is

@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "core/flat/wire.h"
+#include "core/utf8.h"
 
 namespace proflow::flat {
 namespace {
@@ -84,7 +85,7 @@ class Decoder {
     if (r.failed()) return error_.empty() ? truncated(message) : false;
     return error_.empty();
   }
-  bool utf8(std::string_view s) const { return !options_.check_utf8 || validUtf8(s); }
+  bool utf8(std::string_view s) const { return !options_.check_utf8 || isValidUtf8(s); }
   bool text(std::string_view s, const char* message, Bytes* out) {
     if (!utf8(s)) return fail(std::string(message) + " holds a string that is not valid UTF-8");
     *out = b_.addBytes(s);
@@ -655,40 +656,6 @@ class Decoder {
 
 }  // namespace
 
-bool validUtf8(std::string_view s) {
-  const auto* p = reinterpret_cast<const uint8_t*>(s.data());
-  const uint8_t* end = p + s.size();
-  while (p < end) {
-    if (end - p >= 8) {  // ASCII runs, 8 bytes at a time
-      uint64_t w;
-      std::memcpy(&w, p, 8);
-      if ((w & 0x8080808080808080ull) == 0) {
-        p += 8;
-        continue;
-      }
-    }
-    const uint8_t c = *p;
-    if (c < 0x80) {
-      ++p;
-      continue;
-    }
-    size_t n;
-    uint32_t min;
-    uint32_t cp;
-    if ((c & 0xE0) == 0xC0) n = 2, min = 0x80, cp = c & 0x1F;
-    else if ((c & 0xF0) == 0xE0) n = 3, min = 0x800, cp = c & 0x0F;
-    else if ((c & 0xF8) == 0xF0) n = 4, min = 0x10000, cp = c & 0x07;
-    else return false;
-    if (static_cast<size_t>(end - p) < n) return false;
-    for (size_t i = 1; i < n; ++i) {
-      if ((p[i] & 0xC0) != 0x80) return false;
-      cp = cp << 6 | (p[i] & 0x3F);
-    }
-    if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return false;
-    p += n;
-  }
-  return true;
-}
 
 DecodeResult decode(std::string_view wire, Batch* out, const DecodeOptions& options) {
   out->clear();

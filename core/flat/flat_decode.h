@@ -43,7 +43,4 @@ DecodeResult decode(std::string_view wire, Batch* out, const DecodeOptions& opti
 // `samples_with_unknown_fields` (sorted sample rows) selects the pre-v1.10 layout hint.
 DecodeResult validateAndPrune(Batch* batch, const std::vector<uint32_t>& samples_with_unknown_fields = {});
 
-// True when `s` is well-formed UTF-8 (protobuf refuses proto3 string fields that are not).
-bool validUtf8(std::string_view s);
-
 }  // namespace proflow::flat

@@ -406,7 +406,13 @@ class Merger::Remap {
     return vt;
   }
 
-  Profile profile(const Profile& p) {
+  // `rows`: the sample rows to copy (null: all of them).
+  Profile profile(const Profile& p, const std::vector<bool>* rows = nullptr) {
+    if (rows) {  // every row selected: the block copy below applies
+      bool all = true;
+      for (uint32_t row = p.samples.begin; row < p.samples.end() && all; ++row) all = row < rows->size() && (*rows)[row];
+      if (all) rows = nullptr;
+    }
     Profile out = p;
     out.sample_type = valueType(p.sample_type);
     out.period_type = valueType(p.period_type);
@@ -419,9 +425,10 @@ class Merger::Remap {
     const SampleColumns& s = src_.samples;
     SampleColumns& d = dst_.samples;
     out.samples.begin = static_cast<uint32_t>(d.size());
-    const Shift values = copyBlock(s.values, p.samples, src_.values, dst_.values);
-    const Shift timestamps = copyBlock(s.timestamps, p.samples, src_.timestamps, dst_.timestamps);
+    const Shift values = rows ? Shift{} : copyBlock(s.values, p.samples, src_.values, dst_.values);
+    const Shift timestamps = rows ? Shift{} : copyBlock(s.timestamps, p.samples, src_.timestamps, dst_.timestamps);
     for (uint32_t row = p.samples.begin; row < p.samples.end(); ++row) {
+      if (rows && (row >= rows->size() || !(*rows)[row])) continue;
       d.stack_index.push_back(stack(s.stack_index[row]));
       d.link_index.push_back(link(s.link_index[row]));
       // After stack(): remapping a stack may append mapping/location lists to `indices` too.
@@ -432,6 +439,7 @@ class Merger::Remap {
       d.values.push_back(values.apply(s.values[row], src_.values, dst_.values));
       d.timestamps.push_back(timestamps.apply(s.timestamps[row], src_.timestamps, dst_.timestamps));
     }
+    out.samples.size = static_cast<uint32_t>(d.size()) - out.samples.begin;
     return out;
   }
 
@@ -537,11 +545,22 @@ void Merger::append(const Batch& src, const Selection& selection) {
     append(copy, selection);
     return;
   }
-  // With a profile range, resources and scopes left without a profile are not copied.
-  const bool by_profile = selection.first_profile != 0 || selection.end_profile != UINT64_MAX;
-  auto selected = [&](uint64_t first, uint64_t count) {
-    return first + count > selection.first_profile && first < selection.end_profile;
+  // With a profile range or mask, resources and scopes left without a profile are not copied.
+  const bool by_profile =
+      selection.first_profile != 0 || selection.end_profile != UINT64_MAX || !selection.profiles.empty();
+  // Profile `p` of `src`, the `ordinal`-th in resource -> scope -> profile order.
+  auto keep = [&](uint32_t p, uint64_t ordinal) {
+    return ordinal >= selection.first_profile && ordinal < selection.end_profile &&
+           (selection.profiles.empty() || (p < selection.profiles.size() && selection.profiles[p]));
   };
+  // Whether scope `si`, whose first profile is the `first`-th, keeps any profile.
+  auto keepsAny = [&](uint32_t si, uint64_t first) {
+    const Range profiles = src.scopes[si].profiles;
+    for (uint32_t n = 0; n < profiles.size; ++n)
+      if (keep(profiles.begin + n, first + n)) return true;
+    return false;
+  };
+  const std::vector<bool>* rows = selection.samples.empty() ? nullptr : &selection.samples;
   uint64_t ordinal = 0;  // of the next profile of `src`, in resource -> scope -> profile order
   Batch& dst = *dst_;
   Remap remap(src, dict_);
@@ -552,7 +571,15 @@ void Merger::append(const Batch& src, const Selection& selection) {
     const uint64_t resource_first = ordinal;
     ordinal += resource_profiles;
     if (!selection.resources.empty() && (ri >= selection.resources.size() || !selection.resources[ri])) continue;
-    if (by_profile && !selected(resource_first, resource_profiles)) continue;
+    if (by_profile) {
+      bool any = false;
+      uint64_t first = resource_first;
+      src.forEachScope(src_r, [&](uint32_t si) {
+        any = any || keepsAny(si, first);
+        first += src.scopes[si].profiles.size;
+      });
+      if (!any) continue;
+    }
     // The resource is re-pointed into the destination first, so identities compare in its terms.
     Resource head;
     head.present = true;
@@ -584,7 +611,7 @@ void Merger::append(const Batch& src, const Selection& selection) {
       const Scope& src_s = src.scopes[si];
       const uint64_t first = scope_first;
       scope_first += src_s.profiles.size;
-      if (by_profile && !selected(first, src_s.profiles.size)) return;
+      if (by_profile && !keepsAny(si, first)) return;
       Scope scope;
       scope.present = true;
       scope.name = remap.bytes(src_s.name);
@@ -599,8 +626,8 @@ void Merger::append(const Batch& src, const Selection& selection) {
       scope.attributes.size = src_s.attributes.size;
       scope.profiles.begin = static_cast<uint32_t>(dst.profiles.size());
       for (uint32_t p = src_s.profiles.begin, n = 0; p < src_s.profiles.end(); ++p, ++n) {
-        if (by_profile && !selected(first + n, 1)) continue;
-        Profile out = remap.profile(src.profiles[p]);
+        if (by_profile && !keep(p, first + n)) continue;
+        Profile out = remap.profile(src.profiles[p], rows);
         dst.profiles.push_back(out);
       }
       scope.profiles.size = static_cast<uint32_t>(dst.profiles.size()) - scope.profiles.begin;

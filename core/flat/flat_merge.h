@@ -70,6 +70,10 @@ class Merger {
     // Profiles [first_profile, end_profile) in resource -> scope -> profile order. When set,
     // resources and scopes without a profile in the range are left out.
     uint64_t first_profile = 0, end_profile = UINT64_MAX;
+    // By profile index (`src.profiles`) and by sample row (`src.samples`); empty = all, an index
+    // past the end is not selected. Resources and scopes left without a selected profile are left
+    // out; a profile whose samples are all unselected is kept, empty.
+    std::vector<bool> profiles, samples;
   };
 
   // Announces a batch that will be appended: the first append() then sizes the destination's

@@ -38,4 +38,22 @@ std::vector<Batch> splitByResource(const Batch& src, const std::vector<uint32_t>
   return out;
 }
 
+void keepRows(Batch& b, const std::vector<bool>& keep) {
+  const SampleColumns& in = b.samples;
+  SampleColumns out;
+  for (Profile& p : b.profiles) {
+    const uint32_t begin = static_cast<uint32_t>(out.size());
+    for (uint32_t row = p.samples.begin; row < p.samples.end(); ++row) {
+      if (row < keep.size() && !keep[row]) continue;
+      out.stack_index.push_back(in.stack_index[row]);
+      out.link_index.push_back(in.link_index[row]);
+      out.attributes.push_back(in.attributes[row]);
+      out.values.push_back(in.values[row]);
+      out.timestamps.push_back(in.timestamps[row]);
+    }
+    p.samples = Range{begin, static_cast<uint32_t>(out.size()) - begin};
+  }
+  b.samples = std::move(out);
+}
+
 }  // namespace proflow::flat

@@ -18,4 +18,9 @@ std::vector<Batch> splitByProfiles(Batch&& src, uint64_t max_profiles);
 // without resources give empty batches.
 std::vector<Batch> splitByResource(const Batch& src, const std::vector<uint32_t>& group_of_resource, uint32_t groups);
 
+// Keeps the sample rows `keep` selects (a row past its end is kept), in place: the sample columns
+// are rebuilt profile by profile and each profile's range follows. Values and timestamps stay
+// where they are (a dictionary compaction through Merger drops what no row uses any more).
+void keepRows(Batch& b, const std::vector<bool>& keep);
+
 }  // namespace proflow::flat

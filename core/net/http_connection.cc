@@ -160,12 +160,6 @@ void Connection<Stream>::onHeaderError(beast::error_code ec) {
   close();  // peer closed, timeout, or stop()
 }
 
-// "/buildid/*" matches every path under "/buildid/"; other routes match exactly.
-static bool routeMatches(const std::string& route, const std::string& path) {
-  if (!route.empty() && route.back() == '*') return path.compare(0, route.size() - 1, route, 0, route.size() - 1) == 0;
-  return route == path;
-}
-
 // Routing and the checks that need only the header. Rejections here keep the connection only when
 // the request has no body: an unread body would be taken for the next request.
 template <class Stream>
@@ -173,8 +167,16 @@ bool Connection<Stream>::checkHead() {
   const auto& opts = shared_->opts;
   bool no_body = parser_->is_done() && parser_->get().keep_alive();
   std::string allow;
+  // Exact paths first; a path ending in '*' matches what starts with the rest only when no exact
+  // route has the request's path.
+  const bool exact = std::any_of(shared_->routes.begin(), shared_->routes.end(),
+                                 [&](const Route& r) { return r.path == req_.path; });
+  auto matches = [&](const Route& r) {
+    if (exact || r.path.empty() || r.path.back() != '*') return r.path == req_.path;
+    return std::string_view(req_.path).substr(0, r.path.size() - 1) == std::string_view(r.path).substr(0, r.path.size() - 1);
+  };
   for (const auto& r : shared_->routes) {
-    if (!routeMatches(r.path, req_.path)) continue;
+    if (!matches(r)) continue;
     if (r.method == req_.method) route_ = &r;
     allow += (allow.empty() ? "" : ", ") + r.method;
   }
@@ -182,8 +184,7 @@ bool Connection<Stream>::checkHead() {
     reject(RejectReason::kNotFound, 404, Status(StatusCode::kNotFound, "no handler for path " + req_.path), no_body);
     return false;
   }
-  const Route& any = *std::find_if(shared_->routes.begin(), shared_->routes.end(),
-                                   [&](const Route& r) { return routeMatches(r.path, req_.path); });
+  const Route& any = *std::find_if(shared_->routes.begin(), shared_->routes.end(), matches);
   if (!route_) {
     reject(RejectReason::kMethodNotAllowed, 405,
            Status(StatusCode::kUnimplemented, "method " + req_.method + " not allowed for " + req_.path + "; allowed: " + allow),

@@ -122,8 +122,9 @@ class HttpServer {
   HttpServer(const HttpServer&) = delete;
   HttpServer& operator=(const HttpServer&) = delete;
 
-  // Before start(). Exact path match, or a prefix match when `path` ends in '*' ("/buildid/*");
-  // register the same path with several methods to allow them.
+  // Before start(). Exact path match; register the same path with several methods to allow them.
+  // A path ending in '*' ("/telemetry/proxy/*", "/*") matches every path that starts with what
+  // precedes the '*', when no exact route has the request's path.
   // An empty formatter means defaultErrorFormatter.
   void route(std::string method, std::string path, HttpHandler handler, ErrorFormatter error_formatter = {});
   // Formats 404s and malformed requests (no route known).

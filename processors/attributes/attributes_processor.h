@@ -1,8 +1,8 @@
 // The `attributes` processor: applies the configured actions to the attributes of every sample of
-// the selected profiles. Sample attributes are entries of the request's shared attribute_table that
+// the selected profiles. Sample attributes are entries of the batch's shared attribute_table that
 // other samples and profiles may reference too, so an entry is never edited in place: the edited
-// list is re-interned (new entries appended through DictionaryBuilder, existing equal ones reused)
-// and only the edited sample's attribute_indices are re-pointed.
+// list is re-interned (new entries appended through flat::DictionaryIndex, existing equal ones reused)
+// and only the edited sample's attribute lists are re-pointed.
 #pragma once
 
 #include "core/attributes/actions.h"
@@ -17,9 +17,9 @@ struct EditCounts {
   uint64_t samples = 0;   // whose attribute list changed
 };
 
-// Applies `actions` to the samples of the profiles `matcher` selects in `request`.
+// Applies `actions` to the samples of the profiles `matcher` selects in `batch`.
 EditCounts applyToSamples(const proflow::attributes::ActionSet& actions, const ProfileMatcher& matcher,
-                          otlp::Request& request);
+                          flat::Batch& batch);
 
 class AttributesProcessor final : public Processor {
  public:

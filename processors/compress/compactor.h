@@ -1,15 +1,15 @@
-// The whole compaction of one request, usable outside a pipeline (the bench calls it directly).
+// The whole compaction of one batch, usable outside a pipeline (the bench calls it directly).
 #pragma once
 
 #include <cstdint>
 
-#include "core/otlp_types.h"
+#include "core/flat/flat_batch.h"
 #include "processors/compress/config.h"
 
 namespace proflow::processors::compress {
 
 struct CompactStats {
-  uint64_t bytes_before = 0;  // serialized request size in
+  uint64_t bytes_before = 0;  // encoded (OTLP wire) size in
   uint64_t bytes_after = 0;   // and out
   uint64_t samples_merged = 0;
   uint64_t zero_dropped = 0;
@@ -20,6 +20,6 @@ struct CompactStats {
 // Order matters: the lossy steps rewrite stacks in the incoming dictionary, zero samples go before
 // re-interning so what only they used becomes an orphan, re-interning makes equal entries share one
 // index, and only then can samples with equal identity be recognised and merged.
-CompactStats compactRequest(otlp::Request& request, const CompressConfig& config);
+CompactStats compactBatch(flat::Batch& batch, const CompressConfig& config);
 
 }  // namespace proflow::processors::compress

@@ -17,7 +17,7 @@ CompressProcessor::CompressProcessor(const CreateSettings& settings, const Compr
 }
 
 Status CompressProcessor::consume(Batch batch) {
-  CompactStats s = compactRequest(batch.mutableRequest(), config_);
+  CompactStats s = compactBatch(batch.mutableData(), config_);
   if (bytes_before_) {
     bytes_before_->add(s.bytes_before);
     bytes_after_->add(s.bytes_after);

@@ -10,59 +10,66 @@
 namespace proflow::processors::compress {
 namespace {
 
-int32_t markerLocation(DictionaryBuilder& dict, std::string_view name) {
-  otlp::Location loc;
-  loc.add_lines()->set_function_index(dict.function(name, name, ""));
-  return dict.location(loc);
+int32_t markerLocation(flat::DictionaryIndex& dict, std::string_view name) {
+  flat::Function f;
+  f.name_strindex = f.system_name_strindex = dict.string(name);
+  f.filename_strindex = dict.string("");
+  flat::Line line;
+  line.function_index = dict.function(f);
+  return dict.location(flat::Location{}, std::span<const flat::Line>(&line, 1), {});
 }
 
-std::vector<int32_t> locationsOf(const otlp::Dictionary& d, int32_t stack) {
-  if (stack <= 0 || stack >= d.stack_table_size()) return {};
-  const auto& l = d.stack_table(stack).location_indices();
+std::vector<int32_t> locationsOf(const flat::Batch& b, int32_t stack) {
+  if (stack <= 0 || static_cast<size_t>(stack) >= b.stacks.size()) return {};
+  const auto l = b.indexList(b.stacks[static_cast<size_t>(stack)].locations);
   return {l.begin(), l.end()};
 }
 
 }  // namespace
 
-double sampleWeight(const otlp::Sample& s) {
-  if (s.values_size() == 0) return static_cast<double>(s.timestamps_unix_nano_size());
+double sampleWeight(const flat::Batch& b, size_t row) {
+  const flat::Range values = b.samples.values[row];
+  if (values.size == 0) return static_cast<double>(b.samples.timestamps[row].size);
   double w = 0;
-  for (int64_t v : s.values()) w += std::fabs(static_cast<double>(v));
+  for (int64_t v : flat::Batch::slice(b.values, values)) w += std::fabs(static_cast<double>(v));
   return w;
 }
 
-uint64_t truncateStacks(otlp::Profile* profile, DictionaryBuilder& dict, uint32_t max_depth) {
+uint64_t truncateStacks(flat::DictionaryIndex& dict, flat::Range rows, uint32_t max_depth) {
   if (max_depth < 2) return 0;
   std::unordered_map<int32_t, int32_t> done;  // old stack -> new stack
   int32_t marker = -1;
   uint64_t cut = 0;
-  for (auto& s : *profile->mutable_samples()) {
-    auto it = done.find(s.stack_index());
+  std::vector<int32_t>& stacks = dict.batch().samples.stack_index;
+  for (uint32_t row = rows.begin; row < rows.end(); ++row) {
+    int32_t& stack = stacks[row];
+    auto it = done.find(stack);
     if (it == done.end()) {
-      std::vector<int32_t> locs = locationsOf(dict.dictionary(), s.stack_index());
-      int32_t replacement = s.stack_index();
+      std::vector<int32_t> locs = locationsOf(dict.batch(), stack);
+      int32_t replacement = stack;
       if (locs.size() > max_depth) {
         if (marker < 0) marker = markerLocation(dict, "[truncated]");
         locs.resize(max_depth - 1);  // leaf first: the root side goes
         locs.push_back(marker);
         replacement = dict.stack(locs);
       }
-      it = done.emplace(s.stack_index(), replacement).first;
+      it = done.emplace(stack, replacement).first;
     }
-    if (it->second != s.stack_index()) {
-      s.set_stack_index(it->second);
+    if (it->second != stack) {
+      stack = it->second;
       ++cut;
     }
   }
   return cut;
 }
 
-uint64_t foldSmallStacks(otlp::Profile* profile, DictionaryBuilder& dict, uint32_t max_nodes, double min_fraction) {
+uint64_t foldSmallStacks(flat::DictionaryIndex& dict, flat::Range rows, uint32_t max_nodes, double min_fraction) {
+  const flat::Batch& b = dict.batch();
   std::map<int32_t, double> weight;
   double total = 0;
-  for (const auto& s : profile->samples()) {
-    double w = sampleWeight(s);
-    weight[s.stack_index()] += w;
+  for (uint32_t row = rows.begin; row < rows.end(); ++row) {
+    double w = sampleWeight(b, row);
+    weight[b.samples.stack_index[row]] += w;
     total += w;
   }
   std::vector<std::pair<double, int32_t>> order;
@@ -82,7 +89,7 @@ uint64_t foldSmallStacks(otlp::Profile* profile, DictionaryBuilder& dict, uint32
   // Every root-side prefix of a kept stack (as root-first location paths).
   std::set<std::vector<int32_t>> prefixes;
   for (int32_t stack : kept) {
-    std::vector<int32_t> locs = locationsOf(dict.dictionary(), stack);
+    std::vector<int32_t> locs = locationsOf(b, stack);
     std::vector<int32_t> path;
     for (auto it = locs.rbegin(); it != locs.rend(); ++it) {
       path.push_back(*it);
@@ -93,7 +100,7 @@ uint64_t foldSmallStacks(otlp::Profile* profile, DictionaryBuilder& dict, uint32
   std::map<int32_t, int32_t> folded;
   for (const auto& [stack, w] : weight) {
     if (kept.count(stack)) continue;
-    std::vector<int32_t> locs = locationsOf(dict.dictionary(), stack);
+    std::vector<int32_t> locs = locationsOf(b, stack);
     std::vector<int32_t> path;
     for (auto it = locs.rbegin(); it != locs.rend(); ++it) {
       path.push_back(*it);
@@ -109,10 +116,11 @@ uint64_t foldSmallStacks(otlp::Profile* profile, DictionaryBuilder& dict, uint32
     folded[stack] = dict.stack(leaf_first);
   }
   uint64_t moved = 0;
-  for (auto& s : *profile->mutable_samples()) {
-    auto it = folded.find(s.stack_index());
+  for (uint32_t row = rows.begin; row < rows.end(); ++row) {
+    int32_t& stack = dict.batch().samples.stack_index[row];
+    auto it = folded.find(stack);
     if (it == folded.end()) continue;
-    s.set_stack_index(it->second);
+    stack = it->second;
     ++moved;
   }
   return moved;

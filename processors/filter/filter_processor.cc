@@ -2,9 +2,7 @@
 
 #include <stdexcept>
 
-#include "core/dictionary_builder.h"
-#include "core/repeated_fields.h"
-#include "core/request_merger.h"
+#include "core/flat/flat_attributes.h"
 #include "processors/filter/frame_pruner.h"
 
 namespace proflow::processors::filter {
@@ -44,82 +42,89 @@ FilterProcessor::FilterProcessor(const CreateSettings& settings, const FilterCon
     pruned_ = &t->counter("filter_pruned_samples_total", "samples whose stack lost frames to drop_frames");
 }
 
-bool FilterProcessor::dropProfile(const ProfileRef& ref, const otlp::Dictionary& dict) const {
+bool FilterProcessor::dropProfile(const flat::Batch& b, const flat::ProfileRef& ref) const {
   for (const auto& r : profile_rules_) {
     const auto& in = r.rule.in;
     std::optional<std::string> v;
-    if (in == "any") v = lookupAttribute(ref, dict, r.rule.key);
-    else if (in == "profile") v = findProfileAttribute(*ref.profile, dict, r.rule.key);
-    else if (in == "scope") v = findKeyValue(ref.scope->scope().attributes(), dict, r.rule.key);
-    else v = findKeyValue(ref.resource->resource().attributes(), dict, r.rule.key);
+    if (in == "any") v = flat::lookupAttribute(b, ref, r.rule.key);
+    else if (in == "profile") v = flat::profileAttribute(b, *ref.profile, r.rule.key);
+    else if (in == "scope") v = flat::keyValueAttribute(b, ref.scope->attributes, r.rule.key);
+    else v = flat::keyValueAttribute(b, ref.resource->attributes, r.rule.key);
     if (r.matches(v)) return true;
   }
   return false;
 }
 
-bool FilterProcessor::dropSample(const otlp::Sample& s, const otlp::Dictionary& dict) const {
-  for (int32_t a : s.attribute_indices()) {
-    if (a <= 0 || a >= dict.attribute_table_size()) continue;
-    const auto& kv = dict.attribute_table(a);
-    std::string_view key = dictString(dict, kv.key_strindex());
+bool FilterProcessor::dropSample(const flat::Batch& b, size_t row) const {
+  for (int32_t a : b.indexList(b.samples.attributes[row])) {
+    if (a <= 0 || static_cast<size_t>(a) >= b.attributes.size()) continue;
+    const flat::Attribute& kv = b.attributes[static_cast<size_t>(a)];
+    std::string_view key = b.string(kv.key_strindex);
     for (const auto& r : sample_rules_)
-      if (key == r.rule.key && r.matches(valueText(kv.value(), dict))) return true;
+      if (key == r.rule.key && r.matches(flat::valueText(b, kv.value))) return true;
   }
   return false;
 }
 
-void FilterProcessor::filterRequest(otlp::Request& req, Stats& stats) const {
-  const auto& dict = req.dictionary();
-  for (auto& rp : *req.mutable_resource_profiles()) {
-    for (auto& sp : *rp.mutable_scope_profiles()) {
-      removeIf(sp.mutable_profiles(), [&](const otlp::Profile& p) {
-        if (profile_rules_.empty() || !dropProfile(ProfileRef{&rp, &sp, &p}, dict)) return false;
-        ++stats.profiles;
-        stats.samples += static_cast<uint64_t>(p.samples_size());
-        return true;
-      });
-      if (sample_rules_.empty()) continue;
-      for (auto& p : *sp.mutable_profiles())
-        removeIf(p.mutable_samples(), [&](const otlp::Sample& s) {
-          bool drop = dropSample(s, dict);
-          stats.samples += drop;
-          return drop;
-        });
-    }
-  }
-  dropEmptyScopesAndResources(req);
+void FilterProcessor::select(const flat::Batch& b, flat::Merger::Selection& keep, Stats& stats) const {
+  keep.profiles.assign(b.profiles.size(), true);
+  keep.samples.assign(b.samples.size(), true);
+  for (const flat::Resource& r : b.resources)
+    b.forEachScope(r, [&](uint32_t s) {
+      const flat::Scope& scope = b.scopes[s];
+      for (uint32_t p = scope.profiles.begin; p < scope.profiles.end(); ++p) {
+        const flat::Profile& profile = b.profiles[p];
+        if (!profile_rules_.empty() && dropProfile(b, flat::ProfileRef{&r, &scope, &profile})) {
+          keep.profiles[p] = false;
+          ++stats.profiles;
+          stats.samples += profile.samples.size;
+          continue;
+        }
+        if (sample_rules_.empty()) continue;
+        for (uint32_t row = profile.samples.begin; row < profile.samples.end(); ++row)
+          if (dropSample(b, row)) {
+            keep.samples[row] = false;
+            ++stats.samples;
+          }
+      }
+    });
 }
 
-void FilterProcessor::pruneFrames(otlp::Request& req, Stats& stats) const {
-  DictionaryBuilder dict(req.mutable_dictionary());
+void FilterProcessor::pruneFrames(flat::Batch& b, const flat::Merger::Selection& keep, Stats& stats) const {
+  flat::DictionaryIndex dict(&b);
   FramePruner pruner(drop_frames_.get(), keep_frames_.get(), dict);
-  for (auto& rp : *req.mutable_resource_profiles())
-    for (auto& sp : *rp.mutable_scope_profiles())
-      for (auto& p : *sp.mutable_profiles())
-        for (auto& s : *p.mutable_samples()) {
-          int32_t pruned = pruner.prune(s.stack_index());
-          if (pruned == s.stack_index()) continue;
-          s.set_stack_index(pruned);
-          ++stats.pruned;
-        }
+  for (size_t p = 0; p < b.profiles.size(); ++p) {
+    if (!keep.profiles.empty() && !keep.profiles[p]) continue;
+    const flat::Range rows = b.profiles[p].samples;
+    for (uint32_t row = rows.begin; row < rows.end(); ++row) {
+      if (!keep.samples.empty() && !keep.samples[row]) continue;
+      int32_t& stack = b.samples.stack_index[row];
+      const int32_t pruned = pruner.prune(stack);
+      if (pruned == stack) continue;
+      stack = pruned;
+      ++stats.pruned;
+    }
+  }
 }
 
 Status FilterProcessor::consume(Batch batch) {
-  auto& req = batch.mutableRequest();
   Stats stats;
-  if (!profile_rules_.empty() || !sample_rules_.empty()) filterRequest(req, stats);
-  if (drop_frames_) pruneFrames(req, stats);
+  flat::Merger::Selection keep;
+  if (!profile_rules_.empty() || !sample_rules_.empty()) select(batch.data(), keep, stats);
+  if (drop_frames_) pruneFrames(batch.mutableData(), keep, stats);
   if (pruned_) pruned_->add(stats.pruned);
   if (stats.profiles || stats.samples) {
     if (settings_.telemetry)
       settings_.telemetry->record(telemetry::Event::kDropped, BatchCounts{0, stats.profiles, stats.samples});
   }
   if (stats.profiles || stats.samples || stats.pruned) {
-    // Re-intern into a fresh dictionary: entries only the removed data used are not copied.
-    otlp::Request fresh;
-    RequestMerger merger(&fresh);
-    merger.append(req);
-    req = std::move(fresh);
+    // Copied into a fresh batch: what the dropped data alone used is left behind, and resources and
+    // scopes left without a profile go too.
+    flat::Batch fresh;
+    flat::Merger merger(&fresh);
+    merger.append(batch.data(), keep);
+    fresh.shrinkToFit();
+    batch = Batch(std::move(fresh));
   }
   if (batch.empty()) return Status::ok();
   return next_->consume(std::move(batch));

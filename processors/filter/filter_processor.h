@@ -1,6 +1,6 @@
 // The `filter` processor: drops profiles by resource/scope/profile attributes, drops samples by
 // sample attributes, and prunes frames with pprof drop_frames/keep_frames semantics. Dropped data is
-// counted (Event::kDropped) and the request's dictionary is rebuilt so nothing orphaned is sent.
+// counted (Event::kDropped) and the batch's dictionary is rebuilt so nothing orphaned is sent.
 #pragma once
 
 #include <memory>
@@ -9,7 +9,8 @@
 
 #include "core/attributes/named_regex.h"
 #include "core/factory.h"
-#include "core/profile_attributes.h"
+#include "core/flat/flat_attributes.h"
+#include "core/flat/flat_merge.h"
 #include "processors/filter/config.h"
 
 namespace proflow::processors::filter {
@@ -36,10 +37,11 @@ class FilterProcessor final : public Processor {
     uint64_t samples = 0;
     uint64_t pruned = 0;  // samples whose stack lost frames
   };
-  bool dropProfile(const ProfileRef& ref, const otlp::Dictionary& dict) const;
-  bool dropSample(const otlp::Sample& s, const otlp::Dictionary& dict) const;
-  void filterRequest(otlp::Request& req, Stats& stats) const;
-  void pruneFrames(otlp::Request& req, Stats& stats) const;
+  bool dropProfile(const flat::Batch& b, const flat::ProfileRef& ref) const;
+  bool dropSample(const flat::Batch& b, size_t row) const;
+  // Unselects the profiles and samples the rules drop.
+  void select(const flat::Batch& b, flat::Merger::Selection& keep, Stats& stats) const;
+  void pruneFrames(flat::Batch& b, const flat::Merger::Selection& keep, Stats& stats) const;
 
   CreateSettings settings_;
   ConsumerPtr next_;

@@ -10,15 +10,15 @@
 #include <memory>
 #include <unordered_map>
 
-#include "core/dictionary_builder.h"
-#include "core/otlp_types.h"
+#include "core/flat/flat_merge.h"
 
 namespace proflow::processors::filter {
 
 class FramePruner {
  public:
   // `keep` may be null.
-  FramePruner(const re2::RE2* drop, const re2::RE2* keep, DictionaryBuilder& dict) : drop_(drop), keep_(keep), dict_(dict) {}
+  FramePruner(const re2::RE2* drop, const re2::RE2* keep, flat::DictionaryIndex& dict)
+      : drop_(drop), keep_(keep), dict_(dict) {}
 
   // The stack to use instead of `stack` (may be the same, or 0 when the root frame itself matched).
   int32_t prune(int32_t stack);
@@ -30,7 +30,7 @@ class FramePruner {
 
   const re2::RE2* drop_;
   const re2::RE2* keep_;
-  DictionaryBuilder& dict_;
+  flat::DictionaryIndex& dict_;
   std::unordered_map<int32_t, int32_t> stacks_;
   std::unordered_map<int32_t, int32_t> locations_;
 };

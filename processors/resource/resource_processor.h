@@ -1,6 +1,6 @@
 // The `resource` processor: applies the configured actions to the attributes of every resource in a
 // batch. Attributes may arrive inline or reference-based (key_strindex / string_value_strindex into
-// the request's string table); both are read, and entries the actions touched are written back
+// the batch's string table); both are read, and entries the actions touched are written back
 // inline, so the shared string table is never edited and other resources are unaffected.
 #pragma once
 
@@ -10,8 +10,8 @@
 
 namespace proflow::processors::resource {
 
-// Applies `actions` to every resource of `request`; returns how many resources changed.
-size_t applyToResources(const attributes::ActionSet& actions, otlp::Request& request);
+// Applies `actions` to every resource of `batch`; returns how many resources changed.
+size_t applyToResources(const attributes::ActionSet& actions, flat::Batch& batch);
 
 class ResourceProcessor final : public Processor {
  public:

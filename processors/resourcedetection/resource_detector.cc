@@ -1,8 +1,9 @@
 #include "processors/resourcedetection/resource_detector.h"
 
+#include <algorithm>
 #include <charconv>
 
-#include "core/dictionary_builder.h"
+#include "core/attributes/flat_attr_list.h"
 #include "processors/resourcedetection/container_detector.h"
 #include "processors/resourcedetection/env_detector.h"
 #include "processors/resourcedetection/k8s_detector.h"
@@ -11,19 +12,6 @@
 
 namespace proflow::processors::resourcedetection {
 namespace {
-
-using KeyValues = google::protobuf::RepeatedPtrField<otlp::KeyValue>;
-
-std::string_view keyOf(const otlp::KeyValue& kv, const otlp::Dictionary& dict) {
-  // key_strindex 0 is "": an inline key is meant then (OTLP rule).
-  return kv.key_strindex() != 0 ? dictString(dict, kv.key_strindex()) : std::string_view(kv.key());
-}
-
-// The value with a string reference replaced by the string itself, for comparing.
-otlp::AnyValue resolved(const otlp::AnyValue& v, const otlp::Dictionary& dict) {
-  if (v.value_case() != otlp::AnyValue::kStringValueStrindex) return v;
-  return stringValue(dictString(dict, v.string_value_strindex()));
-}
 
 std::optional<int64_t> parsePid(std::string_view s) {
   int64_t pid = 0;
@@ -34,34 +22,27 @@ std::optional<int64_t> parsePid(std::string_view s) {
 
 }  // namespace
 
-std::optional<int64_t> resourcePid(const KeyValues& attrs, const otlp::Dictionary& dict) {
-  for (const auto& kv : attrs) {
-    if (keyOf(kv, dict) != "process.pid") continue;
-    const auto& v = kv.value();
+std::optional<int64_t> resourcePid(const attributes::AttrList& attrs) {
+  for (const auto& a : attrs) {
+    if (a.key != "process.pid") continue;
     std::optional<int64_t> pid;
-    if (v.value_case() == otlp::AnyValue::kIntValue) pid = v.int_value();
-    else if (v.value_case() == otlp::AnyValue::kStringValue) pid = parsePid(v.string_value());
-    else if (v.value_case() == otlp::AnyValue::kStringValueStrindex)
-      pid = parsePid(dictString(dict, v.string_value_strindex()));
+    if (a.value.value_case() == otlp::AnyValue::kIntValue) pid = a.value.int_value();
+    else if (a.value.value_case() == otlp::AnyValue::kStringValue) pid = parsePid(a.value.string_value());
     if (pid && *pid > 0) return pid;
     return std::nullopt;
   }
   return std::nullopt;
 }
 
-bool mergeIntoResource(const DetectedList& detected, bool override, const otlp::Dictionary& dict, KeyValues* attrs) {
+bool mergeIntoResource(const DetectedList& detected, bool override, attributes::AttrList& attrs) {
   bool changed = false;
   for (const auto& d : detected) {
-    int at = -1;
-    for (int i = 0; i < attrs->size() && at < 0; ++i)
-      if (keyOf((*attrs)[i], dict) == d.key) at = i;
-    if (at >= 0 && !override) continue;
-    if (at >= 0 && resolved((*attrs)[at].value(), dict).SerializeAsString() == d.value.SerializeAsString()) continue;
-    otlp::KeyValue kv;
-    kv.set_key(d.key);
-    *kv.mutable_value() = d.value;
-    if (at >= 0) (*attrs)[at] = std::move(kv);
-    else *attrs->Add() = std::move(kv);
+    auto at = std::find_if(attrs.begin(), attrs.end(), [&](const attributes::Attr& a) { return a.key == d.key; });
+    if (at != attrs.end() && !override) continue;
+    if (at != attrs.end() && at->value.SerializeAsString() == d.value.SerializeAsString()) continue;
+    if (at == attrs.end()) at = attrs.insert(attrs.end(), attributes::Attr{d.key, {}, -1, false});
+    at->value = d.value;
+    at->changed = true;
     changed = true;
   }
   return changed;
@@ -125,15 +106,17 @@ DetectedList ResourceDetector::attributesFor(std::optional<int64_t> pid, PidCach
   return merged;
 }
 
-ResourceDetector::ApplyResult ResourceDetector::apply(otlp::Request& request, PidCache::Clock::time_point now) {
+ResourceDetector::ApplyResult ResourceDetector::apply(flat::Batch& batch, PidCache::Clock::time_point now) {
   ApplyResult result;
-  const otlp::Dictionary& dict = request.dictionary();
-  for (auto& rp : *request.mutable_resource_profiles()) {
-    auto* attrs = rp.mutable_resource()->mutable_attributes();
+  for (flat::Resource& r : batch.resources) {
+    attributes::AttrList attrs = attributes::readKeyValues(batch, r.attributes);
     bool ran = false;
-    DetectedList detected = attributesFor(resourcePid(*attrs, dict), now, &ran);
+    DetectedList detected = attributesFor(resourcePid(attrs), now, &ran);
     if (ran) ++result.pid_detections;
-    if (mergeIntoResource(detected, config_.override, dict, attrs)) ++result.changed_resources;
+    if (!mergeIntoResource(detected, config_.override, attrs)) continue;
+    attributes::writeKeyValues(batch, &r.attributes, attrs);
+    r.present = true;
+    ++result.changed_resources;
   }
   return result;
 }

@@ -1,8 +1,8 @@
 // The detection logic without the pipeline around it: runs the configured detectors and merges what
-// they found into the resources of a request.
+// they found into the resources of a batch.
 //
 // Resource attributes may arrive inline or reference-based (key_strindex / string_value_strindex
-// into the request's string table); both are read. Added or overridden entries are written inline,
+// into the batch's string table); both are read. Added or overridden entries are written inline,
 // so the shared string table is never edited and other resources keep their references.
 #pragma once
 
@@ -12,21 +12,20 @@
 #include <string>
 #include <vector>
 
-#include "core/otlp_types.h"
+#include "core/attributes/actions.h"
+#include "core/flat/flat_batch.h"
 #include "processors/resourcedetection/config.h"
 #include "processors/resourcedetection/detected.h"
 #include "processors/resourcedetection/pid_cache.h"
 
 namespace proflow::processors::resourcedetection {
 
-// process.pid of a resource (int, or a decimal string inline or by reference); nullopt when absent.
-std::optional<int64_t> resourcePid(const google::protobuf::RepeatedPtrField<otlp::KeyValue>& attrs,
-                                   const otlp::Dictionary& dict);
+// process.pid of a resource (int, or a decimal string); nullopt when absent.
+std::optional<int64_t> resourcePid(const attributes::AttrList& attrs);
 
 // Adds `detected` entries missing from `attrs`; with `override`, also replaces entries whose value
-// differs. True when anything changed.
-bool mergeIntoResource(const DetectedList& detected, bool override, const otlp::Dictionary& dict,
-                       google::protobuf::RepeatedPtrField<otlp::KeyValue>* attrs);
+// differs (marked changed). True when anything changed.
+bool mergeIntoResource(const DetectedList& detected, bool override, attributes::AttrList& attrs);
 
 class ResourceDetector {
  public:
@@ -41,8 +40,8 @@ class ResourceDetector {
     size_t pid_detections = 0;  // pid cache misses
   };
 
-  // Enriches every resource of `request`.
-  ApplyResult apply(otlp::Request& request, PidCache::Clock::time_point now = PidCache::Clock::now());
+  // Enriches every resource of `batch`.
+  ApplyResult apply(flat::Batch& batch, PidCache::Clock::time_point now = PidCache::Clock::now());
 
   // What a resource with `pid` (or none) gets, merged in detector order. `*detected` is set to true
   // when the pid was not cached and detection ran.

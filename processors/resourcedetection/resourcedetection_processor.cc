@@ -22,7 +22,7 @@ Status ResourceDetectionProcessor::start(Host&) {
 }
 
 Status ResourceDetectionProcessor::consume(Batch batch) {
-  auto result = detector_.apply(batch.mutableRequest());
+  auto result = detector_.apply(batch.mutableData());
   if (changed_ && result.changed_resources > 0) changed_->add(result.changed_resources);
   if (pid_lookups_ && result.pid_detections > 0) pid_lookups_->add(result.pid_detections);
   return next_->consume(std::move(batch));

@@ -4,23 +4,12 @@
 #include <map>
 #include <optional>
 
-#include "core/repeated_fields.h"
-#include "core/request_merger.h"
+#include "core/flat/flat_attributes.h"
 
 namespace proflow::processors::sample {
 namespace {
 
 constexpr std::string_view kRatioKey = "sampling.ratio";
-
-// Drops scopes and resources left without profiles, then rebuilds the dictionary so entries only
-// the dropped data used go too (re-interning into a fresh request leaves orphans behind).
-void compact(otlp::Request& req) {
-  dropEmptyScopesAndResources(req);
-  otlp::Request fresh;
-  RequestMerger merger(&fresh);
-  merger.append(req);
-  req = std::move(fresh);
-}
 
 }  // namespace
 
@@ -41,53 +30,60 @@ SampleProcessor::SampleProcessor(const CreateSettings& settings, const SampleCon
   }
 }
 
-bool SampleProcessor::linked(const otlp::Profile& p) const {
-  return std::any_of(p.samples().begin(), p.samples().end(), [](const otlp::Sample& s) { return s.link_index() != 0; });
+bool SampleProcessor::linked(const flat::Batch& b, const flat::Profile& p) const {
+  const auto links = flat::Batch::slice(b.samples.link_index, p.samples);
+  return std::any_of(links.begin(), links.end(), [](int32_t link) { return link != 0; });
 }
 
-std::string SampleProcessor::uniqueKey(const ProfileRef& ref, const otlp::Dictionary& dict) const {
+std::string SampleProcessor::uniqueKey(const flat::Batch& b, const flat::ProfileRef& ref) const {
   std::string key;
   for (const auto& k : config_.keep_unique_by) {
-    auto v = lookupAttribute(ref, dict, k);
+    auto v = flat::lookupAttribute(b, ref, k);
     key += v ? "=" + *v : "!";  // absent differs from empty
     key += '\x1f';
   }
   return key;
 }
 
-std::string SampleProcessor::defaultKey(const ProfileRef& ref, const otlp::Dictionary& dict) const {
-  std::string id = profileIdHex(*ref.profile);
+std::string SampleProcessor::defaultKey(const flat::Batch& b, const flat::ProfileRef& ref) const {
+  std::string id = flat::profileIdHex(b, *ref.profile);
   if (!id.empty()) return id;
-  return lookupAttribute(ref, dict, "service.name").value_or("") + '\x1f' +
-         std::to_string(ref.profile->time_unix_nano());
+  return flat::lookupAttribute(b, ref, "service.name").value_or("") + '\x1f' + std::to_string(ref.profile->time_unix_nano);
 }
 
-std::string SampleProcessor::hashKey(const ProfileRef& ref, const otlp::Dictionary& dict) const {
-  if (config_.hash_key.empty()) return defaultKey(ref, dict);
+std::string SampleProcessor::hashKey(const flat::Batch& b, const flat::ProfileRef& ref) const {
+  if (config_.hash_key.empty()) return defaultKey(b, ref);
   std::string key;
-  for (const auto& k : config_.hash_key) key += lookupAttribute(ref, dict, k).value_or("") + '\x1f';
+  for (const auto& k : config_.hash_key) key += flat::lookupAttribute(b, ref, k).value_or("") + '\x1f';
   return key;
 }
 
-double SampleProcessor::cost(const otlp::Profile& p) const {
+double SampleProcessor::cost(const flat::Profile& p) const {
   if (config_.unit == "profiles") return 1;
   // A profile larger than the bucket could never pass: it costs at most a full bucket.
-  return std::min<double>(static_cast<double>(p.samples_size()), static_cast<double>(config_.bucketSize()));
+  return std::min<double>(static_cast<double>(p.samples.size), static_cast<double>(config_.bucketSize()));
+}
+
+template <class Fn>
+void SampleProcessor::forEachProfile(const flat::Batch& b, Fn&& fn) {
+  for (const flat::Resource& r : b.resources)
+    b.forEachScope(r, [&](uint32_t s) {
+      const flat::Scope& scope = b.scopes[s];
+      for (uint32_t p = scope.profiles.begin; p < scope.profiles.end(); ++p)
+        fn(p, flat::ProfileRef{&r, &scope, &b.profiles[p]});
+    });
 }
 
 // Refuse mode decides for the whole batch before taking anything, so a refused batch leaves no trace
 // and its retry is judged afresh.
-Status SampleProcessor::refuseIfOverLimit(const otlp::Request& req, Clock::time_point now) {
+Status SampleProcessor::refuseIfOverLimit(const flat::Batch& b, Clock::time_point now) {
   std::map<std::string, double> need;
   uint64_t profiles = 0;
-  for (const auto& rp : req.resource_profiles())
-    for (const auto& sp : rp.scope_profiles())
-      for (const auto& p : sp.profiles()) {
-        if (config_.keep_linked && linked(p)) continue;
-        ProfileRef ref{&rp, &sp, &p};
-        need[lookupAttribute(ref, req.dictionary(), config_.service_key).value_or("")] += cost(p);
-        ++profiles;
-      }
+  forEachProfile(b, [&](uint32_t, const flat::ProfileRef& ref) {
+    if (config_.keep_linked && linked(b, *ref.profile)) return;
+    need[flat::lookupAttribute(b, ref, config_.service_key).value_or("")] += cost(*ref.profile);
+    ++profiles;
+  });
   for (const auto& [service, n] : need)
     if (!buckets_.available(service, std::min(n, static_cast<double>(config_.bucketSize())), now)) {
       if (rate_limited_) rate_limited_->add(profiles);
@@ -99,14 +95,14 @@ Status SampleProcessor::refuseIfOverLimit(const otlp::Request& req, Clock::time_
   return Status::ok();
 }
 
-SampleProcessor::Verdict SampleProcessor::decide(const ProfileRef& ref, const otlp::Dictionary& dict,
+SampleProcessor::Verdict SampleProcessor::decide(const flat::Batch& b, const flat::ProfileRef& ref,
                                                  Clock::time_point now) {
-  const bool linked_exempt = config_.keep_linked && linked(*ref.profile);
+  const bool linked_exempt = config_.keep_linked && linked(b, *ref.profile);
   // The unique gate is consulted for every profile so its "first per interval" memory is accurate.
-  const bool unique_exempt = !config_.keep_unique_by.empty() && unique_.firstInInterval(uniqueKey(ref, dict), now);
+  const bool unique_exempt = !config_.keep_unique_by.empty() && unique_.firstInInterval(uniqueKey(b, ref), now);
   const bool exempt = linked_exempt || unique_exempt;
   if (config_.mode == "probabilistic") {
-    if (keepByHash(hashKey(ref, dict), config_.hash_seed, config_.percentage)) return Verdict::kKeepRatio;
+    if (keepByHash(hashKey(b, ref), config_.hash_seed, config_.percentage)) return Verdict::kKeepRatio;
     if (exempt) {
       if (exempt_) exempt_->add(1);
       return Verdict::kKeep;
@@ -115,7 +111,7 @@ SampleProcessor::Verdict SampleProcessor::decide(const ProfileRef& ref, const ot
     return Verdict::kDrop;
   }
   if (config_.mode == "rate_limit") {
-    std::string service = lookupAttribute(ref, dict, config_.service_key).value_or("");
+    std::string service = flat::lookupAttribute(b, ref, config_.service_key).value_or("");
     if (config_.on_limit == "refuse") return Verdict::kKeep;  // already charged for the whole batch
     if (buckets_.take(service, cost(*ref.profile), now)) return Verdict::kKeep;
     if (exempt) {
@@ -129,96 +125,119 @@ SampleProcessor::Verdict SampleProcessor::decide(const ProfileRef& ref, const ot
   return unique_exempt ? Verdict::kKeep : Verdict::kKeepRatio;
 }
 
-void SampleProcessor::downsample(otlp::Profile* p, const std::string& key, Stats& stats) {
+void SampleProcessor::downsample(flat::Batch& b, uint32_t profile, const std::string& key, std::vector<bool>& keep,
+                                 Stats& stats) {
   const double prob = config_.probability;
   const uint64_t base = stableHash(key, config_.seed);
+  const flat::Range rows = b.profiles[profile].samples;
   uint64_t index = 0;
-  removeIf(p->mutable_samples(), [&](const otlp::Sample& s) {
+  for (uint32_t row = rows.begin; row < rows.end(); ++row) {
     uint64_t coin = mix64(base ^ mix64(index++));
-    if (config_.keep_linked && s.link_index() != 0) return false;  // kept whole, unscaled
+    if (config_.keep_linked && b.samples.link_index[row] != 0) continue;  // kept whole, unscaled
     if (unitInterval(coin) >= prob) {
+      keep[row] = false;
       ++stats.samples_dropped;
-      return true;
     }
-    return false;
-  });
+  }
   if (prob >= 1) return;
   index = 0;
-  for (auto& s : *p->mutable_samples()) {
-    if (config_.keep_linked && s.link_index() != 0) continue;
+  for (uint32_t row = rows.begin; row < rows.end(); ++row) {
+    if (!keep[row] || (config_.keep_linked && b.samples.link_index[row] != 0)) continue;
     uint64_t coin = mix64(base ^ mix64(0x5ca1eULL + index++));
-    // Timestamps alone count 1 each: give them explicit values so they can carry the scale.
-    if (s.values_size() == 0)
-      for (int i = 0; i < s.timestamps_unix_nano_size(); ++i) s.add_values(1);
-    for (int i = 0; i < s.values_size(); ++i) {
+    // Written as a new run of the values column (rows may share one). Timestamps alone count 1
+    // each: they get explicit values so they can carry the scale.
+    const flat::Range old = b.samples.values[row];
+    const uint32_t n = old.size != 0 ? old.size : b.samples.timestamps[row].size;
+    flat::Range scaled{static_cast<uint32_t>(b.values.size()), n};
+    for (uint32_t i = 0; i < n; ++i) {
       coin = mix64(coin);
-      s.set_values(i, scaleUnbiased(s.values(i), prob, unitInterval(coin)));
+      const int64_t v = old.size != 0 ? b.values[old.begin + i] : 1;
+      b.values.push_back(scaleUnbiased(v, prob, unitInterval(coin)));
     }
+    b.samples.values[row] = scaled;
   }
 }
 
-void SampleProcessor::markRatio(DictionaryBuilder& dict, otlp::Profile* p, double ratio) {
-  const auto& d = dict.dictionary();
-  auto* indices = p->mutable_attribute_indices();
-  for (int i = 0; i < indices->size(); ++i) {
-    int32_t a = indices->Get(i);
-    if (a <= 0 || a >= d.attribute_table_size() || dictString(d, d.attribute_table(a).key_strindex()) != kRatioKey)
+void SampleProcessor::markRatio(flat::DictionaryIndex& dict, uint32_t profile, double ratio) {
+  flat::Batch& b = dict.batch();
+  const auto view = b.indexList(b.profiles[profile].attributes);
+  std::vector<int32_t> list(view.begin(), view.end());  // written anew: lists may be shared
+  const int32_t key = dict.string(kRatioKey);
+  auto ratioAttribute = [&](double value) {
+    flat::Attribute a;
+    a.key_strindex = key;
+    a.value.kind = flat::ValueKind::kDouble;
+    a.value.scalar = std::bit_cast<int64_t>(value);
+    return dict.attribute(a);
+  };
+  bool found = false;
+  for (int32_t& a : list) {
+    if (a <= 0 || static_cast<size_t>(a) >= b.attributes.size() || b.string(b.attributes[a].key_strindex) != kRatioKey)
       continue;
     // Sampled twice: the ratios multiply.
-    const auto& v = d.attribute_table(a).value();
-    double prior = v.has_double_value() ? v.double_value() : 1.0;
-    indices->Set(i, dict.doubleAttribute(kRatioKey, prior * ratio));
-    return;
+    const flat::Value& v = b.attributes[a].value;
+    const double prior = v.kind == flat::ValueKind::kDouble ? v.doubleValue() : 1.0;
+    a = ratioAttribute(prior * ratio);
+    found = true;
+    break;
   }
-  p->add_attribute_indices(dict.doubleAttribute(kRatioKey, ratio));
+  if (!found) list.push_back(ratioAttribute(ratio));
+  b.profiles[profile].attributes = flat::Range{static_cast<uint32_t>(b.indices.size()), static_cast<uint32_t>(list.size())};
+  b.indices.insert(b.indices.end(), list.begin(), list.end());
 }
 
-void SampleProcessor::apply(otlp::Request& req, Stats& stats, Clock::time_point now) {
-  std::optional<DictionaryBuilder> builder;
+void SampleProcessor::apply(flat::Batch& b, flat::Merger::Selection& keep, Stats& stats, Clock::time_point now) {
+  std::optional<flat::DictionaryIndex> dict;
   const double ratio = config_.percentage / 100.0;
-  for (auto& rp : *req.mutable_resource_profiles())
-    for (auto& sp : *rp.mutable_scope_profiles()) {
-      removeIf(sp.mutable_profiles(), [&](const otlp::Profile& p) {
-        ProfileRef ref{&rp, &sp, &p};
-        Verdict v = decide(ref, req.dictionary(), now);
-        if (v == Verdict::kDrop) {
-          ++stats.profiles_dropped;
-          stats.samples_dropped += static_cast<uint64_t>(p.samples_size());
-          return true;
-        }
-        auto* mp = const_cast<otlp::Profile*>(&p);  // the batch is ours (mutates_data)
-        if (config_.mode == "downsample" && v == Verdict::kKeepRatio) {
-          std::string key = defaultKey(ref, req.dictionary()) + '\x1f' +
-                            std::string(dictString(req.dictionary(), p.sample_type().type_strindex()));
-          downsample(mp, key, stats);
-        } else if (config_.mode == "probabilistic") {
-          if (!builder) builder.emplace(req.mutable_dictionary());
-          markRatio(*builder, mp, v == Verdict::kKeepRatio ? ratio : 1.0);
-        }
-        if (kept_) kept_->add(1);
-        return false;
-      });
+  keep.profiles.assign(b.profiles.size(), true);
+  keep.samples.assign(b.samples.size(), true);
+  std::vector<std::pair<uint32_t, Verdict>> verdicts;  // edits come after the walk: they grow columns
+  forEachProfile(b, [&](uint32_t p, const flat::ProfileRef& ref) {
+    Verdict v = decide(b, ref, now);
+    if (v == Verdict::kDrop) {
+      keep.profiles[p] = false;
+      ++stats.profiles_dropped;
+      stats.samples_dropped += ref.profile->samples.size;
+      return;
     }
+    if (config_.mode == "downsample" && v == Verdict::kKeepRatio)
+      downsample(b, p, defaultKey(b, ref) + '\x1f' + std::string(b.string(ref.profile->sample_type.type_strindex)),
+                 keep.samples, stats);
+    else if (config_.mode == "probabilistic")
+      verdicts.emplace_back(p, v);
+    if (kept_) kept_->add(1);
+  });
+  for (const auto& [p, v] : verdicts) {
+    if (!dict) dict.emplace(&b);
+    markRatio(*dict, p, v == Verdict::kKeepRatio ? ratio : 1.0);
+  }
 }
 
 Status SampleProcessor::consume(Batch batch) {
-  auto& req = batch.mutableRequest();
+  flat::Batch& b = batch.mutableData();
+  flat::Merger::Selection keep;
   Stats stats;
   {
     std::lock_guard lock(mu_);
     const auto now = clock_();
     if (config_.mode == "rate_limit" && config_.on_limit == "refuse") {
-      Status s = refuseIfOverLimit(req, now);
+      Status s = refuseIfOverLimit(b, now);
       if (!s.isOk()) return s;
     }
-    apply(req, stats, now);
+    apply(b, keep, stats, now);
   }
   if (stats.profiles_dropped || stats.samples_dropped) {
     if (samples_downsampled_ && config_.mode == "downsample") samples_downsampled_->add(stats.samples_dropped);
     if (settings_.telemetry)
       settings_.telemetry->record(telemetry::Event::kDropped,
                                   BatchCounts{0, stats.profiles_dropped, stats.samples_dropped});
-    compact(req);
+    // Copied into a fresh batch: what the dropped data alone used is left behind, and resources and
+    // scopes left without a profile go too.
+    flat::Batch fresh;
+    flat::Merger merger(&fresh);
+    merger.append(b, keep);
+    fresh.shrinkToFit();
+    batch = Batch(std::move(fresh));
   }
   if (batch.empty()) return Status::ok();  // everything was sampled out: nothing to send
   return next_->consume(std::move(batch));

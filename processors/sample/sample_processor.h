@@ -11,9 +11,9 @@
 #include <functional>
 #include <mutex>
 
-#include "core/dictionary_builder.h"
 #include "core/factory.h"
-#include "core/profile_attributes.h"
+#include "core/flat/flat_attributes.h"
+#include "core/flat/flat_merge.h"
 #include "processors/sample/config.h"
 #include "processors/sample/sampler.h"
 
@@ -37,17 +37,21 @@ class SampleProcessor final : public Processor {
   };
   enum class Verdict { kKeep, kKeepRatio, kDrop };
 
-  bool linked(const otlp::Profile& p) const;
-  std::string uniqueKey(const ProfileRef& ref, const otlp::Dictionary& dict) const;
-  std::string defaultKey(const ProfileRef& ref, const otlp::Dictionary& dict) const;
-  std::string hashKey(const ProfileRef& ref, const otlp::Dictionary& dict) const;
-  double cost(const otlp::Profile& p) const;
+  bool linked(const flat::Batch& b, const flat::Profile& p) const;
+  std::string uniqueKey(const flat::Batch& b, const flat::ProfileRef& ref) const;
+  std::string defaultKey(const flat::Batch& b, const flat::ProfileRef& ref) const;
+  std::string hashKey(const flat::Batch& b, const flat::ProfileRef& ref) const;
+  double cost(const flat::Profile& p) const;
+  // Calls fn(profile index, ref) for every profile, in resource -> scope -> profile order.
+  template <class Fn>
+  static void forEachProfile(const flat::Batch& b, Fn&& fn);
 
-  Status refuseIfOverLimit(const otlp::Request& req, Clock::time_point now);
-  Verdict decide(const ProfileRef& ref, const otlp::Dictionary& dict, Clock::time_point now);
-  void downsample(otlp::Profile* p, const std::string& key, Stats& stats);
-  void apply(otlp::Request& req, Stats& stats, Clock::time_point now);
-  void markRatio(DictionaryBuilder& dict, otlp::Profile* p, double ratio);
+  Status refuseIfOverLimit(const flat::Batch& b, Clock::time_point now);
+  Verdict decide(const flat::Batch& b, const flat::ProfileRef& ref, Clock::time_point now);
+  // Unselects the dropped rows of `profile` in `keep` and scales the kept ones.
+  void downsample(flat::Batch& b, uint32_t profile, const std::string& key, std::vector<bool>& keep, Stats& stats);
+  void apply(flat::Batch& b, flat::Merger::Selection& keep, Stats& stats, Clock::time_point now);
+  void markRatio(flat::DictionaryIndex& dict, uint32_t profile, double ratio);
 
   CreateSettings settings_;
   SampleConfig config_;

@@ -1,4 +1,4 @@
-// Applies the symbolizer to an OTLP profiles request: every location with an address and a mapping
+// Applies the symbolizer to a batch: every location with an address and a mapping
 // but no lines gets its inline chain as lines (innermost first), functions interned in the shared
 // dictionary, and its mapping marked symbolized (pprof.mapping.has_* attributes). Locations that
 // cannot be symbolized are left exactly as they were. Shared by the processor and the CLI.
@@ -6,7 +6,7 @@
 
 #include <cstdint>
 
-#include "core/otlp_types.h"
+#include "core/flat/flat_batch.h"
 #include "processors/symbolize/config.h"
 #include "processors/symbolize/symbolizer.h"
 
@@ -18,10 +18,10 @@ struct SymbolizeCounts {
   uint64_t errors = 0;      // the binary's symbols were found but unusable (corrupt file)
 };
 
-// Edits `request` in place; blocks on file and network I/O, so run it on a worker thread.
-SymbolizeCounts symbolizeRequest(Symbolizer& symbolizer, otlp::Request& request, AddressMode mode);
+// Edits `batch` in place; blocks on file and network I/O, so run it on a worker thread.
+SymbolizeCounts symbolizeBatch(Symbolizer& symbolizer, flat::Batch& batch, AddressMode mode);
 
 // The binary a mapping names, read from its build id attributes and file name.
-BinaryRef binaryRefOf(const otlp::Dictionary& dict, const otlp::Mapping& mapping);
+BinaryRef binaryRefOf(const flat::Batch& batch, const flat::Mapping& mapping);
 
 }  // namespace proflow::symbolize

@@ -56,7 +56,7 @@ Status SymbolizeProcessor::start(Host& host) {
 void SymbolizeProcessor::shutdown(Deadline) {}
 
 void SymbolizeProcessor::symbolize(Batch& batch) {
-  SymbolizeCounts c = symbolizeRequest(symbolizer_, batch.mutableRequest(), mode_);
+  SymbolizeCounts c = symbolizeBatch(symbolizer_, batch.mutableData(), mode_);
   if (metrics_.symbolized) {
     metrics_.symbolized->add(c.symbolized);
     metrics_.not_found->add(c.not_found);

@@ -13,14 +13,7 @@ void JfrReceiverConfig::validate(config::ValidationContext& ctx) const {
   }
   if (max_request_body_size.bytes == 0) ctx.error("max_request_body_size", "must be greater than 0");
   if (max_inflate_ratio < 1) ctx.error("max_inflate_ratio", "must be at least 1");
-  if (directory) {
-    if (directory->path.empty()) ctx.error("directory.path", "required");
-    if (directory->after != "delete" && directory->after != "move")
-      ctx.error("directory.after", "must be delete or move, got '" + directory->after + "'");
-    if (directory->after == "move" && directory->move_to.empty())
-      ctx.error("directory.move_to", "required with after: move");
-    if (directory->poll_interval.value.count() <= 0) ctx.error("directory.poll_interval", "must be greater than 0");
-  }
+  if (directory) directory->validate(ctx);
   if (tls) {
     auto t = ctx.nested("tls");
     tls->validate(t);

@@ -15,29 +15,16 @@
 #include <string>
 
 #include "core/config/config_reader.h"
+#include "core/directory_watcher.h"
 #include "core/auth/auth_config.h"
 #include "core/net/server_limits.h"
 #include "core/net/tls_config.h"
 
 namespace proflow::receivers::jfr {
 
-struct DirectoryConfig {
-  std::string path;
-  std::string suffix = ".jfr";
-  config::Duration poll_interval = std::chrono::seconds(5);
-  // A file is picked up once it has not changed for this long and parses completely.
-  config::Duration min_age = std::chrono::seconds(5);
-  std::string after = "delete";  // delete | move
-  std::string move_to;           // for after: move (and where files that fail to parse go, as .failed)
-  template <class V>
-  void visit(V& v) {
-    v.field("path", path, "directory to watch");
-    v.field("suffix", suffix, "file name suffix of recordings");
-    v.field("poll_interval", poll_interval, "how often the directory is scanned");
-    v.field("min_age", min_age, "quiet time before a file counts as finished");
-    v.field("after", after, "what to do with a delivered file: delete or move");
-    v.field("move_to", move_to, "destination directory for after: move");
-  }
+// The directory mode's keys (core/directory_watcher.h), with the suffix of JFR recordings.
+struct DirectoryConfig : DirectoryWatchConfig {
+  DirectoryConfig() { suffix = ".jfr"; }
 };
 
 struct JfrReceiverConfig {

@@ -32,7 +32,11 @@ Status JfrReceiver::start(Host& host) {
     settings_.logger->info("JFR: POST http://{}/v1/jfr (port {})", config_.endpoint, server_->port());
   }
   if (config_.directory) {
-    watcher_ = std::make_unique<DirectoryWatcher>(settings_, config_, ingest_);
+    watcher_ = std::make_unique<DirectoryWatcher>(
+        settings_, *config_.directory, config_.max_request_body_size.bytes, "jfr",
+        [this](std::string_view data, const std::filesystem::path& file) {
+          return ingest_.ingest(data, {{"jfr.file.name", file.filename().string()}});
+        });
     if (Status s = watcher_->start(); !s.isOk()) return s;
   }
   return Status::ok();

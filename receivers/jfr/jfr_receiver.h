@@ -6,7 +6,7 @@
 #include "core/factory.h"
 #include "core/net/http_server.h"
 #include "receivers/jfr/config.h"
-#include "receivers/jfr/directory_watcher.h"
+#include "core/directory_watcher.h"
 #include "receivers/jfr/jfr_ingest.h"
 
 namespace proflow::receivers::jfr {

@@ -6,15 +6,21 @@
 #include "core/formats/folded/folded.h"
 #include "core/formats/pprof/pprof_codec.h"
 #include "core/formats/pprof/pprof_to_flat.h"
+#include "core/net/multipart.h"
 #include "core/pyroscope_metric.h"
+#include "core/saturating.h"
+#include "core/utf8.h"
 #include "receivers/pyroscope/flat_edit.h"
 #include "receivers/pyroscope/jfr_input.h"
-#include "receivers/pyroscope/multipart.h"
 #include "receivers/pyroscope/profile_types.h"
 #include "receivers/pyroscope/sample_type_config.h"
 
 namespace proflow::receivers::pyroscope {
 namespace {
+
+using net::FormPart;
+using net::multipartBoundary;
+using net::parseMultipart;
 
 // pprof time_nanos inside 1970 means an old client wrote µs or nothing: Pyroscope uses `from`.
 constexpr int64_t kFirstYearNs = 365LL * 86400 * 1'000'000'000;
@@ -73,7 +79,7 @@ void fixTimes(const IngestParams& p, flat::Batch* out) {
     flat::Profile& prof = out->profiles[i];
     if (static_cast<int64_t>(prof.time_unix_nano) < kFirstYearNs) prof.time_unix_nano = static_cast<uint64_t>(p.from_ns);
     if (static_cast<int64_t>(prof.duration_nano) <= 0 && p.until_ns > p.from_ns)
-      prof.duration_nano = static_cast<uint64_t>(p.until_ns - p.from_ns);
+      prof.duration_nano = static_cast<uint64_t>(p.until_ns) - static_cast<uint64_t>(p.from_ns);  // fits: until > from
   }
 }
 
@@ -163,7 +169,7 @@ Status convertMultipart(const IngestParams& p, std::string_view content_type, st
 
 Status convertText(const IngestParams& p, std::string_view body, bool lines, const ConvertOptions& options,
                    flat::Batch* out) {
-  if (!validUtf8(body)) return Status::invalid("folded text is not valid UTF-8");
+  if (!isValidUtf8(body)) return Status::invalid("folded text is not valid UTF-8");
   LegacyType type;
   std::string service;
   if (Status s = legacyTypeFor(p.app_name, p.units, &type, &service); !s.isOk()) return s;
@@ -177,7 +183,7 @@ Status convertText(const IngestParams& p, std::string_view body, bool lines, con
   in.period = type.scale_by_rate ? 1'000'000'000 / std::max<int64_t>(1, p.sample_rate) : 1;
   in.scale_by_period = type.scale_by_rate;
   in.time_ns = p.from_ns;
-  in.duration_ns = std::max<int64_t>(0, p.until_ns - p.from_ns);
+  in.duration_ns = std::max<int64_t>(0, saturatingSub(p.until_ns, p.from_ns));  // the dates are the client's
   if (Status s = folded::foldedToFlat(body, in, scopeOptions(p, service), 0, options.reserve_memory, out); !s.isOk())
     return s;
   flat::DictionaryIndex dict(out);

@@ -1,4 +1,5 @@
 #include "receivers/pyroscope/ingest_params.h"
+#include "core/utf8.h"
 
 #include <algorithm>
 #include <charconv>
@@ -106,35 +107,10 @@ Status parseRelative(std::string_view text, int64_t now_ns, int64_t* out_ns) {
 
 }  // namespace
 
-bool validUtf8(std::string_view s) {
-  size_t i = 0;
-  while (i < s.size()) {
-    const auto c = static_cast<unsigned char>(s[i]);
-    size_t n = 0;  // continuation bytes
-    uint32_t cp = c;
-    if (c < 0x80) n = 0;
-    else if ((c >> 5) == 0x6) n = 1, cp = c & 0x1f;
-    else if ((c >> 4) == 0xe) n = 2, cp = c & 0x0f;
-    else if ((c >> 3) == 0x1e) n = 3, cp = c & 0x07;
-    else return false;
-    if (s.size() - i <= n) return false;
-    for (size_t k = 1; k <= n; ++k) {
-      const auto cc = static_cast<unsigned char>(s[i + k]);
-      if ((cc & 0xc0) != 0x80) return false;
-      cp = (cp << 6) | (cc & 0x3f);
-    }
-    // Overlong forms, surrogates and values past U+10FFFF are not UTF-8.
-    if ((n == 1 && cp < 0x80) || (n == 2 && cp < 0x800) || (n == 3 && cp < 0x10000) || cp > 0x10ffff ||
-        (cp >= 0xd800 && cp <= 0xdfff))
-      return false;
-    i += n + 1;
-  }
-  return true;
-}
 
 Status parseSeriesName(std::string_view name, std::string* app, Labels* labels) {
   labels->clear();
-  if (!validUtf8(name)) return Status::invalid("invalid name: not valid UTF-8");
+  if (!isValidUtf8(name)) return Status::invalid("invalid name: not valid UTF-8");
   const size_t open = name.find('{');
   const std::string_view app_part = trim(name.substr(0, open));
   if (app_part.empty()) return Status::invalid("invalid name " + quoted(name) + ": the application name is empty");
@@ -205,7 +181,7 @@ Status parseIngestParams(const std::multimap<std::string, std::string>& query, i
     }
   }
   if (const auto* v = get("spyName"); v && !v->empty()) {
-    if (!validUtf8(*v)) return Status::invalid("spyName is not valid UTF-8");
+    if (!isValidUtf8(*v)) return Status::invalid("spyName is not valid UTF-8");
     out->spy_name = *v;
   }
   if (const auto* v = get("units"); v && !v->empty()) out->units = *v;

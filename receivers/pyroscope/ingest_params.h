@@ -40,9 +40,6 @@ struct IngestParams {
   std::string format;  // lower-cased; "" when absent
 };
 
-// True when `s` is well-formed UTF-8 (protobuf string fields must be).
-bool validUtf8(std::string_view s);
-
 // Reads every parameter; `name` is required. Absent from/until default to `now_ns`.
 Status parseIngestParams(const std::multimap<std::string, std::string>& query, int64_t now_ns, IngestParams* out);
 

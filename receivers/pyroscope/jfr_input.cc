@@ -10,11 +10,15 @@
 #include "core/formats/jfr/flat_converter.h"
 #include "core/pyroscope_metric.h"
 #include "receivers/pyroscope/flat_edit.h"
-#include "receivers/pyroscope/multipart.h"
+#include "core/net/multipart.h"
 #include "receivers/pyroscope/profile_types.h"
 
 namespace proflow::receivers::pyroscope {
 namespace {
+
+using net::FormPart;
+using net::multipartBoundary;
+using net::parseMultipart;
 
 // A part as sent (`data`) or inflated into `storage`: gzip (what pyroscope-java sends unless
 // compression is off) and zstd are recognised by their magic bytes; anything else is taken as is.
@@ -70,7 +74,8 @@ void annotate(const IngestParams& p, flat::Batch* out) {
       // The agent's upload window, as Pyroscope stores JFR uploads (the recording may start earlier
       // when the profiler's chunk spans several uploads).
       prof.time_unix_nano = static_cast<uint64_t>(p.from_ns);
-      if (p.until_ns > p.from_ns) prof.duration_nano = static_cast<uint64_t>(p.until_ns - p.from_ns);
+      if (p.until_ns > p.from_ns)  // fits in uint64 whatever the dates
+        prof.duration_nano = static_cast<uint64_t>(p.until_ns) - static_cast<uint64_t>(p.from_ns);
     }
     const std::string type(out->string(prof.sample_type.type_strindex));
     const std::string period(out->string(prof.period_type.type_strindex));

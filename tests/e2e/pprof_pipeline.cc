@@ -7,7 +7,6 @@
 
 #include "core/dictionary_builder.h"
 #include "core/formats/pprof/pprof_codec.h"
-#include "core/profile_attributes.h"
 #include "tests/receivers/pprof/go_app.h"
 #include "tests/support/otlp_files.h"
 #include "tests/support/profile_builder.h"
@@ -72,6 +71,18 @@ int64_t SeenProfile::total() const {
 }
 
 namespace {
+
+// A value as text (strings as they are, numbers in decimal), whatever its encoding.
+std::string valueText(const otlp::AnyValue& v, const otlp::Dictionary& dict) {
+  switch (v.value_case()) {
+    case otlp::AnyValue::kStringValue: return v.string_value();
+    case otlp::AnyValue::kStringValueStrindex: return std::string(dictString(dict, v.string_value_strindex()));
+    case otlp::AnyValue::kIntValue: return std::to_string(v.int_value());
+    case otlp::AnyValue::kBoolValue: return v.bool_value() ? "true" : "false";
+    case otlp::AnyValue::kDoubleValue: return std::to_string(v.double_value());
+    default: return v.ShortDebugString();
+  }
+}
 
 std::map<std::string, std::string> keyValues(const google::protobuf::RepeatedPtrField<otlp::KeyValue>& kvs,
                                              const otlp::Dictionary& dict) {

@@ -1,10 +1,10 @@
-// Pyroscope's multipart/form-data reader: the first line is the Content-Type (the boundary comes from
+// The shared multipart/form-data reader (Pyroscope and Datadog uploads): the first line is the Content-Type (the boundary comes from
 // it), the rest the body. Parts must be views inside the body, and never more than asked for.
-#include "receivers/pyroscope/multipart.h"
+#include "core/net/multipart.h"
 #include "tests/fuzz/fuzz_common.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  using namespace proflow::receivers::pyroscope;
+  using namespace proflow::net;
   proflow::fuzz::FuzzInput in(data, size);
   const std::string boundary = multipartBoundary(in.line());
   const std::string_view body = in.rest();

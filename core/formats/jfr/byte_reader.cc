@@ -1,6 +1,6 @@
 #include "core/formats/jfr/byte_reader.h"
 
-#include "core/flat/flat_decode.h"
+#include "core/utf8.h"
 
 namespace proflow::jfr {
 
@@ -71,29 +71,6 @@ bool readLatin1(ByteReader& r, std::string& scratch, std::string_view* out) {
 
 }  // namespace
 
-namespace {
-
-// OTLP strings are UTF-8 (protobuf refuses a request holding anything else, so one bad string from a
-// recording would cost the whole export): each byte that does not start a well-formed sequence
-// becomes U+FFFD.
-std::string_view replaceInvalidUtf8(std::string_view raw, std::string& scratch) {
-  scratch.clear();
-  for (size_t i = 0; i < raw.size();) {
-    const auto lead = static_cast<unsigned char>(raw[i]);
-    const size_t n = lead < 0x80 ? 1 : (lead >> 5) == 0x6 ? 2 : (lead >> 4) == 0xE ? 3 : (lead >> 3) == 0x1E ? 4 : 0;
-    if (n != 0 && i + n <= raw.size() && flat::validUtf8(raw.substr(i, n))) {
-      scratch.append(raw.substr(i, n));
-      i += n;
-    } else {
-      appendUtf8(scratch, 0xFFFD);
-      ++i;
-    }
-  }
-  return scratch;
-}
-
-}  // namespace
-
 bool readString(ByteReader& r, std::string& scratch, std::string_view* out, uint64_t* pool_key, bool* is_pool_ref) {
   *is_pool_ref = false;
   *out = {};
@@ -110,7 +87,12 @@ bool readString(ByteReader& r, std::string& scratch, std::string_view* out, uint
       const uint8_t* p = r.pos();
       if (!r.ok() || !r.skip(n)) return false;
       *out = std::string_view(reinterpret_cast<const char*>(p), n);
-      if (!flat::validUtf8(*out)) *out = replaceInvalidUtf8(*out, scratch);
+      // OTLP strings are UTF-8 (protobuf refuses a request holding anything else, so one bad string
+      // from a recording would cost the whole export): invalid bytes become U+FFFD.
+      if (!isValidUtf8(*out)) {
+        scratch = sanitizeUtf8(*out);
+        *out = scratch;
+      }
       return true;
     }
     case StringEncoding::kCharArray:

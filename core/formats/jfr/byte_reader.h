@@ -61,9 +61,11 @@ class ByteReader {
   const uint8_t* pos() const { return p_; }
   const uint8_t* base() const { return base_; }
 
-  // Marks the reader failed at the current position and stops further reads.
+  // Marks the reader failed at the current position and stops further reads. A read that needs bytes
+  // past the end of the window names the window's last byte: error offsets stay inside the input even
+  // when the window ends where the file does.
   void fail() {
-    if (!failed_) fail_offset_ = offset();
+    if (!failed_) fail_offset_ = p_ >= end_ && end_ > base_ ? static_cast<uint64_t>(end_ - 1 - base_) : offset();
     failed_ = true;
     p_ = end_;
   }

@@ -2,7 +2,7 @@
 #include <array>
 
 #include "core/formats/jfr/chunk.h"
-#include "core/formats/jfr/saturating.h"
+#include "core/saturating.h"
 
 namespace proflow::jfr {
 namespace {

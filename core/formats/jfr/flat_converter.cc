@@ -10,8 +10,8 @@
 #include "core/formats/jfr/chunk_reader.h"
 #include "core/formats/jfr/converter_tables.h"
 #include "core/formats/jfr/memory_estimate.h"
-#include "core/formats/jfr/saturating.h"
 #include "core/formats/jfr/sample_index.h"
+#include "core/saturating.h"
 
 namespace proflow::jfr {
 

@@ -10,6 +10,7 @@
 #include "core/formats/pprof/pprof_ids.h"
 #include "core/formats/pprof/profile_draft.h"
 #include "core/index_set.h"
+#include "core/saturating.h"
 
 namespace proflow::pprof {
 namespace {
@@ -381,7 +382,7 @@ class DraftBuilder {
 
 int64_t sum(std::span<const int64_t> values) {
   int64_t total = 0;
-  for (int64_t v : values) total += v;
+  for (int64_t v : values) total = saturatingAdd(total, v);  // values are the sender's: no overflow
   return total;
 }
 

@@ -6,6 +6,7 @@
 #include "core/formats/pprof/pprof_builder.h"
 #include "core/formats/pprof/pprof_ids.h"
 #include "core/formats/pprof/profile_draft.h"
+#include "core/saturating.h"
 
 namespace proflow::pprof {
 namespace {
@@ -71,7 +72,7 @@ std::vector<int> zipOrder(const otlp::ScopeProfiles& sp, const ScopeInfo& info) 
 
 int64_t sum(const otlp::Sample& s) {
   int64_t total = 0;
-  for (int64_t v : s.values()) total += v;
+  for (int64_t v : s.values()) total = saturatingAdd(total, v);  // values are the sender's: no overflow
   return total;
 }
 

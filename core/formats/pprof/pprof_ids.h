@@ -36,10 +36,6 @@ inline constexpr std::string_view kUnreferencedMappings = "proflow.pprof.unrefer
 // OTLP -> pprof writes it for samples whose timestamps would otherwise be lost.
 inline constexpr std::string_view kTimestampLabel = "end_timestamp_ns";
 
-// True when `s` is valid UTF-8 (OTLP strings must be; pprof strings need not be).
-bool isValidUtf8(std::string_view s);
-// `s` with every invalid UTF-8 byte replaced by U+FFFD.
-std::string sanitizeUtf8(std::string_view s);
 // Lowercase hex of raw bytes (a binary build id written without hex encoding).
 std::string toHex(std::string_view bytes);
 

@@ -8,6 +8,7 @@
 #include "core/formats/pprof/id_map.h"
 #include "core/formats/pprof/pprof_ids.h"
 #include "core/formats/pprof/pprof_view.h"
+#include "core/utf8.h"
 
 namespace proflow::pprof {
 namespace {

@@ -11,6 +11,7 @@
 #include "core/flat/flat_decode.h"
 #include "core/flat/flat_encode.h"
 #include "core/otlp_validate.h"
+#include "core/utf8.h"
 #include "tests/core/flat/test_requests.h"
 
 namespace proflow::flat {
@@ -86,9 +87,9 @@ TEST(FlatDecode, RefusesInvalidUtf8InStringFieldsLikeProtobuf) {
   Batch batch;
   const DecodeResult result = decode(wire, &batch);
   EXPECT_THAT(result.request.message(), HasSubstr("not valid UTF-8"));
-  EXPECT_TRUE(validUtf8("plain ascii and \xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80"));
-  EXPECT_FALSE(validUtf8("\xed\xa0\x80"));  // a surrogate
-  EXPECT_FALSE(validUtf8("\xc0\xaf"));      // overlong
+  EXPECT_TRUE(isValidUtf8("plain ascii and \xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80"));
+  EXPECT_FALSE(isValidUtf8("\xed\xa0\x80"));  // a surrogate
+  EXPECT_FALSE(isValidUtf8("\xc0\xaf"));      // overlong
 }
 
 TEST(FlatDecode, BoundsEntriesAndNesting) {

@@ -6,6 +6,7 @@
 
 #include "core/batch.h"
 #include "core/flat/flat_convert.h"
+#include "core/flat/flat_merge.h"
 #include "core/flat/flat_split.h"
 #include "core/request_merger.h"
 #include "tests/core/flat/test_requests.h"
@@ -115,6 +116,74 @@ TEST(FlatSplit, ByResourceGivesWhatRequestMergerGivesForThoseResources) {
     d.ReportDifferencesToString(&diff);
     EXPECT_TRUE(d.Compare(want, requestOf(parts[g]))) << "group " << g << ": " << diff.substr(0, 2000);
   }
+}
+
+bool hasString(const otlp::Request& r, const std::string& s) {
+  const auto& strings = r.dictionary().string_table();
+  return std::find(strings.begin(), strings.end(), s) != strings.end();
+}
+
+TEST(FlatSelection, ProfileMaskLeavesOutProfilesAndWhatOnlyTheyUsed) {
+  const Batch src = flatOf(tenProfiles());
+  Merger::Selection keep;
+  keep.profiles.assign(src.profiles.size(), false);
+  keep.profiles[6] = keep.profiles[9] = true;  // two of b's profiles; none of a's
+  Batch out;
+  Merger(&out).append(src, keep);
+  const otlp::Request r = requestOf(out);
+  EXPECT_THAT(dictionaryProblems(r), IsEmpty());
+  ASSERT_EQ(r.resource_profiles_size(), 1);  // "a" lost every profile: it goes with its scope
+  EXPECT_EQ(::proflow::testing::serviceName(r, 0), "b");
+  EXPECT_EQ(r.resource_profiles(0).scope_profiles(0).profiles_size(), 2);
+  EXPECT_TRUE(hasString(r, "leaf6"));
+  EXPECT_TRUE(hasString(r, "leaf9"));
+  EXPECT_FALSE(hasString(r, "leaf7"));
+  EXPECT_FALSE(hasString(r, "leaf0"));
+}
+
+// One profile with samples of values 1..5 on distinct leaves, and a second one with one sample.
+otlp::Request fiveAndOne() {
+  ProfileSpec five, one;
+  for (int i = 1; i <= 5; ++i) five.samples.push_back({{"f" + std::to_string(i), "main"}, i});
+  one.samples.push_back({{"g", "main"}, 7});
+  return ::proflow::testing::makeRequest("svc", {five, one});
+}
+
+std::vector<int64_t> valuesOf(const otlp::Profile& p) {
+  std::vector<int64_t> out;
+  for (const auto& s : p.samples()) out.push_back(s.values(0));
+  return out;
+}
+
+TEST(FlatSelection, SampleMaskKeepsTheSelectedRowsOnly) {
+  const Batch src = flatOf(fiveAndOne());
+  ASSERT_EQ(src.samples.size(), 6u);
+  Merger::Selection keep;
+  keep.samples = {true, false, true, false, true, false};  // the second profile loses its only row
+  Batch out;
+  Merger(&out).append(src, keep);
+  const otlp::Request r = requestOf(out);
+  EXPECT_THAT(dictionaryProblems(r), IsEmpty());
+  const auto& profiles = r.resource_profiles(0).scope_profiles(0).profiles();
+  ASSERT_EQ(profiles.size(), 2);  // an emptied profile is kept
+  EXPECT_EQ(valuesOf(profiles[0]), (std::vector<int64_t>{1, 3, 5}));
+  EXPECT_EQ(profiles[1].samples_size(), 0);
+  EXPECT_TRUE(hasString(r, "f3"));
+  EXPECT_FALSE(hasString(r, "f2"));
+  EXPECT_FALSE(hasString(r, "g"));
+}
+
+TEST(FlatSelection, KeepRowsRemovesRowsInPlace) {
+  Batch b = flatOf(fiveAndOne());
+  keepRows(b, {false, true, true, false, true, false});
+  EXPECT_EQ(b.samples.size(), 3u);
+  const otlp::Request r = requestOf(b);
+  const auto& profiles = r.resource_profiles(0).scope_profiles(0).profiles();
+  ASSERT_EQ(profiles.size(), 2);
+  EXPECT_EQ(valuesOf(profiles[0]), (std::vector<int64_t>{2, 3, 5}));
+  EXPECT_EQ(profiles[1].samples_size(), 0);
+  keepRows(b, {});  // an empty mask keeps everything
+  EXPECT_EQ(b.samples.size(), 3u);
 }
 
 }  // namespace

@@ -385,5 +385,36 @@ TEST_F(HttpServerTest, StartFailsOnBusyPortNamingTheAddress) {
   EXPECT_EQ(HttpServer(io_.ioc, bad, nullptr).start().code(), StatusCode::kInvalidArgument);
 }
 
+TEST(HttpServerRoutes, PrefixRoutesMatchOnlyWhenNoExactRouteDoes) {
+  IoThreads io;
+  HttpServer server(io.ioc, HttpServerOptions{}, nullptr);
+  auto answer = [](std::string tag) {
+    return [tag](HttpRequest&& r, Responder respond) { respond(HttpResponse::text(200, tag + ":" + r.path)); };
+  };
+  server.route("POST", "/*", answer("any"));
+  server.route("POST", "/telemetry/proxy/*", answer("telemetry"));
+  server.route("GET", "/info", answer("info"));
+  ASSERT_TRUE(server.start().isOk());
+  RawConn c(server.port());
+  c.send(post("/telemetry/proxy/api/v2/apmtelemetry", "x"));
+  EXPECT_EQ(c.read()->body, "telemetry:/telemetry/proxy/api/v2/apmtelemetry");  // the later, longer prefix
+  c.send(post("/v0.4/traces", "x"));
+  EXPECT_EQ(c.read()->body, "any:/v0.4/traces");
+  c.send("GET /info HTTP/1.1\r\nHost: t\r\n\r\n");
+  EXPECT_EQ(c.read()->body, "info:/info");
+  // An exact route owns its path: other methods get 405, not the prefix route.
+  c.send(post("/info", "x"));
+  auto r = c.read();
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->status, 405);
+  RawConn c2(server.port());
+  c2.send("GET /v0.4/traces HTTP/1.1\r\nHost: t\r\n\r\n");
+  r = c2.read();
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->status, 405);  // the prefix routes take POST only
+  server.stop();
+  io.join();
+}
+
 }  // namespace
 }  // namespace proflow::net

@@ -8,6 +8,7 @@
 
 #include "core/config/config_loader.h"
 #include "core/dictionary_builder.h"
+#include "core/flat/flat_convert.h"
 #include "processors/attributes/factory.h"
 #include "tests/support/component_config.h"
 #include "tests/support/profile_builder.h"
@@ -38,7 +39,10 @@ otlp::Request run(const std::string& yaml, otlp::Request req) {
   auto cfg = parse(yaml);
   proflow::attributes::ActionSet actions(cfg.actions);
   ProfileMatcher matcher(cfg.include, cfg.exclude);
-  applyToSamples(actions, matcher, req);
+  flat::Batch batch;
+  EXPECT_TRUE(flat::fromRequest(req, &batch).isOk());
+  applyToSamples(actions, matcher, batch);
+  EXPECT_TRUE(flat::toRequest(batch, &req).isOk());
   return req;
 }
 

@@ -9,6 +9,7 @@
 
 #include "core/config/config_loader.h"
 #include "core/dictionary_builder.h"
+#include "core/flat/flat_convert.h"
 #include "processors/resourcedetection/factory.h"
 #include "processors/resourcedetection/process_detector.h"
 #include "processors/resourcedetection/proc_files.h"
@@ -24,6 +25,15 @@ using ::testing::HasSubstr;
 
 const std::string kId = "3f4a5b6c7d8e9f00112233445566778899aabbccddeeff00112233445566aabb";
 const std::string kSelfId = "aaaa5b6c7d8e9f00112233445566778899aabbccddeeff00112233445566aabb";
+
+// The detector on the flat form of `req`, written back into `req`.
+ResourceDetector::ApplyResult applyTo(ResourceDetector& detector, otlp::Request& req) {
+  flat::Batch batch;
+  EXPECT_TRUE(flat::fromRequest(req, &batch).isOk());
+  auto result = detector.apply(batch);
+  EXPECT_TRUE(flat::toRequest(batch, &req).isOk());
+  return result;
+}
 
 config::ConfigErrors validate(const std::string& yaml) {
   return ::proflow::testing::checkComponentConfig(*makeResourceDetectionProcessorFactory(), yaml, "processors.resourcedetection");
@@ -88,13 +98,13 @@ TEST(ResourceDetector, OverrideFalseKeepsWhatTheSourceSet) {
   EXPECT_TRUE(detector.detectStatic().empty());
   auto req = testing::makeRequest("checkout", {testing::makeProfile(3)});
   addInline(req, 0, "host.name", "given-by-source");
-  EXPECT_EQ(detector.apply(req).changed_resources, 1u);
+  EXPECT_EQ(applyTo(detector, req).changed_resources, 1u);
   auto a = attrs(req, 0);
   EXPECT_EQ(a["host.name"], "given-by-source");
   EXPECT_EQ(a["host.id"], "feedface");
   EXPECT_EQ(a["os.type"], "linux");
   EXPECT_EQ(a["service.name"], "checkout");
-  EXPECT_EQ(detector.apply(req).changed_resources, 0u);  // nothing left to add
+  EXPECT_EQ(applyTo(detector, req).changed_resources, 0u);  // nothing left to add
 }
 
 TEST(ResourceDetector, OverrideTrueReplaces) {
@@ -107,11 +117,11 @@ TEST(ResourceDetector, OverrideTrueReplaces) {
   detector.detectStatic();
   auto req = testing::makeRequest("checkout", {testing::makeProfile(3)});
   addInline(req, 0, "host.id", "stale");
-  EXPECT_EQ(detector.apply(req).changed_resources, 1u);
+  EXPECT_EQ(applyTo(detector, req).changed_resources, 1u);
   auto a = attrs(req, 0);
   EXPECT_EQ(a["host.id"], "feedface");
   EXPECT_EQ(req.resource_profiles(0).resource().attributes_size(), 5);  // replaced in place, not added
-  EXPECT_EQ(detector.apply(req).changed_resources, 0u);  // already equal: no change
+  EXPECT_EQ(applyTo(detector, req).changed_resources, 0u);  // already equal: no change
 }
 
 // Two resources reference the same string-table entries; pid and keys come by reference too.
@@ -139,7 +149,7 @@ TEST(ResourceDetector, ReadsReferencesWritesInline) {
   ResourceDetector detector(cfg);
   detector.detectStatic();
   unsetenv("OTEL_SERVICE_NAME");
-  auto result = detector.apply(req);
+  auto result = applyTo(detector, req);
   EXPECT_EQ(result.changed_resources, 2u);
   EXPECT_EQ(result.pid_detections, 1u);
   for (int i = 0; i < 2; ++i) {
@@ -158,7 +168,7 @@ TEST(ResourceDetector, ReadsReferencesWritesInline) {
   setenv("OTEL_SERVICE_NAME", "from-env", 1);
   overriding.detectStatic();
   unsetenv("OTEL_SERVICE_NAME");
-  EXPECT_EQ(overriding.apply(req).changed_resources, 2u);
+  EXPECT_EQ(applyTo(overriding, req).changed_resources, 2u);
   const auto& kv = req.resource_profiles(1).resource().attributes(0);
   EXPECT_EQ(kv.key(), "service.name");  // written inline
   EXPECT_EQ(kv.key_strindex(), 0);
@@ -209,7 +219,7 @@ TEST(ResourceDetector, OwnContainerOnlyForResourcesWithoutPidAndOnlyWhenAsked) {
     ResourceDetector detector(cfg);
     detector.detectStatic();
     auto req = make();
-    EXPECT_EQ(detector.apply(req).changed_resources, 1u);
+    EXPECT_EQ(applyTo(detector, req).changed_resources, 1u);
     EXPECT_EQ(attrs(req, 0)["container.id"], kId);
     EXPECT_EQ(attrs(req, 1).count("container.id"), 0u);
     EXPECT_EQ(attrs(req, 2).count("container.id"), 0u);  // default: no self
@@ -218,7 +228,7 @@ TEST(ResourceDetector, OwnContainerOnlyForResourcesWithoutPidAndOnlyWhenAsked) {
   ResourceDetector detector(cfg);
   detector.detectStatic();
   auto req = make();
-  EXPECT_EQ(detector.apply(req).changed_resources, 2u);
+  EXPECT_EQ(applyTo(detector, req).changed_resources, 2u);
   EXPECT_EQ(attrs(req, 0)["container.id"], kId);
   EXPECT_EQ(attrs(req, 1).count("container.id"), 0u);  // the host process does not get ours
   EXPECT_EQ(attrs(req, 2)["container.id"], kSelfId);
@@ -257,7 +267,7 @@ TEST(ResourceDetector, RealProcSelf) {
   detector.detectStatic();
   auto req = testing::makeRequest("me", {testing::makeProfile(1)});
   addPid(req, 0, getpid());
-  EXPECT_EQ(detector.apply(req).changed_resources, 1u);
+  EXPECT_EQ(applyTo(detector, req).changed_resources, 1u);
   auto a = attrs(req, 0);
   auto exe = readLink("/proc/self/exe");
   ASSERT_TRUE(exe);

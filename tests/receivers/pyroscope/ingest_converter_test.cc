@@ -2,6 +2,8 @@
 // sample_type_config units replace the pprof units.
 #include <gtest/gtest.h>
 
+#include <limits>
+
 #include "core/dictionary_builder.h"
 #include "core/flat/flat_convert.h"
 #include "core/formats/pprof/pprof_codec.h"
@@ -67,6 +69,18 @@ TEST(PyroscopeIngestConverter, FromAndUntilStandInForAMissingTime) {
   const int64_t real = 1'750'000'000'000'000'000;
   ASSERT_TRUE(convertIngest(params(), "", allocProfile(real), {}, &kept).isOk());
   EXPECT_EQ(onlyScope(kept).profiles(1).time_unix_nano(), static_cast<uint64_t>(real));
+}
+
+// A window from 1700 to today is longer than int64 nanoseconds hold: its duration saturates instead
+// of overflowing (to zero or a negative number).
+TEST(PyroscopeIngestConverter, AWindowLongerThanInt64NanosecondsSaturates) {
+  IngestParams p = params();
+  p.format = "folded";
+  p.from_ns = -8'518'435'200'000'000'000;  // 1700-01-23
+  otlp::Request out;
+  ASSERT_TRUE(convertIngest(p, "", "main;work 10\n", {}, &out).isOk());
+  ASSERT_EQ(onlyScope(out).profiles_size(), 1);
+  EXPECT_EQ(onlyScope(out).profiles(0).duration_nano(), static_cast<uint64_t>(std::numeric_limits<int64_t>::max()));
 }
 
 TEST(PyroscopeIngestConverter, SampleTypeConfigUnitsReplaceThePprofUnits) {

@@ -123,5 +123,21 @@ TEST(JfrByteReaderTest, AWindowThatStartsPastItsEndIsEmptyAndFailed) {
   EXPECT_FALSE(r.skip(1));
 }
 
+// A value that runs past the end of a window ending where the file does: the error names the last byte
+// of the file, never an offset outside it.
+TEST(JfrByteReaderTest, ReadingPastTheEndNamesTheLastByteOfTheWindow) {
+  const uint8_t bytes[4] = {0x01, 0x02, 0x81, 0x81};  // two one-byte varints, then one that never ends
+  ByteReader r(bytes, bytes, bytes + 4);
+  EXPECT_EQ(r.varint(), 1u);
+  EXPECT_EQ(r.varint(), 2u);
+  r.varint();
+  EXPECT_FALSE(r.ok());
+  EXPECT_LT(r.failOffset(), 4u);
+  ByteReader at_end(bytes, bytes + 4, bytes + 4);  // nothing left at all
+  at_end.u8();
+  EXPECT_FALSE(at_end.ok());
+  EXPECT_EQ(at_end.failOffset(), 3u);
+}
+
 }  // namespace
 }  // namespace proflow::jfr

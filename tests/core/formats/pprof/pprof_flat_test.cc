@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 #include <google/protobuf/util/message_differencer.h>
 
+#include <limits>
 #include <string>
 #include <utility>
 #include <vector>
@@ -18,6 +19,7 @@
 #include "tests/core/formats/pprof/conversion_helpers.h"
 #include "tests/core/formats/pprof/test_profiles.h"
 #include "tests/core/flat/test_requests.h"
+#include "tests/support/profile_builder.h"
 #include "tests/support/temp_dir.h"
 
 namespace proflow::pprof {
@@ -256,6 +258,27 @@ TEST(FlatToPprof, EqualsOtlpToPprofOnOtherProducersRequests) {
       ASSERT_TRUE(flat::fromRequest(req, &batch).isOk());
       expectSamePprofs(req, batch, back);
     }
+  }
+}
+
+// A sample's values are summed into one pprof value: values a sender chose must not overflow it.
+TEST(FlatToPprof, SummedSampleValuesSaturateInsteadOfOverflowing) {
+  ::proflow::testing::ProfileSpec spec;
+  spec.samples.push_back({{"leaf", "main"}, 1});
+  otlp::Request req = ::proflow::testing::makeRequest("svc", {spec});
+  auto* sample = req.mutable_resource_profiles(0)->mutable_scope_profiles(0)->mutable_profiles(0)->mutable_samples(0);
+  sample->clear_values();
+  sample->add_values(std::numeric_limits<int64_t>::max());
+  sample->add_values(5);
+  flat::Batch batch;
+  ASSERT_TRUE(flat::fromRequest(req, &batch).isOk());
+  std::vector<PprofFromOtlp> from_flat, from_request;
+  ASSERT_TRUE(flatToPprof(batch, &from_flat).isOk());
+  ASSERT_TRUE(otlpToPprof(req, &from_request).isOk());
+  for (const auto* out : {&from_flat, &from_request}) {
+    ASSERT_EQ(out->size(), 1u);
+    ASSERT_EQ((*out)[0].profile.sample_size(), 1);
+    EXPECT_EQ((*out)[0].profile.sample(0).value(0), std::numeric_limits<int64_t>::max());
   }
 }
 

@@ -1,9 +1,9 @@
 // multipart/form-data parsing: what curl -F and the SDKs send, and malformed bodies.
 #include <gtest/gtest.h>
 
-#include "receivers/pyroscope/multipart.h"
+#include "core/net/multipart.h"
 
-namespace proflow::receivers::pyroscope {
+namespace proflow::net {
 namespace {
 
 TEST(MultipartTest, BoundaryFromContentType) {
@@ -52,4 +52,4 @@ TEST(MultipartTest, MalformedBodiesAreErrors) {
 }
 
 }  // namespace
-}  // namespace proflow::receivers::pyroscope
+}  // namespace proflow::net

@@ -1,9 +1,9 @@
-#include "receivers/jfr/directory_watcher.h"
+#include "core/directory_watcher.h"
 
 #include <fstream>
 #include <sstream>
 
-namespace proflow::receivers::jfr {
+namespace proflow {
 
 namespace fs = std::filesystem;
 
@@ -12,20 +12,29 @@ namespace {
 constexpr std::chrono::seconds kGiveUpAfter{60};
 }  // namespace
 
-DirectoryWatcher::DirectoryWatcher(const CreateSettings& settings, const JfrReceiverConfig& config, JfrIngest& ingest)
+void DirectoryWatchConfig::validate(config::ValidationContext& ctx) const {
+  if (path.empty()) ctx.error("directory.path", "required");
+  if (after != "delete" && after != "move") ctx.error("directory.after", "must be delete or move, got '" + after + "'");
+  if (after == "move" && move_to.empty()) ctx.error("directory.move_to", "required with after: move");
+  if (poll_interval.value.count() <= 0) ctx.error("directory.poll_interval", "must be greater than 0");
+}
+
+DirectoryWatcher::DirectoryWatcher(const CreateSettings& settings, const DirectoryWatchConfig& config,
+                                   uint64_t max_bytes, std::string kind, Ingest ingest)
     : settings_(settings),
-      config_(config),
-      dir_(*config.directory),
-      ingest_(ingest),
-      files_done_(settings.telemetry->counter("jfr_files_ingested_total", "recordings taken from the directory")),
-      files_failed_(settings.telemetry->counter("jfr_files_failed_total", "recordings renamed to .failed")) {}
+      dir_(config),
+      max_bytes_(max_bytes),
+      kind_(std::move(kind)),
+      ingest_(std::move(ingest)),
+      files_done_(settings.telemetry->counter(kind_ + "_files_ingested_total", "recordings taken from the directory")),
+      files_failed_(settings.telemetry->counter(kind_ + "_files_failed_total", "recordings renamed to .failed")) {}
 
 DirectoryWatcher::~DirectoryWatcher() { stop(); }
 
 Status DirectoryWatcher::start() {
   std::error_code ec;
   if (!fs::is_directory(dir_.path, ec))
-    return Status::unavailable("jfr directory '" + dir_.path + "' does not exist or is not a directory");
+    return Status::unavailable(kind_ + " directory '" + dir_.path + "' does not exist or is not a directory");
   if (dir_.after == "move") {
     fs::create_directories(dir_.move_to, ec);
     if (ec) return Status::unavailable("cannot create move_to directory '" + dir_.move_to + "': " + ec.message());
@@ -74,7 +83,7 @@ void DirectoryWatcher::handle(const fs::path& file, std::chrono::seconds age) {
   std::error_code ec;
   auto size = fs::file_size(file, ec);
   if (ec) return;
-  if (size > config_.max_request_body_size.bytes) {
+  if (size > max_bytes_) {
     markFailed(file, Status::tooLarge("recording of " + std::to_string(size) + " bytes exceeds max_request_body_size"));
     return;
   }
@@ -83,7 +92,7 @@ void DirectoryWatcher::handle(const fs::path& file, std::chrono::seconds age) {
   ss << in.rdbuf();
   const std::string data = ss.str();
   settings_.telemetry->bytesIn(data.size());
-  Status s = ingest_.ingest(data, {{"jfr.file.name", file.filename().string()}});
+  Status s = ingest_(data, file);
   if (s.isOk()) {
     finish(file);
   } else if (s.retryable()) {
@@ -97,8 +106,10 @@ void DirectoryWatcher::handle(const fs::path& file, std::chrono::seconds age) {
 
 void DirectoryWatcher::finish(const fs::path& file) {
   std::error_code ec;
-  if (dir_.after == "move") fs::rename(file, fs::path(dir_.move_to) / file.filename(), ec);
-  else fs::remove(file, ec);
+  if (dir_.after == "move")
+    fs::rename(file, fs::path(dir_.move_to) / file.filename(), ec);
+  else
+    fs::remove(file, ec);
   if (ec) settings_.logger->error("{}: delivered but could not {}: {}", file.string(), dir_.after, ec.message());
   files_done_.add();
 }
@@ -112,4 +123,4 @@ void DirectoryWatcher::markFailed(const fs::path& file, const Status& why) {
   files_failed_.add();
 }
 
-}  // namespace proflow::receivers::jfr
+}  // namespace proflow

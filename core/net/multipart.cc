@@ -1,9 +1,9 @@
-#include "receivers/pyroscope/multipart.h"
+#include "core/net/multipart.h"
 
 #include <algorithm>
 #include <cctype>
 
-namespace proflow::receivers::pyroscope {
+namespace proflow::net {
 namespace {
 
 bool iequals(std::string_view a, std::string_view b) {
@@ -106,4 +106,4 @@ Status parseMultipart(std::string_view body, std::string_view boundary, std::vec
   }
 }
 
-}  // namespace proflow::receivers::pyroscope
+}  // namespace proflow::net

@@ -1,6 +1,7 @@
-// A small multipart/form-data reader (RFC 7578) for Pyroscope's pprof uploads: enough for what SDKs
-// and `curl -F` send, strict about structure (a missing boundary or closing delimiter is an error,
-// never a crash), bounded in the number of parts. Parts are views into the body.
+// A small multipart/form-data reader (RFC 7578) for profile uploads (Pyroscope SDKs, Datadog
+// profilers): enough for what SDKs and `curl -F` send, strict about structure (a missing boundary or
+// closing delimiter is an error, never a crash), bounded in the number of parts. Parts are views into
+// the body.
 #pragma once
 
 #include <string>
@@ -9,7 +10,7 @@
 
 #include "core/status.h"
 
-namespace proflow::receivers::pyroscope {
+namespace proflow::net {
 
 struct FormPart {
   std::string name;          // Content-Disposition name="..."
@@ -25,4 +26,4 @@ std::string multipartBoundary(std::string_view content_type);
 Status parseMultipart(std::string_view body, std::string_view boundary, std::vector<FormPart>* parts,
                       size_t max_parts = 16);
 
-}  // namespace proflow::receivers::pyroscope
+}  // namespace proflow::net

@@ -1,0 +1,18 @@
+// UTF-8 checks and repair. OTLP strings must be well-formed UTF-8 (protobuf refuses a request whose
+// proto3 string fields are not), while pprof, JFR and perf recordings may hold any bytes: decoders
+// check with isValidUtf8 and converters repair with sanitizeUtf8.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+namespace proflow {
+
+// True when `s` is well-formed UTF-8: no overlong forms, surrogates, truncated sequences or code
+// points above U+10FFFF.
+bool isValidUtf8(std::string_view s);
+
+// `s` with each byte that does not start a well-formed sequence replaced by U+FFFD.
+std::string sanitizeUtf8(std::string_view s);
+
+}  // namespace proflow
