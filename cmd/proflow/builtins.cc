@@ -12,6 +12,7 @@
 #include "exporters/pyroscope/factory.h"
 #include "extensions/basicauth/factory.h"
 #include "extensions/bearertokenauth/factory.h"
+#include "extensions/symbolstore/factory.h"
 #include "processors/attributes/factory.h"
 #include "processors/batch/factory.h"
 #include "processors/compress/factory.h"
@@ -71,6 +72,7 @@ Status registerBuiltins(Registry& registry) {
       // extensions
       extensions::basicauth::makeBasicAuthExtensionFactory(),
       extensions::bearertokenauth::makeBearerTokenAuthExtensionFactory(),
+      extensions::symbolstore::makeSymbolStoreExtensionFactory(),
   };
   for (auto& f : factories)
     if (Status s = registry.add(std::move(f)); !s.isOk()) return s;

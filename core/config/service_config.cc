@@ -179,7 +179,7 @@ void checkAuthReferences(const ConfigNode& node, const std::string& path, const 
 }
 
 void checkAllAuthReferences(const ConfigNode& root, const ServiceConfig& cfg, ConfigErrors& errors) {
-  for (const char* section : {"receivers", "exporters", "processors"})
+  for (const char* section : {"receivers", "exporters", "processors", "extensions"})
     if (const ConfigNode* n = root.find(section)) checkAuthReferences(*n, section, cfg, errors);
   if (const ConfigNode* service = root.find("service"))
     if (const ConfigNode* t = service->find("telemetry")) checkAuthReferences(*t, "service.telemetry", cfg, errors);

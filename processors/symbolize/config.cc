@@ -2,6 +2,8 @@
 
 #include <set>
 
+#include "core/component.h"
+
 namespace proflow::symbolize {
 
 void SymbolizeConfig::validate(config::ValidationContext& ctx) const {
@@ -20,6 +22,8 @@ void SymbolizeConfig::validate(config::ValidationContext& ctx) const {
     if (u.rfind("http://", 0) != 0 && u.rfind("https://", 0) != 0)
       ctx.error("debuginfod.urls", "'" + u + "' is not an http:// or https:// URL");
   if (debuginfod.timeout.value.count() <= 0) ctx.error("debuginfod.timeout", "must be positive");
+  if (!symbol_source.empty() && !ComponentId::parse(symbol_source))
+    ctx.error("symbol_source", "'" + symbol_source + "' is not an extension id (type[/name])");
 }
 
 AddressMode addressMode(const SymbolizeConfig& c) {

@@ -36,6 +36,7 @@ struct SymbolizeConfig {
   DebuginfodConfig debuginfod;
   int64_t cache_size_mb = 256;
   config::Duration not_found_ttl = std::chrono::minutes(5);
+  std::string symbol_source;  // id of an extension implementing SymbolSource; "" = none
 
   template <class V>
   void visit(V& v) {
@@ -50,6 +51,8 @@ struct SymbolizeConfig {
     v.field("debuginfod", debuginfod, "debuginfod servers");
     v.field("cache_size_mb", cache_size_mb, "memory budget of the per-binary symbol cache");
     v.field("not_found_ttl", not_found_ttl, "how long a binary nobody had is not looked up again");
+    v.field("symbol_source", symbol_source,
+            "id of an extension storing symbols in this process (e.g. symbolstore), asked before every other source");
   }
   void validate(config::ValidationContext& ctx) const;
 };

@@ -78,6 +78,7 @@ LocateResult SymbolLocator::locate(const BinaryRef& ref) {
   if (a.gnu.empty() && !a.binary.empty()) {
     if (auto id = BinaryIndex::identify(a.binary, false)) a.gnu = id->gnu;
   }
+  tryStore(a.gnu, a);
   for (SourceKind source : options_.order) {
     if (a.done) break;
     switch (source) {
@@ -112,6 +113,20 @@ void SymbolLocator::tryDebugDirs(const std::string& gnu, Attempt& a) {
     a.consider(a.binary.empty() ? path : a.binary, path);
     if (a.done) return;
   }
+}
+
+void SymbolLocator::tryStore(const std::string& gnu, Attempt& a) {
+  SymbolSource* store = options_.symbol_source;
+  if (gnu.empty() || store == nullptr) return;
+  auto debug = store->findSymbolFile(gnu, SymbolSource::Artifact::kDebuginfo);
+  auto exe = a.binary.empty() ? store->findSymbolFile(gnu, SymbolSource::Artifact::kExecutable) : std::nullopt;
+  std::string err;
+  if (debug && !checkDebugFile(*debug, gnu, &err)) {
+    if (a.error.empty()) a.error = err;
+    debug.reset();
+  }
+  const std::string elf = !a.binary.empty() ? a.binary : exe ? *exe : debug ? *debug : "";
+  if (!elf.empty()) a.consider(elf, debug ? *debug : "");
 }
 
 void SymbolLocator::tryBinary(Attempt& a) {

@@ -37,6 +37,7 @@ class SymbolLocator {
 
  private:
   struct Attempt;
+  void tryStore(const std::string& gnu, Attempt& a);
   void tryDebugDirs(const std::string& gnu, Attempt& a);
   void tryBinary(Attempt& a);
   void tryEmbedded(Attempt& a);

@@ -39,9 +39,19 @@ SymbolizeProcessor::SymbolizeProcessor(const CreateSettings& settings, const Sym
       next_(std::move(next)),
       mode_(addressMode(config)),
       metrics_(settings.telemetry),
-      symbolizer_(toSymbolizerOptions(config), &metrics_) {}
+      symbolizer_(toSymbolizerOptions(config), &metrics_),
+      symbol_source_id_(config.symbol_source) {}
 
-Status SymbolizeProcessor::start(Host&) { return Status::ok(); }
+Status SymbolizeProcessor::start(Host& host) {
+  if (symbol_source_id_.empty()) return Status::ok();
+  auto id = ComponentId::parse(symbol_source_id_);
+  auto* source = id ? dynamic_cast<SymbolSource*>(host.extension(*id)) : nullptr;
+  if (source == nullptr)
+    return Status::invalid("symbol_source '" + symbol_source_id_ +
+                           "' is not a started symbol store extension (list it in service.extensions)");
+  symbolizer_.setSymbolSource(source);
+  return Status::ok();
+}
 
 void SymbolizeProcessor::shutdown(Deadline) {}
 

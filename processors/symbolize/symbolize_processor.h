@@ -46,6 +46,7 @@ class SymbolizeProcessor : public Processor {
   AddressMode mode_;
   SymbolizeMetrics metrics_;
   Symbolizer symbolizer_;
+  std::string symbol_source_id_;
 };
 
 }  // namespace proflow::symbolize

@@ -48,6 +48,8 @@ class Symbolizer {
   static FramesPtr symbolize(ElfModule& module, uint64_t address, AddressKind kind, const MappingRange& mapping);
 
   const SymbolizerOptions& options() const { return options_; }
+  // Before the first lookup (the processor's start()): the in-process store asked first.
+  void setSymbolSource(SymbolSource* source) { options_.symbol_source = source; }
 
  private:
   // Validated copy of `ref` and its cache key; false when nothing in it is usable.

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "core/symbol_source.h"
 #include "processors/symbolize/debuginfod_fetcher.h"
 
 namespace proflow::symbolize {
@@ -33,6 +34,8 @@ struct SymbolizerOptions {
   std::vector<SourceKind> order = {SourceKind::kDebugDirs, SourceKind::kBinaries, SourceKind::kEmbedded,
                                    SourceKind::kDebuginfod};
   DebuginfodOptions debuginfod;
+  // Asked before every other source (a store in the same process, e.g. the symbolstore extension).
+  SymbolSource* symbol_source = nullptr;
   size_t cache_size_bytes = size_t{256} << 20;
   std::chrono::nanoseconds not_found_ttl = std::chrono::minutes(5);
 };

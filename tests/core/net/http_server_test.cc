@@ -44,6 +44,7 @@ class HttpServerTest : public ::testing::Test {
       // Answer from another thread, later, as a receiver decoding on a worker pool does.
       workers_.emplace_back([respond, body = std::move(r.body)] { respond(HttpResponse::text(200, "async:" + body)); });
     });
+    server_->route("GET", "/files/*", [](HttpRequest&& r, Responder respond) { respond(HttpResponse::text(200, r.path)); });
     server_->route("POST", "/drop", [](HttpRequest&&, Responder) {});
     server_->route("POST", "/hold", [this](HttpRequest&&, Responder respond) { held_.set_value(respond); });
     Status s = server_->start();
@@ -122,6 +123,23 @@ TEST_F(HttpServerTest, UnknownPathIs404AndWrongMethodIs405WithAllow) {
   EXPECT_EQ(rejected("not_found"), 2);
   EXPECT_EQ(rejected("method_not_allowed"), 1);
   EXPECT_EQ(server_->rejected(RejectReason::kMethodNotAllowed), 1u);
+}
+
+TEST_F(HttpServerTest, PrefixRouteMatchesEveryPathUnderIt) {
+  start();
+  RawConn c(server_->port());
+  c.send("GET /files/ab/cd/debuginfo HTTP/1.1\r\nHost: t\r\n\r\n");
+  auto r = c.read();
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->status, 200);
+  EXPECT_EQ(r->body, "/files/ab/cd/debuginfo");
+  c.send("GET /filesystem HTTP/1.1\r\nHost: t\r\n\r\n");
+  EXPECT_EQ(c.read()->status, 404);
+  c.send("PUT /files/x HTTP/1.1\r\nHost: t\r\n\r\n");
+  r = c.read();
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->status, 405);
+  EXPECT_EQ(r->headers["Allow"], "GET");
 }
 
 TEST_F(HttpServerTest, ContentLengthOverWireLimitRejectedBeforeBody) {

@@ -1,0 +1,26 @@
+#include "extensions/symbolstore/factory.h"
+
+#include "core/factory_helpers.h"
+#include "extensions/symbolstore/symbol_store_extension.h"
+
+namespace proflow::extensions::symbolstore {
+namespace {
+
+class SymbolStoreFactory final : public ExtensionFactoryFor<SymbolStoreConfig> {
+ public:
+  std::string_view type() const override { return "symbolstore"; }
+  std::string_view description() const override {
+    return "debug-file store: uploads (HTTP PUT, Parca gRPC), serves debuginfod, feeds the symbolize processor";
+  }
+
+ protected:
+  std::unique_ptr<Extension> createExtension(const CreateSettings& s, const SymbolStoreConfig& c) const override {
+    return std::make_unique<SymbolStoreExtension>(s, c);
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Factory> makeSymbolStoreExtensionFactory() { return std::make_unique<SymbolStoreFactory>(); }
+
+}  // namespace proflow::extensions::symbolstore

@@ -1,0 +1,12 @@
+// Factory of the `symbolstore` extension (registered in cmd/proflow/builtins.cc).
+#pragma once
+
+#include <memory>
+
+#include "core/factory.h"
+
+namespace proflow::extensions::symbolstore {
+
+std::unique_ptr<Factory> makeSymbolStoreExtensionFactory();
+
+}  // namespace proflow::extensions::symbolstore

@@ -1,0 +1,197 @@
+// Parca's DebuginfoService on the symbolstore extension, driven by a gRPC client doing what
+// parca-agent does (ShouldInitiateUpload, InitiateUpload, Upload stream in chunks,
+// MarkUploadFinished), and its refusals: wrong build id, too large, unknown upload, no token.
+#include <gtest/gtest.h>
+#include <grpcpp/grpcpp.h>
+
+#include "core/net/http_client.h"
+#include "extensions/symbolstore/symbol_store_extension.h"
+#include "parca/debuginfo/v1alpha1/debuginfo.grpc.pb.h"
+#include "tests/extensions/symbolstore/test_binaries.h"
+#include "tests/support/temp_dir.h"
+
+namespace proflow::symbolstore_testing {
+namespace {
+
+namespace pb = ::parca::debuginfo::v1alpha1;
+using extensions::symbolstore::SymbolStoreExtension;
+
+class GrpcUploadTest : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    dir_ = new testing::TempDir();
+    app_ = buildApp(dir_->path().string());
+  }
+  static void TearDownTestSuite() {
+    delete dir_;
+    dir_ = nullptr;
+  }
+  void SetUp() override {
+    ASSERT_TRUE(app_.error.empty()) << app_.error;
+    debug_ = testing::readFile(app_.debug);
+    service_ = startService(R"(
+extensions:
+  bearertokenauth/ci: { token: ci-token }
+  symbolstore:
+    endpoint: 127.0.0.1:0
+    grpc_endpoint: 127.0.0.1:0
+    directory: )" + t_.file("store") + R"(
+    max_upload_size: )" + std::to_string(debug_.size() + 100) + R"(
+    auth: { authenticator: bearertokenauth/ci }
+receivers: { fake: {} }
+exporters: { fake: {} }
+service:
+  extensions: [bearertokenauth/ci, symbolstore]
+  shutdown_timeout: 1s
+  telemetry: { metrics: { address: "127.0.0.1:0" } }
+  pipelines: { profiles: { receivers: [fake], exporters: [fake] } }
+)");
+    ASSERT_TRUE(service_);
+    ext_ = dynamic_cast<SymbolStoreExtension*>(service_->extension(ComponentId{"symbolstore", ""}));
+    ASSERT_NE(ext_, nullptr);
+    auto channel = grpc::CreateChannel("127.0.0.1:" + std::to_string(ext_->grpcPort()), grpc::InsecureChannelCredentials());
+    stub_ = pb::DebuginfoService::NewStub(channel);
+  }
+
+  std::unique_ptr<grpc::ClientContext> context(const std::string& token = "ci-token") {
+    auto ctx = std::make_unique<grpc::ClientContext>();
+    if (!token.empty()) ctx->AddMetadata("authorization", "Bearer " + token);
+    ctx->set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(20));
+    return ctx;
+  }
+
+  grpc::Status shouldInitiate(const std::string& id, bool* should) {
+    pb::ShouldInitiateUploadRequest req;
+    req.set_build_id(id);
+    req.set_build_id_type(pb::BUILD_ID_TYPE_GNU);
+    pb::ShouldInitiateUploadResponse resp;
+    grpc::Status s = stub_->ShouldInitiateUpload(context().get(), req, &resp);
+    *should = resp.should_initiate_upload();
+    return s;
+  }
+
+  grpc::Status initiate(const std::string& id, int64_t size, std::string* upload_id) {
+    pb::InitiateUploadRequest req;
+    req.set_build_id(id);
+    req.set_size(size);
+    req.set_hash("file-hash");
+    req.set_build_id_type(pb::BUILD_ID_TYPE_GNU);
+    pb::InitiateUploadResponse resp;
+    grpc::Status s = stub_->InitiateUpload(context().get(), req, &resp);
+    EXPECT_TRUE(!s.ok() || resp.upload_instructions().upload_strategy() ==
+                               pb::UploadInstructions::UPLOAD_STRATEGY_GRPC);
+    *upload_id = resp.upload_instructions().upload_id();
+    return s;
+  }
+
+  // The payload in 4 KiB chunks after the info message, as uploaders stream it.
+  grpc::Status upload(const std::string& id, const std::string& upload_id, const std::string& payload,
+                      pb::UploadResponse* resp, const std::string& token = "ci-token") {
+    auto ctx = context(token);
+    auto writer = stub_->Upload(ctx.get(), resp);
+    pb::UploadRequest info;
+    info.mutable_info()->set_build_id(id);
+    info.mutable_info()->set_upload_id(upload_id);
+    bool ok = writer->Write(info);
+    for (size_t off = 0; ok && off < payload.size(); off += 4096) {
+      pb::UploadRequest chunk;
+      chunk.set_chunk_data(payload.substr(off, 4096));
+      ok = writer->Write(chunk);
+    }
+    writer->WritesDone();
+    return writer->Finish();
+  }
+
+  double refused(const char* reason) {
+    return service_->metrics().value("proflow_extension_symbolstore_uploads_refused_total",
+                                     {{"extension", "symbolstore"}, {"protocol", "grpc"}, {"reason", reason}});
+  }
+
+  static inline testing::TempDir* dir_ = nullptr;
+  static inline App app_;
+  testing::TempDir t_;
+  std::string debug_;
+  std::unique_ptr<Service> service_;
+  SymbolStoreExtension* ext_ = nullptr;
+  std::unique_ptr<pb::DebuginfoService::Stub> stub_;
+};
+
+TEST_F(GrpcUploadTest, ParcaUploadFlowStoresTheFileAndDebuginfodServesIt) {
+  bool should = false;
+  ASSERT_TRUE(shouldInitiate(app_.build_id, &should).ok());
+  EXPECT_TRUE(should);
+  std::string upload_id;
+  grpc::Status s = initiate(app_.build_id, static_cast<int64_t>(debug_.size()), &upload_id);
+  ASSERT_TRUE(s.ok()) << s.error_message();
+  ASSERT_FALSE(upload_id.empty());
+  pb::UploadResponse resp;
+  s = upload(app_.build_id, upload_id, debug_, &resp);
+  ASSERT_TRUE(s.ok()) << s.error_message();
+  EXPECT_EQ(resp.build_id(), app_.build_id);
+  EXPECT_EQ(resp.size(), debug_.size());
+  pb::MarkUploadFinishedRequest mark;
+  mark.set_build_id(app_.build_id);
+  mark.set_upload_id(upload_id);
+  pb::MarkUploadFinishedResponse done;
+  s = stub_->MarkUploadFinished(context().get(), mark, &done);
+  EXPECT_TRUE(s.ok()) << s.error_message();
+
+  // Now known: no second upload, and an InitiateUpload without force says so.
+  ASSERT_TRUE(shouldInitiate(app_.build_id, &should).ok());
+  EXPECT_FALSE(should);
+  EXPECT_EQ(initiate(app_.build_id, 10, &upload_id).error_code(), grpc::StatusCode::ALREADY_EXISTS);
+
+  net::HttpClient client({});
+  net::HttpResult r = client.request("GET", "http://127.0.0.1:" + std::to_string(ext_->httpPort()) + "/buildid/" +
+                                                app_.build_id + "/debuginfo",
+                                     {}, {}, std::chrono::seconds(10));
+  EXPECT_EQ(r.http_status, 200);
+  EXPECT_EQ(r.body, debug_);
+  EXPECT_EQ(service_->metrics().value("proflow_extension_symbolstore_uploads_total",
+                                      {{"extension", "symbolstore"}, {"protocol", "grpc"}}),
+            1);
+}
+
+TEST_F(GrpcUploadTest, RefusesWrongBuildIdOversizedUnknownUploadAndMissingToken) {
+  const std::string other_id = "00112233445566778899aabbccddeeff00112233";
+  std::string upload_id;
+  ASSERT_TRUE(initiate(other_id, static_cast<int64_t>(debug_.size()), &upload_id).ok());
+  pb::UploadResponse resp;
+  grpc::Status s = upload(other_id, upload_id, debug_, &resp);
+  EXPECT_EQ(s.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_NE(s.error_message().find("build id mismatch"), std::string::npos) << s.error_message();
+  EXPECT_EQ(refused("build_id_mismatch"), 1);
+
+  // Cut off: fewer bytes than InitiateUpload announced.
+  ASSERT_TRUE(initiate(app_.build_id, static_cast<int64_t>(debug_.size()), &upload_id).ok());
+  s = upload(app_.build_id, upload_id, debug_.substr(0, debug_.size() / 2), &resp);
+  EXPECT_EQ(s.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_NE(s.error_message().find("InitiateUpload announced " + std::to_string(debug_.size())), std::string::npos)
+      << s.error_message();
+
+  // Announced too large, and streamed too large despite a small announcement.
+  s = initiate(app_.build_id, static_cast<int64_t>(debug_.size()) + 1000, &upload_id);
+  EXPECT_EQ(s.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_NE(s.error_message().find("max_upload_size"), std::string::npos) << s.error_message();
+  ASSERT_TRUE(initiate(app_.build_id, 10, &upload_id).ok());
+  s = upload(app_.build_id, upload_id, debug_ + std::string(1000, '\0'), &resp);
+  EXPECT_EQ(s.error_code(), grpc::StatusCode::RESOURCE_EXHAUSTED) << s.error_message();
+  EXPECT_EQ(refused("too_large"), 2);
+
+  // Not ELF, an upload id nobody issued, no credentials.
+  ASSERT_TRUE(initiate(app_.build_id, 10, &upload_id).ok());
+  s = upload(app_.build_id, upload_id, "plain text", &resp);
+  EXPECT_EQ(s.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_NE(s.error_message().find("not an ELF file"), std::string::npos);
+  s = upload(app_.build_id, "made-up", debug_, &resp);
+  EXPECT_EQ(s.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  s = upload(app_.build_id, upload_id, debug_, &resp, "");
+  EXPECT_EQ(s.error_code(), grpc::StatusCode::UNAUTHENTICATED);
+  EXPECT_EQ(refused("unauthenticated"), 1);
+  bool should = false;
+  EXPECT_TRUE(shouldInitiate(app_.build_id, &should).ok());
+  EXPECT_TRUE(should);  // nothing was stored
+}
+
+}  // namespace
+}  // namespace proflow::symbolstore_testing
