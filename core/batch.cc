@@ -28,10 +28,11 @@ const std::shared_ptr<const flat::Batch>& emptyData() {
 
 }  // namespace
 
-// Which form holds the content: the flat data when `flat_current`, else the edited request. The
-// request, once set, stays valid until the next mutableData().
+// Which form holds the content: the flat data when `flat_current`, else the protobuf request the
+// batch was made from (converted on first read). The request, once set, stays valid until the next
+// mutableData().
 struct Batch::State {
-  std::mutex mu;  // converting an edited request back to flat data
+  std::mutex mu;  // converting the request to flat data
   std::atomic<bool> flat_current{true};
   std::shared_ptr<const flat::Batch> flat;
   // Set by mutableData(): the same object as `flat`, created by this state and editable.
@@ -56,14 +57,6 @@ Batch::Batch(std::unique_ptr<otlp::Request> request) : state_(std::make_shared<S
 }
 
 Batch::Batch(otlp::Request&& request) : Batch(std::make_unique<otlp::Request>(std::move(request))) {}
-
-Batch Batch::withArena() {
-  Batch batch;
-  batch.state_->request = arenaRequest();
-  batch.state_->has_request = true;
-  batch.state_->flat_current = false;
-  return batch;
-}
 
 const flat::Batch& Batch::data() const {
   State& s = *state_;
@@ -116,12 +109,6 @@ void Batch::materializeRequest() const {
 
 const otlp::Request& Batch::request() const {
   materializeRequest();
-  return *state_->request;
-}
-
-otlp::Request& Batch::mutableRequest() {
-  materializeRequest();
-  state_->flat_current.store(false, std::memory_order_release);
   return *state_->request;
 }
 

@@ -5,8 +5,8 @@
 // components not yet moved to the flat model read, materialized from it lazily, once, whichever
 // thread asks first. A component that declared `mutatesData` receives a batch whose state it owns
 // alone (deepCopy(): it shares the immutable flat data, and whatever it edits is its own).
-// Editing the protobuf request (mutableRequest()) makes it the batch's content; the flat data is
-// converted from it again, once, when someone reads it next.
+// A batch made from a protobuf request (a cold edge or a test) converts it to flat data once, when
+// first read.
 #pragma once
 
 #include <cstddef>
@@ -33,12 +33,8 @@ class Batch {
   // when first read.
   explicit Batch(std::unique_ptr<otlp::Request> request);
   explicit Batch(otlp::Request&& request);
-  // An empty request on its own protobuf arena, for receivers that still build protobuf requests:
-  // messages come from arena blocks and are freed at once with the last copy of the batch. Only the
-  // builder should fill it (mutableRequest()).
-  static Batch withArena();
 
-  // The flat data; converted once from an edited request first if there is one.
+  // The flat data; converted once from the protobuf request first when the batch was made from one.
   const flat::Batch& data() const;
   std::shared_ptr<const flat::Batch> shared() const;
   // The flat data for a component that edits it: copied first unless this batch holds it alone.
@@ -47,15 +43,12 @@ class Batch {
 
   // The protobuf request, materialized from the flat data on first use (thread-safe, once).
   const otlp::Request& request() const;
-  // The request for a component that edits it (declared `mutatesData`): its edits become the
-  // batch's content.
-  otlp::Request& mutableRequest();
   const otlp::Dictionary& dictionary() const { return request().dictionary(); }
 
   // A batch with its own state for a mutating consumer. The immutable flat data is shared (its
   // copy is made only if the consumer edits it as flat data).
   Batch deepCopy() const;
-  // True when both are copies of one Batch (same state: edits through one are seen by the other).
+  // True when both are copies of one Batch (same state).
   bool sharesRequestWith(const Batch& other) const { return state_ == other.state_; }
   // True when a protobuf request has been materialized or set (tests and benchmarks).
   bool hasRequest() const;

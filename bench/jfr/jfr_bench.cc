@@ -4,7 +4,7 @@
 // instead of a protobuf request.
 // --fold prints the folded stacks of one sample type (event counts) instead of timing.
 // --arena: where the output request lives: `heap` (default, as `proflow convert`) or `default` (a protobuf
-// arena with default options, as the daemon's Batch::withArena). They differ mostly in page faults: with
+// arena with default options, as the daemon did before the flat batch). They differ mostly in page faults: with
 // the heap request glibc trims the freed output back to the kernel (brk) after every iteration, and the
 // next conversion faults ~25 MB in again.
 #include <chrono>

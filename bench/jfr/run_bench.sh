@@ -8,7 +8,7 @@
 # nothing else, so almost every byte is a profiling event; `profile` gives a typical recording where most
 # events are GC/runtime events the converter skips), then its chunk repeated until the file is >= 24 MB (a
 # multi-chunk file, as a long-running JVM writes). proflow runs three ways: output request on the heap (as
-# `proflow convert`), on a protobuf arena (as the daemon's Batch::withArena), and streaming.
+# `proflow convert`), on a protobuf arena (as the daemon did before the flat batch), and streaming.
 set -eu
 build=$(cd "$1" && pwd)
 work=${2:-$(mktemp -d)}

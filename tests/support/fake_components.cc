@@ -2,7 +2,7 @@
 
 #include <map>
 
-#include "core/dictionary_builder.h"
+#include "core/flat/flat_merge.h"
 
 namespace proflow::testing {
 namespace {
@@ -122,11 +122,14 @@ Status FakeProcessor::start(Host&) {
 void FakeProcessor::shutdown(Deadline) { Journal::global().add("shutdown processor/" + id_); }
 Status FakeProcessor::consume(Batch b) {
   if (cfg_.mutates) {
-    DictionaryBuilder dict(b.mutableRequest().mutable_dictionary());
-    int32_t attr = dict.stringAttribute("touched_by", id_);
-    for (auto& rp : *b.mutableRequest().mutable_resource_profiles())
-      for (auto& sp : *rp.mutable_scope_profiles())
-        for (auto& p : *sp.mutable_profiles()) p.add_attribute_indices(attr);
+    flat::Batch& data = b.mutableData();
+    const int32_t attr = flat::DictionaryIndex(&data).stringAttribute("touched_by", id_);
+    for (flat::Profile& p : data.profiles) {  // its list copied to the end, plus the new attribute
+      const auto begin = static_cast<uint32_t>(data.indices.size());
+      for (uint32_t i = p.attributes.begin; i < p.attributes.end(); ++i) data.indices.push_back(data.indices[i]);
+      data.indices.push_back(attr);
+      p.attributes = {begin, p.attributes.size + 1};
+    }
   }
   return next_->consume(std::move(b));
 }

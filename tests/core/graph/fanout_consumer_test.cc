@@ -45,12 +45,11 @@ TEST(FanoutConsumer, LastMutatorTakesTheOriginalWhenNobodyReads) {
   EXPECT_TRUE(m2->got[0].sharesRequestWith(b));
 }
 
-// Edits its batch through both models, then keeps it (as a queue would).
+// Edits its batch, then keeps it (as a queue would).
 class Editor final : public ProfilesConsumer {
  public:
   Capabilities capabilities() const override { return {true}; }
   Status consume(Batch b) override {
-    b.mutableRequest().mutable_resource_profiles(0)->mutable_scope_profiles(0)->clear_profiles();
     b.mutableData().resources.clear();
     got.push_back(b);
     return {};

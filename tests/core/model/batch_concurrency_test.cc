@@ -55,10 +55,11 @@ TEST(BatchConcurrency, RequestIsMaterializedOnceForConcurrentCallers) {
   }
 }
 
-TEST(BatchConcurrency, AnEditedRequestIsConvertedBackOnceForConcurrentReaders) {
+TEST(BatchConcurrency, ARequestIsConvertedToFlatDataOnceForConcurrentReaders) {
   for (int round = 0; round < 20; ++round) {
-    Batch edited = decodedBatch();
-    edited.mutableRequest().mutable_resource_profiles(0)->mutable_scope_profiles(0)->mutable_profiles()->RemoveLast();
+    otlp::Request request = decodedBatch().request();
+    request.mutable_resource_profiles(0)->mutable_scope_profiles(0)->mutable_profiles()->RemoveLast();
+    const Batch edited(std::move(request));
     std::vector<const flat::Batch*> seen(kThreads);
     together([&](int i) {
       const Batch mine = edited;

@@ -1,5 +1,5 @@
-// Batch: a flat batch shared by its copies; the protobuf request materialized lazily, once; edits
-// through mutableRequest() become the batch's content; private copies for mutating consumers.
+// Batch: a flat batch shared by its copies; the protobuf request materialized lazily, once; a batch
+// made from a request converted to flat data once; private copies for mutating consumers.
 #include <google/protobuf/util/message_differencer.h>
 #include <gtest/gtest.h>
 
@@ -26,30 +26,32 @@ Batch decodedBatch(const otlp::Request& r) {
   return Batch(std::shared_ptr<const flat::Batch>(std::move(data)));
 }
 
-TEST(Batch, ArenaRequestLivesWithItsLastCopy) {
-  std::optional<Batch> original = Batch::withArena();
-  ASSERT_NE(original->mutableRequest().GetArena(), nullptr);
-  addProfile(original->mutableRequest(), 1000);
+TEST(Batch, TheMaterializedRequestLivesWithItsLastCopy) {
+  const otlp::Request want = testing::makeRequest("svc", {testing::makeProfile(1000)});
+  std::optional<Batch> original = decodedBatch(want);
+  EXPECT_NE(original->request().GetArena(), nullptr);  // built on an arena, freed at once
   Batch copy = *original;
   EXPECT_TRUE(copy.sharesRequestWith(*original));
   original.reset();  // the arena must survive in `copy`
   EXPECT_EQ(copy.counts().samples, 1000u);
-  EXPECT_EQ(copy.request().resource_profiles(0).scope_profiles(0).profiles(0).samples(999).values(0), 999);
+  EXPECT_TRUE(MessageDifferencer::Equals(copy.request(), want));
 
-  Batch deep = copy.deepCopy();  // its own state, with the flat data converted once
+  Batch deep = copy.deepCopy();  // its own state, sharing the flat data
   EXPECT_FALSE(deep.sharesRequestWith(copy));
   EXPECT_FALSE(deep.hasRequest());
   EXPECT_EQ(deep.counts().samples, 1000u);
-  EXPECT_EQ(deep.data().values[999], 999);
+  EXPECT_EQ(&deep.data(), &copy.data());
 }
 
 TEST(Batch, EmptyByDefault) {
   Batch b;
   EXPECT_TRUE(b.empty());
   EXPECT_EQ(b.encodedSize(), 0u);
-  addProfile(b.mutableRequest(), 0);
-  EXPECT_FALSE(b.empty());
-  EXPECT_EQ(b.data().resources.size(), 1u);
+  otlp::Request r;
+  addProfile(r, 0);
+  const Batch one(std::move(r));
+  EXPECT_FALSE(one.empty());
+  EXPECT_EQ(one.data().resources.size(), 1u);
 }
 
 TEST(Batch, RequestIsMaterializedFromTheFlatDataOnlyWhenAsked) {
@@ -66,14 +68,14 @@ TEST(Batch, RequestIsMaterializedFromTheFlatDataOnlyWhenAsked) {
   EXPECT_EQ(&b.request(), &b.request());  // once
 }
 
-TEST(Batch, EditsOfTheRequestBecomeTheFlatData) {
-  Batch b = decodedBatch(testing::makeRequest("svc", {testing::makeProfile(3)}));
-  Batch same = b;  // a copy shares the state, as before
-  b.mutableRequest().mutable_resource_profiles(0)->mutable_scope_profiles(0)->add_profiles()->add_samples()->add_values(7);
-  EXPECT_EQ(b.counts().profiles, 2u);  // counted on the edited request
-  EXPECT_EQ(b.data().profiles.size(), 2u);  // converted once
-  EXPECT_EQ(same.data().profiles.size(), 2u);
-  EXPECT_EQ(flat::encode(b.data()), b.request().SerializeAsString());
+TEST(Batch, ARequestIsConvertedToFlatDataOnce) {
+  const otlp::Request want = testing::makeRequest("svc", {testing::makeProfile(3), testing::makeProfile(2)});
+  const Batch b{otlp::Request(want)};
+  Batch same = b;  // a copy shares the state
+  EXPECT_EQ(b.counts().profiles, 2u);  // counted on the request, before any conversion
+  EXPECT_EQ(&b.data(), &same.data());  // converted once
+  EXPECT_EQ(b.data().profiles.size(), 2u);
+  EXPECT_EQ(flat::encode(b.data()), want.SerializeAsString());
 }
 
 TEST(Batch, APrivateCopySharesTheFlatDataUntilItIsEdited) {
@@ -87,7 +89,7 @@ TEST(Batch, APrivateCopySharesTheFlatDataUntilItIsEdited) {
   EXPECT_EQ(mine.request().resource_profiles(0).scope_profiles(0).profiles(0).samples(0).values(0), 424242);
 
   Batch other = b.deepCopy();
-  other.mutableRequest().clear_resource_profiles();
+  other.mutableData().clear();
   EXPECT_TRUE(other.empty());
   EXPECT_EQ(b.counts().profiles, 1u);
   EXPECT_EQ(flat::encode(b.data()), before);
