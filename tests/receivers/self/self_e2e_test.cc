@@ -5,7 +5,9 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <cstdio>
 #include <chrono>
+#include <fstream>
 #include <regex>
 #include <set>
 #include <thread>
@@ -163,9 +165,12 @@ void expectDaemonProfile(const SelfProfiles& s, const std::string& mode, const s
   EXPECT_EQ(s.environments, std::set<std::string>{"e2e"});
   EXPECT_GT(s.cpu_ns, 0);
   // Threads carry their component's name.
-  EXPECT_TRUE(s.thread_names.count("self-sampler") || s.thread_names.count("self-emit")) << ::testing::PrintToString(s.thread_names);
+  EXPECT_TRUE(anyContains(s.thread_names, "batch-")) << ::testing::PrintToString(s.thread_names);
   EXPECT_TRUE(anyContains(s.thread_names, "worker-") || anyContains(s.thread_names, "io-"))
       << ::testing::PrintToString(s.thread_names);
+  for (const char* path : {"proflow::receivers::otlp::", "proflow::processors::batch::"})
+    for (const auto& f : s.functions)
+      if (f.find(path) != std::string::npos) std::printf("%s mode, a function of %s: %s\n", mode.c_str(), path, f.c_str());
   EXPECT_THAT(log, ::testing::HasSubstr("self: sampling every thread at 99 Hz in mode " + mode));
 }
 
