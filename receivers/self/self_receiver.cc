@@ -52,8 +52,8 @@ Status SelfReceiver::start(Host&) {
   const std::string mode(sampler_->mode());
   mode_.set(mode == "perf_event" ? 1 : 2);
   if (!why_not_perf.empty())
-    settings_.logger->warn("self: {}; sampling with CPU-time timers and SIGPROF instead", why_not_perf);
-  settings_.logger->info("self: sampling every thread at {} Hz in mode {}, one profile every {}", config_.frequency,
+    settings_.logger->warn("{}; sampling with CPU-time timers and SIGPROF instead", why_not_perf);
+  settings_.logger->info("sampling every thread at {} Hz in mode {}, one profile every {}", config_.frequency,
                          mode, config_.interval.str());
   writer_ = std::make_unique<SelfProfileWriter>(config_.attributes, mode);
   stopping_ = false;
@@ -155,7 +155,7 @@ void SelfReceiver::emitLoop() {
     if (!batch.empty()) {
       // One batch per interval: a refusal (backpressure) drops this interval, the next one follows.
       if (Status s = next_->consume(std::move(batch)); !s.isOk())
-        settings_.logger->warn("self: the pipeline refused this interval's profile: {}", s.message());
+        settings_.logger->warn("the pipeline refused this interval's profile: {}", s.message());
     }
     const uint64_t cpu = threadCpuNs();
     own_cpu_ns_.add(cpu - cpu_seen);

@@ -171,7 +171,7 @@ void expectDaemonProfile(const SelfProfiles& s, const std::string& mode, const s
   for (const char* path : {"proflow::receivers::otlp::", "proflow::processors::batch::"})
     for (const auto& f : s.functions)
       if (f.find(path) != std::string::npos) std::printf("%s mode, a function of %s: %s\n", mode.c_str(), path, f.c_str());
-  EXPECT_THAT(log, ::testing::HasSubstr("self: sampling every thread at 99 Hz in mode " + mode));
+  EXPECT_THAT(log, ::testing::HasSubstr("receiver/self: sampling every thread at 99 Hz in mode " + mode));
 }
 
 TEST(SelfE2e, PerfEventOrAutoModeNamesTheReceivingAndBatchingCode) {
