@@ -3,6 +3,8 @@
 #include <fstream>
 #include <sstream>
 
+#include "core/thread_name.h"
+
 namespace proflow {
 
 namespace fs = std::filesystem;
@@ -39,7 +41,7 @@ Status DirectoryWatcher::start() {
     fs::create_directories(dir_.move_to, ec);
     if (ec) return Status::unavailable("cannot create move_to directory '" + dir_.move_to + "': " + ec.message());
   }
-  thread_ = std::thread([this] { run(); });
+  thread_ = std::thread([this] { setThreadName("dir-", kind_); run(); });
   settings_.logger->info("watching {} for finished *{} recordings", dir_.path, dir_.suffix);
   return Status::ok();
 }

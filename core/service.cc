@@ -10,6 +10,7 @@
 #include "core/status/last_errors.h"
 #include "core/status/status_api.h"
 #include "core/telemetry/telemetry_server.h"
+#include "core/thread_name.h"
 
 namespace proflow {
 namespace {
@@ -84,7 +85,7 @@ Status Service::start() {
     if (!s.isOk()) return Status(s.code(), "telemetry endpoint: " + s.message());
   }
   healthy_ = true;
-  reload_thread_ = std::thread([this] { reloadLoop(); });
+  reload_thread_ = std::thread([this] { setThreadName("reload"); reloadLoop(); });
   spdlog::info("proflow {} started: {} pipeline(s), {} component(s)", PROFLOW_VERSION, graph_->pipelineCount(),
                graph_->nodes().size());
   return Status::ok();

@@ -32,6 +32,7 @@
 #include "receivers/perf/factory.h"
 #include "receivers/pprof/factory.h"
 #include "receivers/pyroscope/factory.h"
+#include "receivers/self/factory.h"
 
 namespace proflow {
 
@@ -47,6 +48,7 @@ Status registerBuiltins(Registry& registry) {
       receivers::perf::makePerfReceiverFactory(),
       receivers::pprof::makePprofReceiverFactory(),
       receivers::pyroscope::makePyroscopeReceiverFactory(),
+      receivers::self::makeSelfReceiverFactory(),
       // processors
       processors::attributes::makeAttributesProcessorFactory(),
       processors::batch::makeBatchProcessorFactory(),

@@ -4,6 +4,8 @@
 
 #include <algorithm>
 
+#include "core/thread_name.h"
+
 namespace proflow::exporterhelper {
 
 using telemetry::Event;
@@ -46,7 +48,8 @@ Status ExporterHelper::start(Host& host) {
   }
   started_ = true;
   if (config_.sending_queue.enabled)
-    for (int i = 0; i < config_.sending_queue.num_consumers; ++i) workers_.emplace_back([this] { workerLoop(); });
+    for (int i = 0; i < config_.sending_queue.num_consumers; ++i)
+      workers_.emplace_back([this, i] { setThreadName("exp-", settings_.id.str(), i); workerLoop(); });
   return Status::ok();
 }
 

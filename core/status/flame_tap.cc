@@ -3,6 +3,8 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include "core/thread_name.h"
+
 namespace proflow::status {
 
 FlameTap::FlameTap(Options options, telemetry::MetricsRegistry& metrics)
@@ -16,7 +18,7 @@ FlameTap::FlameTap(Options options, telemetry::MetricsRegistry& metrics)
       memory_(&metrics.gauge("proflow_status_flamegraph_memory_bytes",
                              "memory charged to the flame graph (stacks, names, values of 15 minutes)")),
       store_(options.store) {
-  thread_ = std::thread([this] { run(); });
+  thread_ = std::thread([this] { setThreadName("flamegraph"); run(); });
 }
 
 FlameTap::~FlameTap() {

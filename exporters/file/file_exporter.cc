@@ -2,6 +2,8 @@
 
 #include <unistd.h>
 
+#include "core/thread_name.h"
+
 namespace proflow::exporters::file {
 namespace {
 
@@ -34,7 +36,7 @@ Status FileExporter::start(Host&) {
     return Status(s.code(), "file exporter " + settings_.id.str() + ": " + s.message());
   running_ = true;
   if (!config_.flush_interval.zero())
-    syncer_ = std::jthread([this](std::stop_token stop) { syncLoop(std::move(stop)); });
+    syncer_ = std::jthread([this](std::stop_token stop) { setThreadName("file-sync"); syncLoop(std::move(stop)); });
   return Status::ok();
 }
 

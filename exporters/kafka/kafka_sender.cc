@@ -4,6 +4,8 @@
 #include <memory>
 #include <mutex>
 
+#include "core/thread_name.h"
+
 namespace proflow::exporters::kafka {
 namespace {
 
@@ -78,6 +80,7 @@ Status KafkaSender::start(Host& host) {
   conf.release();  // owned by the producer now
   producer_.reset(rk);
   poller_ = std::thread([this] {
+    setThreadName("kafka-poll");
     while (!stopping_) rd_kafka_poll(producer_.get(), 100);
   });
   settings_.logger->info("producing {} to Kafka topic {} (key: {}, compression: {})", config_.encoding, config_.topic,

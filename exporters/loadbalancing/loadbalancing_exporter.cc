@@ -6,6 +6,7 @@
 #include "core/flat/flat_attributes.h"
 #include "core/flat/flat_merge.h"
 #include "core/flat/flat_split.h"
+#include "core/thread_name.h"
 #include "exporters/loadbalancing/resolver.h"
 #include "exporters/otlp/grpc_sender.h"
 
@@ -89,7 +90,7 @@ Status LoadBalancingExporter::start(Host& host) {
   if (!endpoints.empty()) {
     if (Status s = setBackends(endpoints); !s.isOk()) return s;
   }
-  if (config_.resolver.dns) resolver_ = std::thread([this] { resolveLoop(); });
+  if (config_.resolver.dns) resolver_ = std::thread([this] { setThreadName("lb-resolver"); resolveLoop(); });
   return Status::ok();
 }
 

@@ -4,6 +4,7 @@
 
 #include "core/durable_acceptance.h"
 #include "core/flat/flat_split.h"
+#include "core/thread_name.h"
 #include "processors/batch/shard_router.h"
 
 namespace proflow::processors::batch {
@@ -45,7 +46,7 @@ Status BatchProcessor::start(Host&) {
                            settings_.id.str(),
                            config_.wait_for_flush == "auto" ? " (a downstream exporter has a persistent queue)" : "",
                            shards_.size());
-  if (!wait_for_flush_) sender_ = std::thread([this] { senderLoop(); });
+  if (!wait_for_flush_) sender_ = std::thread([this] { setThreadName("batch-", settings_.id.str()); senderLoop(); });
   return Status::ok();
 }
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "core/thread_name.h"
 #include "processors/memory_limiter/memory_source.h"
 
 namespace proflow::processors::memory_limiter {
@@ -75,7 +76,7 @@ Status MemoryLimiterProcessor::start(Host&) {
                   std::chrono::duration_cast<std::chrono::milliseconds>(interval_).count());
   checkNow();
   std::lock_guard lock(mu_);
-  if (!checker_.joinable() && !stopping_) checker_ = std::thread([this] { checkerLoop(); });
+  if (!checker_.joinable() && !stopping_) checker_ = std::thread([this] { setThreadName("memory-limiter"); checkerLoop(); });
   return Status::ok();
 }
 

@@ -4,6 +4,7 @@
 #include <memory>
 
 #include "core/brokers/broker_message.h"
+#include "core/thread_name.h"
 
 namespace proflow::receivers::kafka {
 namespace {
@@ -66,7 +67,7 @@ Status KafkaReceiver::start(Host& host) {
   if (rd_kafka_resp_err_t e = rd_kafka_subscribe(rk, topics.get()); e != RD_KAFKA_RESP_ERR_NO_ERROR)
     return Status::unavailable(std::string("subscribing to ") + config_.topic + ": " + rd_kafka_err2str(e));
   settings_.logger->info("consuming Kafka topic {} in group {}", config_.topic, config_.group_id);
-  thread_ = std::thread([this] { run(); });
+  thread_ = std::thread([this] { setThreadName("kafka-", settings_.id.str()); run(); });
   return Status::ok();
 }
 

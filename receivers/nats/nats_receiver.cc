@@ -1,6 +1,7 @@
 #include "receivers/nats/nats_receiver.h"
 
 #include "core/brokers/broker_message.h"
+#include "core/thread_name.h"
 
 namespace proflow::receivers::nats {
 namespace {
@@ -39,7 +40,7 @@ Status NatsReceiver::start(Host& host) {
     return brokers::natsStatus(s, "JetStream context");
   settings_.logger->info("consuming stream {} subject {} as durable consumer {}", config_.stream, config_.subject,
                          config_.consumer);
-  thread_ = std::thread([this] { run(); });
+  thread_ = std::thread([this] { setThreadName("nats-", settings_.id.str()); run(); });
   return Status::ok();
 }
 

@@ -14,6 +14,7 @@
 #include <spdlog/logger.h>
 
 #include "core/net/http_client.h"
+#include "core/thread_name.h"
 #include "receivers/pprof/delta.h"
 #include "receivers/pprof/ingest.h"
 
@@ -235,7 +236,7 @@ Status Scraper::start() {
   Shared& s = *shared_;
   if (Status t = s.client.tlsStatus(); !t.isOk()) return Status(t.code(), "pprof scrape: " + t.message());
   const size_t n = std::min<size_t>(static_cast<size_t>(s.config.max_concurrent_scrapes), s.jobs.size());
-  for (size_t i = 0; i < n; ++i) s.threads.emplace_back([shared = shared_] { shared->workerLoop(); });
+  for (size_t i = 0; i < n; ++i) s.threads.emplace_back([shared = shared_] { setThreadName("pprof-scrape"); shared->workerLoop(); });
 
   // One random start offset per target (its profiles share it), within [0, jitter].
   std::mt19937_64 rng(std::random_device{}());

@@ -134,6 +134,14 @@ void ProfileBuilder::resourceAttribute(std::string_view key, std::string_view va
   if (!value.empty()) resource_.emplace_back(key, text(value));
 }
 
+void ProfileBuilder::profileAttribute(std::string_view key, std::string_view value) {
+  profile_attrs_.push_back(dict_.stringAttribute(key, text(value)));
+}
+
+void ProfileBuilder::profileAttribute(std::string_view key, int64_t value) {
+  profile_attrs_.push_back(intAttribute(key, value));
+}
+
 // One profile's rows: the events of each row contiguous (arrival order kept inside a row). The
 // periods profile fills `row_stamps`; the counts profile (all values 1) reuses those ranges.
 void ProfileBuilder::place(const Event& e, bool counts, std::vector<flat::Range>* row_stamps) {
@@ -196,10 +204,11 @@ void ProfileBuilder::finish(std::string_view format, std::string_view original, 
       p.original_payload_format = format_bytes;
       if (first && !original.empty()) p.original_payload = b.addBytes(original);
       first = false;
-      if (lost_attr) {
-        p.attributes = {static_cast<uint32_t>(b.indices.size()), 1};
-        b.indices.push_back(lost_attr);
-      }
+      p.attributes = {static_cast<uint32_t>(b.indices.size()), 0};
+      if (lost_attr) b.indices.push_back(lost_attr);
+      b.indices.insert(b.indices.end(), profile_attrs_.begin(), profile_attrs_.end());
+      p.attributes.size = static_cast<uint32_t>(b.indices.size()) - p.attributes.begin;
+      if (p.attributes.size == 0) p.attributes.begin = 0;
       b.profiles.push_back(p);
     }
   }

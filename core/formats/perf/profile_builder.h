@@ -37,6 +37,9 @@ class ProfileBuilder {
                  std::span<const int32_t> locations);
 
   void resourceAttribute(std::string_view key, std::string_view value);
+  // An attribute of every profile finish() writes.
+  void profileAttribute(std::string_view key, std::string_view value);
+  void profileAttribute(std::string_view key, int64_t value);
   // Added to every sample time at finish (a clock anchor known only after reading everything).
   void shiftTimes(int64_t offset) { shift_ = offset; }
   // Writes the profiles (one resource, one scope). `lost`: samples the kernel dropped, as the
@@ -70,6 +73,7 @@ class ProfileBuilder {
   std::unordered_map<std::string, uint32_t> attr_list_index_;
   std::vector<flat::Range> attr_lists_;  // into attr_indices_
   std::vector<int32_t> attr_indices_;
+  std::vector<int32_t> profile_attrs_;
   std::vector<std::pair<std::string, std::string>> resource_;
   std::string key_, utf8_;
   uint64_t samples_ = 0, first_time_ = UINT64_MAX, last_time_ = 0;
