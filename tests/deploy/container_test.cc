@@ -1,7 +1,8 @@
 // The container image of docker/Dockerfile, built with podman from this tree's `proflow` (the
 // `prebuilt` target) and run: the HEALTHCHECK reports healthy, the daemon runs as uid 10001 without
 // capabilities, a real Go pprof profile POSTed to it is counted in /metrics and written to the state
-// directory, and `podman stop` (SIGTERM) ends it with exit code 0. Everything it creates is removed.
+// directory, and `podman stop` (SIGTERM) ends it with exit code 0. The container and the test's image
+// are removed; the runtime stage stays tagged as layer cache for the next run.
 // Registered only when podman was found at configure time (label `container`).
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -21,6 +22,10 @@ namespace {
 
 namespace fs = std::filesystem;
 using namespace std::chrono_literals;
+
+// The image of the Dockerfile's runtime stage, kept between runs as build cache
+// (`podman rmi localhost/proflow-test-runtime` removes it).
+constexpr const char* kRuntimeCache = "localhost/proflow-test-runtime:latest";
 
 struct Result {
   int code;
@@ -73,10 +78,18 @@ TEST(ContainerImage, BuiltFromTheTreeRunsHealthyAsNonRootCountsAProfileAndStopsC
   fs::create_directories(context.path() / "docker");
   fs::copy_file(testing::proflowBinary(), context.path() / "proflow");
   fs::copy_file(fs::path(PROFLOW_SOURCE_DIR) / "docker" / "proflow.yaml", context.path() / "docker" / "proflow.yaml");
+  const std::string dockerfile = std::string(PROFLOW_SOURCE_DIR) + "/docker/Dockerfile";
+  // The runtime stage is tagged and kept: it is the layer cache of the next run (removing the
+  // test's own image would otherwise remove its untagged parents too, and every run would install
+  // the packages again).
+  const Result runtime = podman({"build", "--format", "docker", "--network", "host", "--target", "runtime", "--tag",
+                                 kRuntimeCache, "--file", dockerfile, context.path().string()},
+                                20min);
+  ASSERT_EQ(runtime.code, 0) << runtime.out;
   made.image = "localhost/proflow-container-test-" + suffix + ":latest";
   const Result build = podman({"build", "--format", "docker", "--network", "host", "--target", "prebuilt",
-                               "--build-arg", "PROFLOW_BINARY=proflow", "--tag", made.image, "--file",
-                               std::string(PROFLOW_SOURCE_DIR) + "/docker/Dockerfile", context.path().string()},
+                               "--build-arg", "PROFLOW_BINARY=proflow", "--tag", made.image, "--file", dockerfile,
+                               context.path().string()},
                               20min);
   ASSERT_EQ(build.code, 0) << build.out;
   // Only the runtime and prebuilt stages ran: the compile stage (after the target) was never started.
