@@ -18,7 +18,9 @@ if ! kill -0 "$pid" 2>/dev/null; then cat "$work/log"; exit 1; fi
 rss=$(awk '/VmRSS/ {print $2}' /proc/$pid/status)
 hwm=$(awk '/VmHWM/ {print $2}' /proc/$pid/status)
 threads=$(awk '/Threads/ {print $2}' /proc/$pid/status)
+anon=$(awk '/RssAnon/ {print $2}' /proc/$pid/status)
+file=$(awk '/RssFile/ {print $2}' /proc/$pid/status)
 kill -TERM "$pid"; wait "$pid" || true
-awk -v s="$secs" -v r="$rss" -v h="$hwm" -v t="$threads" 'BEGIN {
-  printf "idle after %ss: VmRSS %.1f MiB, peak %.1f MiB, %s threads (Collector anchor ~45 MiB: ratio %.2f)\n",
-         s, r / 1024, h / 1024, t, r / 1024 / 45 }'
+awk -v s="$secs" -v r="$rss" -v h="$hwm" -v t="$threads" -v a="$anon" -v f="$file" 'BEGIN {
+  printf "idle after %ss: VmRSS %.1f MiB (anonymous %.1f, file-backed %.1f), peak %.1f MiB, %s threads (Collector anchor ~45 MiB: ratio %.2f)\n",
+         s, r / 1024, a / 1024, f / 1024, h / 1024, t, r / 1024 / 45 }'

@@ -4,7 +4,8 @@
 //   - saturation: requests per daemon CPU-second, requests/s and daemon cores used;
 //   - the floor: protobuf parse + serialize of the same body per CPU-second in this process, and the
 //     ratio of the two (how close the daemon's whole path is to the cheapest possible work);
-//   - latency p50 / p99 at half of the saturation rate (paced, open loop).
+//   - latency p50 / p99 at half of the saturation rate (paced, open loop);
+//   - the daemon's resident memory (VmRSS sampled every 100 ms, and VmHWM) before, during and after.
 //
 //   proflow_load --port 4318 --pid 1234 --body go_cpu.otlp.pb [--connections 16] [--seconds 10]
 // run.sh starts the daemons and runs it with the default and with one worker.
@@ -59,6 +60,17 @@ double processCpuSeconds(int pid) {
   return static_cast<double>(utime + stime) / static_cast<double>(sysconf(_SC_CLK_TCK));
 }
 
+// A `Vm...:` line of /proc/<pid>/status, in KiB (0 when the process is gone).
+long statusKiB(int pid, const std::string& field) {
+  std::ifstream in("/proc/" + std::to_string(pid) + "/status");
+  std::string line;
+  while (std::getline(in, line))
+    if (line.compare(0, field.size() + 1, field + ":") == 0) return std::stol(line.substr(field.size() + 1));
+  return 0;
+}
+
+double mib(double kib) { return kib / 1024; }
+
 double threadCpuSeconds() {
   timespec ts{};
   clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
@@ -101,6 +113,8 @@ struct RunResult {
   double wall = 0;
   double daemon_cpu = 0;
   std::vector<double> latencies_ms;
+  long rss_peak_kib = 0;  // highest VmRSS sample during the run
+  double rss_mean_kib = 0;
 };
 
 // `connections` keep-alive connections for `seconds`; `rate` > 0 paces the whole run to that many
@@ -146,7 +160,17 @@ RunResult run(const Options& o, const std::string& body, double rate) {
       result.failed += failed;
       result.latencies_ms.insert(result.latencies_ms.end(), lat.begin(), lat.end());
     });
-  std::this_thread::sleep_for(std::chrono::duration<double>(o.seconds));
+  long rss_samples = 0;
+  double rss_sum = 0;
+  for (auto end = t0 + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(o.seconds));
+       Clock::now() < end;) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    const long rss = statusKiB(o.pid, "VmRSS");
+    result.rss_peak_kib = std::max(result.rss_peak_kib, rss);
+    rss_sum += static_cast<double>(rss);
+    ++rss_samples;
+  }
+  result.rss_mean_kib = rss_sum / static_cast<double>(std::max(rss_samples, 1L));
   stop = true;
   for (auto& t : threads) t.join();
   result.wall = std::chrono::duration<double>(Clock::now() - t0).count();
@@ -189,6 +213,7 @@ int main(int argc, char** argv) {
     std::cerr << o.body_path << " is not an OTLP profiles request\n";
     return 2;
   }
+  const long rss_before = statusKiB(o.pid, "VmRSS");
   const RunResult sat = run(o, body, 0);
   const double per_cpu = static_cast<double>(sat.ok) / std::max(sat.daemon_cpu, 1e-9);
   const double rps = static_cast<double>(sat.ok) / sat.wall;
@@ -201,5 +226,11 @@ int main(int argc, char** argv) {
   std::printf("at half saturation (%.0f req/s): p50 %.2f ms, p99 %.2f ms, %ld failed, daemon cores %.2f\n",
               static_cast<double>(half.ok) / half.wall, percentile(half.latencies_ms, 0.5),
               percentile(half.latencies_ms, 0.99), half.failed, half.daemon_cpu / half.wall);
+  std::printf("daemon RSS (VmRSS every 100 ms): before load %.1f MiB, saturation mean %.1f / peak %.1f MiB, "
+              "at half saturation peak %.1f MiB, VmHWM %.1f MiB\n",
+              mib(static_cast<double>(rss_before)), mib(sat.rss_mean_kib), mib(static_cast<double>(sat.rss_peak_kib)),
+              mib(static_cast<double>(half.rss_peak_kib)), mib(static_cast<double>(statusKiB(o.pid, "VmHWM"))));
+  std::printf("saturation peak RSS above the unloaded daemon, per 1,000 req/s: %.1f MiB\n",
+              mib(static_cast<double>(sat.rss_peak_kib - rss_before)) / std::max(rps / 1000, 1e-9));
   return 0;
 }

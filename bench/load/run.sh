@@ -2,14 +2,17 @@
 # Gateway-path load: proflow `otlp (HTTP) -> batch (send_batch_size 100) -> otlp` forwarding to a
 # second proflow (a sink with the debug exporter), loaded by proflow_load with OTLP/HTTP protobuf
 # bodies made from a real Go CPU profile; once with the default runtime (a worker per usable CPU)
-# and once with `service.runtime.workers: 1`, to show how the daemon scales.
+# and once with `service.runtime.workers: 1`, to show how the daemon scales (RUNTIMES: both, or
+# only `default` or `one`). proflow_load also reports the gateway's resident memory.
 #
-#   bench/load/run.sh [BUILD_DIR] [SECONDS] [CONNECTIONS]
+#   bench/load/run.sh [BUILD_DIR] [SECONDS] [CONNECTIONS] [RUNTIMES]
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 build=${1:-build}
 seconds=${2:-10}
 connections=${3:-16}
+runtimes=${4:-both}
+case $runtimes in both | default | one) ;; *) echo "RUNTIMES: both, default or one" >&2; exit 2 ;; esac
 tmp=$(mktemp -d)
 pids=""
 cleanup() { for p in $pids; do kill "$p" 2>/dev/null || true; done; rm -rf "$tmp"; }
@@ -56,7 +59,11 @@ YAML
   kill "$gw"; wait "$gw" 2>/dev/null || true
 }
 
-echo "== default runtime (workers = usable CPUs: $(nproc))"
-run_gateway ""
-echo "== service.runtime.workers: 1"
-run_gateway "runtime: { workers: 1 }"
+if [ "$runtimes" != one ]; then
+  echo "== default runtime (workers = usable CPUs: $(nproc))"
+  run_gateway ""
+fi
+if [ "$runtimes" != default ]; then
+  echo "== service.runtime.workers: 1"
+  run_gateway "runtime: { workers: 1 }"
+fi
