@@ -12,6 +12,7 @@
 #include <mutex>
 
 #include "core/grpc_status.h"
+#include "core/net/grpc_server.h"
 #include "extensions/symbolstore/elf_check.h"
 #include "parca/debuginfo/v1alpha1/debuginfo.grpc.pb.h"
 
@@ -229,12 +230,7 @@ Status GrpcApi::start(const std::string& endpoint, std::shared_ptr<grpc::ServerC
 }
 
 void GrpcApi::shutdown(Deadline deadline) {
-  if (!server_) return;
-  server_->Shutdown(std::chrono::system_clock::now() +
-                    std::chrono::duration_cast<std::chrono::system_clock::duration>(
-                        std::max(deadline - std::chrono::steady_clock::now(), std::chrono::steady_clock::duration(0))));
-  server_->Wait();
-  server_.reset();
+  net::shutdownGrpcServer(server_, deadline);
 }
 
 }  // namespace proflow::extensions::symbolstore

@@ -14,6 +14,7 @@
 #include "core/auth/auth_config.h"
 #include "core/compression/compression.h"
 #include "core/grpc_status.h"
+#include "core/net/grpc_server.h"
 #include "core/net/tls_server.h"
 #include "core/otlp_profiles_version.h"
 #include "core/otlp_types.h"
@@ -242,13 +243,8 @@ Status GrpcTransport::start(Host& host) {
 }
 
 void GrpcTransport::shutdown(Deadline deadline) {
-  if (!server_) return;
-  // Stops accepting new calls and waits for in-flight ones (they finish on the worker pool).
-  server_->Shutdown(std::chrono::system_clock::now() +
-                    std::chrono::duration_cast<std::chrono::system_clock::duration>(
-                        std::max(deadline - std::chrono::steady_clock::now(), std::chrono::steady_clock::duration(0))));
-  server_->Wait();
-  server_.reset();
+  // In-flight calls finish on the worker pool.
+  net::shutdownGrpcServer(server_, deadline);
 }
 
 }  // namespace proflow::receivers::otlp
