@@ -113,7 +113,10 @@ service:
   made.container = "proflow-container-test-" + suffix;
   const Result run = podman({"run", "--detach", "--name", made.container, "--network", "host", "--volume",
                              config + ":/etc/proflow/proflow.yaml:ro", made.image});
-  ASSERT_EQ(run.code, 0) << run.out;
+  ASSERT_EQ(run.code, 0) << run.out
+                          << "\n(podman could not start a container here; where the host refuses the rlimits podman"
+                             " sets, export CONTAINERS_CONF naming a containers.conf with `default_ulimits = []`"
+                             " before configuring the build)";
 
   // The image's HEALTHCHECK (kept by --format docker) passes once the daemon serves /healthz.
   Result health{};

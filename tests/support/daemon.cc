@@ -12,6 +12,7 @@
 #include <fstream>
 #include <mutex>
 #include <random>
+#include <set>
 #include <thread>
 
 #include "tests/support/temp_dir.h"
@@ -44,15 +45,21 @@ int ephemeralLow() {
 // A port is handed to a daemon some time after it is chosen. Ports from the ephemeral range are
 // also taken by the client side of every connection the suite opens meanwhile (the daemon then
 // fails with "Address already in use"), so choose below that range, at random, and check it binds.
+// A port is handed out once per process: a test that picks several before starting anything must
+// not get one twice (gRPC servers bind with SO_REUSEPORT, so two of them would share it silently).
 int freePort() {
   static const int high = ephemeralLow();
   static std::mutex mu;
   static std::mt19937 rng(std::random_device{}());
+  static std::set<int> handed_out;
   if (high > 12000) {
     std::lock_guard<std::mutex> lock(mu);
     std::uniform_int_distribution<int> pick(10000, high - 1);
     for (int attempt = 0; attempt < 64; ++attempt)
-      if (int port = pick(rng); bindable(port)) return port;
+      if (int port = pick(rng); !handed_out.count(port) && bindable(port)) {
+        handed_out.insert(port);
+        return port;
+      }
   }
   int fd = socket(AF_INET, SOCK_STREAM, 0);
   sockaddr_in addr{};
