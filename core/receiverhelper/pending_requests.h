@@ -1,0 +1,40 @@
+// Requests a receiver has accepted and queued for its worker pool but not finished: a cap on how
+// many bodies may wait in memory (beyond it the receiver answers 429), and a wait at shutdown so
+// that what was accepted still reaches the pipeline.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <thread>
+
+#include "core/component.h"
+
+namespace proflow::receiverhelper {
+
+class PendingRequests {
+ public:
+  explicit PendingRequests(int limit) : limit_(limit) {}
+
+  // Counts one more request, or returns false (counting nothing) when `limit` are pending.
+  bool tryAdd() {
+    if (count_.fetch_add(1) >= limit_) {
+      count_.fetch_sub(1);
+      return false;
+    }
+    return true;
+  }
+  void done() { count_.fetch_sub(1); }
+  int count() const { return count_.load(); }
+
+  // Returns once none is pending, or at `deadline`.
+  void drain(Deadline deadline) const {
+    while (count_.load() > 0 && std::chrono::steady_clock::now() < deadline)
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+
+ private:
+  const int limit_;
+  std::atomic<int> count_{0};
+};
+
+}  // namespace proflow::receiverhelper
