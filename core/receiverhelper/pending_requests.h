@@ -5,6 +5,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <limits>
 #include <thread>
 
 #include "core/component.h"
@@ -13,7 +14,11 @@ namespace proflow::receiverhelper {
 
 class PendingRequests {
  public:
-  explicit PendingRequests(int limit) : limit_(limit) {}
+  // Without a limit the count only serves shutdown (what bounds the bodies is elsewhere, e.g. the
+  // listener's in-flight budget).
+  explicit PendingRequests(int limit = std::numeric_limits<int>::max()) : limit_(limit) {}
+
+  void add() { count_.fetch_add(1); }
 
   // Counts one more request, or returns false (counting nothing) when `limit` are pending.
   bool tryAdd() {

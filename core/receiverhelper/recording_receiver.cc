@@ -26,7 +26,10 @@ RecordingReceiver::RecordingReceiver(const CreateSettings& settings, RecordingIn
                                      ConsumerPtr next)
     : settings_(settings), inputs_(std::move(inputs)), decode_(std::move(decode)), next_(std::move(next)) {}
 
-RecordingReceiver::~RecordingReceiver() { shutdown(std::chrono::steady_clock::now()); }
+RecordingReceiver::~RecordingReceiver() {
+  shutdown(std::chrono::steady_clock::now());
+  pending_.drain(std::chrono::steady_clock::time_point::max());  // queued work still uses `this`
+}
 
 Status RecordingReceiver::start(Host& host) {
   if (!inputs_.listener.endpoint.empty()) {
@@ -54,6 +57,7 @@ Status RecordingReceiver::start(Host& host) {
 
 void RecordingReceiver::handlePost(net::HttpRequest&& req, net::Responder respond) {
   // Decoding a recording is CPU work: off the I/O thread.
+  pending_.add();
   boost::asio::post(settings_.runtime->workers(), [this, req = std::move(req), respond]() {
     // The request's claim grows from its body to what decoding will hold, or it is refused (429
     // while other requests hold the budget, 413 when it alone is over it).
@@ -61,10 +65,14 @@ void RecordingReceiver::handlePost(net::HttpRequest&& req, net::Responder respon
     if (req.in_flight)
       reserve = [lease = req.in_flight](size_t total) { return lease->resize(total, "decoded recording"); };
     const Status s = ingest(req.body, req.query, 0, std::move(reserve));
-    if (s.isOk()) return respond(net::HttpResponse::text(200, ""));
-    auto r = net::defaultErrorFormatter(s, req);
-    if (s.retryable()) r.headers.emplace_back("Retry-After", net::retryAfterSeconds(s));
-    respond(std::move(r));
+    if (s.isOk()) {
+      respond(net::HttpResponse::text(200, ""));
+    } else {
+      auto r = net::defaultErrorFormatter(s, req);
+      if (s.retryable()) r.headers.emplace_back("Retry-After", net::retryAfterSeconds(s));
+      respond(std::move(r));
+    }
+    pending_.done();
   });
 }
 
@@ -98,9 +106,11 @@ Status RecordingReceiver::ingest(std::string_view body, const std::multimap<std:
   return next_->consume(std::move(batch));
 }
 
-void RecordingReceiver::shutdown(Deadline) {
+void RecordingReceiver::shutdown(Deadline deadline) {
   if (server_) server_->stop();
   if (watcher_) watcher_->stop();
+  // Recordings already accepted finish decoding and reach the pipeline before it shuts down.
+  pending_.drain(deadline);
 }
 
 }  // namespace proflow::receiverhelper

@@ -19,6 +19,7 @@
 #include "core/flat/flat_batch.h"
 #include "core/net/http_server.h"
 #include "core/receiverhelper/http_listener.h"
+#include "core/receiverhelper/pending_requests.h"
 
 namespace proflow::receiverhelper {
 
@@ -69,6 +70,9 @@ class RecordingReceiver final : public Receiver {
   ConsumerPtr next_;
   std::unique_ptr<net::HttpServer> server_;
   std::unique_ptr<DirectoryWatcher> watcher_;
+  // Requests handed to the worker pool and not answered yet: they use this receiver, so shutdown
+  // waits for them (their bodies are bounded by the listener's in-flight budget, not by a count).
+  PendingRequests pending_;
 };
 
 }  // namespace proflow::receiverhelper

@@ -1,22 +1,13 @@
 #include "receivers/datadog/config.h"
 
-#include "core/net/endpoint.h"
 #include "core/net/http_util.h"
 
 namespace proflow::receivers::datadog {
 
 void DatadogReceiverConfig::validate(config::ValidationContext& ctx) const {
-  net::Endpoint ep;
-  if (Status s = net::parseEndpoint(endpoint, &ep); !s.isOk()) ctx.error("endpoint", s.message());
-  if (max_request_body_size.bytes == 0) ctx.error("max_request_body_size", "must be > 0");
-  server_limits.validate(ctx, max_request_body_size.bytes);
-  if (max_profile_size.bytes == 0) ctx.error("max_profile_size", "must be > 0");
-  if (!(max_inflate_ratio >= 1)) ctx.error("max_inflate_ratio", "must be >= 1");
-  if (max_concurrent_requests < 1) ctx.error("max_concurrent_requests", "must be >= 1");
-  if (tls) {
-    auto t = ctx.nested("tls");
-    tls->validate(t);
-  }
+  validateListener(ctx, /*endpoint_optional=*/false);
+  if (max_profile_size.bytes == 0) ctx.error("max_profile_size", "must be greater than 0");
+  if (max_concurrent_requests < 1) ctx.error("max_concurrent_requests", "must be at least 1");
   if (!forward_to.empty()) {
     net::Url url;
     if (Status s = net::parseUrl(forward_to, &url); !s.isOk())

@@ -12,24 +12,19 @@
 #include <optional>
 #include <string>
 
-#include "core/auth/auth_config.h"
 #include "core/config/config_reader.h"
-#include "core/net/server_limits.h"
 #include "core/net/tls_config.h"
+#include "core/receiverhelper/http_listener.h"
 
 namespace proflow::receivers::datadog {
 
-struct DatadogReceiverConfig {
-  std::string endpoint = "127.0.0.1:8126";  // the Agent's trace port
-  // Request body as received and after Content-Encoding decompression (the Agent takes 25 MB traces).
-  config::ByteSize max_request_body_size = config::ByteSize(32ull << 20);
+// endpoint, tls, auth, body (as sent and after Content-Encoding; the Agent takes 25 MB traces) and
+// server limits: core/receiverhelper/http_listener.h.
+struct DatadogReceiverConfig : receiverhelper::HttpListenerConfig {
+  DatadogReceiverConfig() { endpoint = "127.0.0.1:8126"; }  // the Agent's trace port
   // One attachment after its own gzip/zstd.
   config::ByteSize max_profile_size = config::ByteSize(64ull << 20);
-  double max_inflate_ratio = 100;    // decompressed/compressed, above 1 MiB of output
   int max_concurrent_requests = 64;  // profile uploads decoded at once; more get 429 + Retry-After
-  std::optional<net::TlsServerConfig> tls;
-  std::optional<auth::AuthConfig> auth;
-  net::ServerLimitsConfig server_limits;  // keys at this level, see core/net/server_limits.h
 
   // Forwarding to a real Agent ("" = answer the Agent's API here and drop non-profile payloads).
   std::string forward_to;
@@ -41,14 +36,9 @@ struct DatadogReceiverConfig {
 
   template <class V>
   void visit(V& v) {
-    v.field("endpoint", endpoint, "host:port to listen on (the Agent's 8126 by default)");
-    v.field("tls", tls, "serve TLS with this certificate (absent = plain text)");
-    v.field("auth", auth, "authenticate requests: { authenticator: <extension id> }");
-    v.field("max_request_body_size", max_request_body_size, "largest body accepted, as sent and after Content-Encoding");
+    visitListener(v, "host:port to listen on (the Agent's 8126 by default)");
     v.field("max_profile_size", max_profile_size, "largest attachment accepted after its own gzip/zstd");
-    v.field("max_inflate_ratio", max_inflate_ratio, "largest decompressed/compressed ratio accepted");
     v.field("max_concurrent_requests", max_concurrent_requests, "profile uploads decoded at once; more get 429");
-    server_limits.visit(v);  // max_in_flight_bytes, max_connections, read_*_timeout
     v.field("forward_to", forward_to, "URL of a real Datadog Agent that receives every request unchanged");
     v.field("forward_timeout", forward_timeout, "time for one forwarded request and its answer (504 after)");
     v.field("max_concurrent_forwards", max_concurrent_forwards, "forwarded requests at once; more get 503");

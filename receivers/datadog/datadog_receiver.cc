@@ -4,12 +4,11 @@
 #include <spdlog/logger.h>
 
 #include <atomic>
-#include <thread>
 
-#include "core/auth/server_auth.h"
 #include "core/net/http_util.h"
 #include "core/net/in_flight_budget.h"
-#include "core/net/receiver_server.h"
+#include "core/receiverhelper/http_listener.h"
+#include "core/receiverhelper/pending_requests.h"
 #include "core/telemetry/component_telemetry.h"
 #include "receivers/datadog/agent_api.h"
 #include "receivers/datadog/convert.h"
@@ -23,6 +22,7 @@ struct DatadogReceiver::State {
       : settings(s),
         config(std::move(c)),
         next(std::move(n)),
+        pending(config.max_concurrent_requests),
         dropped(s.telemetry->counter("datadog_dropped_requests_total",
                                      "trace-agent requests (traces, stats, telemetry, ...) answered and dropped")),
         uploads(s.telemetry->counter("datadog_profile_uploads_total", "profile uploads decoded into the pipeline")),
@@ -34,7 +34,7 @@ struct DatadogReceiver::State {
   CreateSettings settings;
   DatadogReceiverConfig config;
   ConsumerPtr next;
-  std::atomic<int> in_flight{0};  // uploads queued or decoding on the worker pool
+  receiverhelper::PendingRequests pending;  // uploads queued or decoding on the worker pool
   std::unique_ptr<Forwarder> forwarder;
   std::atomic<int> port{0};  // bound port, for /info
   telemetry::Counter& dropped;
@@ -105,8 +105,7 @@ void onUpload(const std::shared_ptr<DatadogReceiver::State>& st, net::HttpReques
   const bool tap = st->forwarder != nullptr;
   if (tap) st->forwarder->forward(shared, respond);
   // Bodies wait in memory until a worker decodes them: bound how many may wait.
-  if (st->in_flight.fetch_add(1) >= st->config.max_concurrent_requests) {
-    st->in_flight.fetch_sub(1);
+  if (!st->pending.tryAdd()) {
     st->settings.telemetry->record(telemetry::Event::kReceived, {});
     st->settings.telemetry->record(telemetry::Event::kRefused, {});
     if (!tap) respond(errorResponse(429, Status::exhausted("too many concurrent profile uploads")));
@@ -114,7 +113,7 @@ void onUpload(const std::shared_ptr<DatadogReceiver::State>& st, net::HttpReques
   }
   boost::asio::post(st->settings.runtime->workers(), [st, shared, respond, tap]() {
     handleUpload(*st, *shared, tap ? nullptr : &respond);
-    st->in_flight.fetch_sub(1);
+    st->pending.done();
   });
 }
 
@@ -153,19 +152,12 @@ DatadogReceiver::~DatadogReceiver() { shutdown(std::chrono::steady_clock::now())
 
 Status DatadogReceiver::start(Host& host) {
   const auto& cfg = state_->config;
-  net::HttpServerOptions opts;
-  if (Status s = net::receiverServerOptions(cfg.endpoint, cfg.max_request_body_size.bytes, cfg.max_inflate_ratio,
-                                            cfg.tls, state_->settings.runtime->workers().get_executor(), &opts);
-      !s.isOk())
-    return s;
-  if (Status s = auth::applyServerAuth(host, cfg.auth, &opts); !s.isOk()) return s;
-  cfg.server_limits.apply(cfg.server_limits.makeBudget(), &opts);
+  if (Status s = receiverhelper::makeListener(host, state_->settings, cfg, &server_); !s.isOk())
+    return Status(s.code(), "datadog receiver: " + s.message());
   if (!cfg.forward_to.empty()) {
     state_->forwarder = std::make_unique<Forwarder>(state_->settings, cfg);
     if (Status s = state_->forwarder->start(); !s.isOk()) return s;
   }
-  server_ = std::make_unique<net::HttpServer>(state_->settings.runtime->io(), opts, state_->settings.logger,
-                                              state_->settings.telemetry);
   // Registered first so the exact routes below win.
   if (state_->forwarder) addForwardRoutes(state_, *server_);
   else addLocalRoutes(state_, *server_);
@@ -183,8 +175,7 @@ Status DatadogReceiver::start(Host& host) {
 void DatadogReceiver::shutdown(Deadline deadline) {
   if (server_) server_->stop();
   // Uploads already accepted finish decoding and reach the pipeline before it shuts down.
-  while (state_->in_flight.load() > 0 && std::chrono::steady_clock::now() < deadline)
-    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  state_->pending.drain(deadline);
   if (state_->forwarder) state_->forwarder->stop(deadline);
 }
 

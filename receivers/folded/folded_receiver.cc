@@ -5,13 +5,12 @@
 #include <charconv>
 #include <chrono>
 
-#include "core/auth/server_auth.h"
 #include "core/compression/compression.h"
 #include "core/formats/folded/folded.h"
 #include "core/formats/pprof/pprof_to_otlp.h"
 #include "core/net/http_util.h"
 #include "core/net/in_flight_budget.h"
-#include "core/net/receiver_server.h"
+#include "core/receiverhelper/http_listener.h"
 
 namespace proflow::receivers::folded {
 namespace {
@@ -30,21 +29,21 @@ net::HttpResponse refusal(const Status& s) {
 FoldedReceiver::FoldedReceiver(const CreateSettings& settings, FoldedReceiverConfig config, ConsumerPtr next)
     : settings_(settings), config_(std::move(config)), next_(std::move(next)) {}
 
-FoldedReceiver::~FoldedReceiver() { shutdown(std::chrono::steady_clock::now()); }
+FoldedReceiver::~FoldedReceiver() {
+  shutdown(std::chrono::steady_clock::now());
+  pending_.drain(std::chrono::steady_clock::time_point::max());  // queued work still uses `this`
+}
 
 Status FoldedReceiver::start(Host& host) {
-  net::HttpServerOptions opts;
-  if (Status s = net::receiverServerOptions(config_.endpoint, config_.max_request_body_size.bytes,
-                                            config_.max_inflate_ratio, config_.tls,
-                                            settings_.runtime->workers().get_executor(), &opts);
-      !s.isOk())
-    return s;
-  if (Status s = auth::applyServerAuth(host, config_.auth, &opts); !s.isOk()) return s;
-  config_.server_limits.apply(config_.server_limits.makeBudget(), &opts);
-  server_ = std::make_unique<net::HttpServer>(settings_.runtime->io(), opts, settings_.logger, settings_.telemetry);
+  if (Status s = receiverhelper::makeListener(host, settings_, config_, &server_); !s.isOk())
+    return Status(s.code(), "folded receiver: " + s.message());
   auto& workers = settings_.runtime->workers();
   server_->route("POST", kFoldedPath, [this, &workers](net::HttpRequest&& req, net::Responder respond) {
-    boost::asio::post(workers, [this, req = std::move(req), respond]() { respond(handle(req)); });
+    pending_.add();
+    boost::asio::post(workers, [this, req = std::move(req), respond]() {
+      respond(handle(req));
+      pending_.done();
+    });
   });
   if (Status s = server_->start(); !s.isOk()) return Status(s.code(), "folded receiver: " + s.message());
   settings_.logger->info("folded receiver listening on {} (port {}), POST {}", config_.endpoint, server_->port(),
@@ -114,8 +113,10 @@ net::HttpResponse FoldedReceiver::handle(const net::HttpRequest& req) {
   return s.isOk() ? net::HttpResponse::text(200, "") : refusal(s);
 }
 
-void FoldedReceiver::shutdown(Deadline) {
+void FoldedReceiver::shutdown(Deadline deadline) {
   if (server_) server_->stop();
+  // Bodies already accepted finish converting and reach the pipeline before it shuts down.
+  pending_.drain(deadline);
 }
 
 }  // namespace proflow::receivers::folded

@@ -8,6 +8,7 @@
 
 #include "core/factory.h"
 #include "core/net/http_server.h"
+#include "core/receiverhelper/pending_requests.h"
 #include "receivers/folded/config.h"
 
 namespace proflow::receivers::folded {
@@ -30,6 +31,7 @@ class FoldedReceiver final : public Receiver {
   FoldedReceiverConfig config_;
   ConsumerPtr next_;
   std::unique_ptr<net::HttpServer> server_;
+  receiverhelper::PendingRequests pending_;  // handed to the workers, not answered yet
 };
 
 }  // namespace proflow::receivers::folded

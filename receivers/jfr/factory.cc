@@ -14,7 +14,7 @@ class JfrReceiverFactory final : public ReceiverFactoryFor<JfrReceiverConfig> {
  protected:
   std::unique_ptr<Receiver> createReceiver(const CreateSettings& s, const JfrReceiverConfig& c,
                                            ConsumerPtr next) const override {
-    return std::make_unique<JfrReceiver>(s, c, std::move(next));
+    return makeJfrReceiver(s, c, std::move(next));
   }
 };
 

@@ -1,70 +1,32 @@
 #include "receivers/jfr/jfr_receiver.h"
 
-#include <boost/asio/post.hpp>
+#include <span>
 
-#include "core/auth/server_auth.h"
-#include "core/net/http_util.h"
-#include "core/net/in_flight_budget.h"
-#include "core/net/receiver_server.h"
+#include "core/formats/jfr/flat_converter.h"
 
 namespace proflow::receivers::jfr {
 
-JfrReceiver::JfrReceiver(const CreateSettings& settings, JfrReceiverConfig config, ConsumerPtr next)
-    : settings_(settings), config_(std::move(config)), ingest_(config_, std::move(next), *settings_.telemetry) {}
-
-JfrReceiver::~JfrReceiver() { shutdown(std::chrono::steady_clock::now()); }
-
-Status JfrReceiver::start(Host& host) {
-  if (!config_.endpoint.empty()) {
-    net::HttpServerOptions opts;
-    if (Status s = net::receiverServerOptions(config_.endpoint, config_.max_request_body_size.bytes,
-                                              config_.max_inflate_ratio, config_.tls,
-                                              settings_.runtime->workers().get_executor(), &opts);
-        !s.isOk())
-      return s;
-    if (Status s = auth::applyServerAuth(host, config_.auth, &opts); !s.isOk()) return s;
-    config_.server_limits.apply(config_.server_limits.makeBudget(), &opts);
-    server_ = std::make_unique<net::HttpServer>(settings_.runtime->io(), opts, settings_.logger, settings_.telemetry);
-    server_->route("POST", "/v1/jfr", [this](net::HttpRequest&& req, net::Responder respond) {
-      handlePost(std::move(req), std::move(respond));
-    });
-    if (Status s = server_->start(); !s.isOk()) return Status(s.code(), "jfr receiver: " + s.message());
-    settings_.logger->info("JFR: POST http://{}/v1/jfr (port {})", config_.endpoint, server_->port());
-  }
-  if (config_.directory) {
-    watcher_ = std::make_unique<DirectoryWatcher>(
-        settings_, *config_.directory, config_.max_request_body_size.bytes, "jfr",
-        [this](std::string_view data, const std::filesystem::path& file) {
-          return ingest_.ingest(data, {{"jfr.file.name", file.filename().string()}});
-        });
-    if (Status s = watcher_->start(); !s.isOk()) return s;
-  }
-  return Status::ok();
-}
-
-void JfrReceiver::handlePost(net::HttpRequest&& req, net::Responder respond) {
-  // Parsing a recording is CPU work: off the I/O thread.
-  boost::asio::post(settings_.runtime->workers(), [this, req = std::move(req), respond]() {
-    // The request's claim grows from its body to what conversion will hold, or it is refused (429
-    // while other requests hold the budget, 413 when it alone is over it).
-    std::function<Status(size_t)> reserve;
-    if (req.in_flight)
-      reserve = [lease = req.in_flight](size_t total) { return lease->resize(total, "decoded recording"); };
-    Status s = ingest_.ingest(req.body, req.query, std::move(reserve));
-    if (s.isOk()) {
-      respond(net::HttpResponse::text(200, ""));
-      return;
-    }
-    auto r = net::defaultErrorFormatter(s, req);
-    if (s.retryable())
-      r.headers.emplace_back("Retry-After", net::retryAfterSeconds(s));
-    respond(std::move(r));
-  });
-}
-
-void JfrReceiver::shutdown(Deadline) {
-  if (server_) server_->stop();
-  if (watcher_) watcher_->stop();
+std::unique_ptr<receiverhelper::RecordingReceiver> makeJfrReceiver(const CreateSettings& settings,
+                                                                   const JfrReceiverConfig& config, ConsumerPtr next) {
+  receiverhelper::RecordingInputs inputs{"jfr", "/v1/jfr", config, std::nullopt, config.attributes};
+  if (config.directory) inputs.directory = *config.directory;
+  auto decode = [keep_original_payload = config.keep_original_payload](const receiverhelper::Recording& recording,
+                                                                        flat::Batch* out) {
+    ::proflow::jfr::ConvertOptions options;
+    options.keep_original_payload = keep_original_payload;
+    options.reserve_memory = recording.reserve_memory;
+    const auto bytes =
+        std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(recording.bytes.data()), recording.bytes.size());
+    const ::proflow::jfr::ConvertResult r = ::proflow::jfr::convertToFlat(bytes, options, out);
+    if (!r.refused.isOk()) return r.refused;
+    // A damaged or unfinished recording is refused whole: the sender (or the directory watcher)
+    // keeps the file.
+    if (!r.ok) return Status::invalid("JFR: " + r.error.message);
+    if (out->resources.empty()) return Status::invalid("JFR: no chunk in the input");
+    return Status::ok();
+  };
+  return std::make_unique<receiverhelper::RecordingReceiver>(settings, std::move(inputs), std::move(decode),
+                                                             std::move(next));
 }
 
 }  // namespace proflow::receivers::jfr

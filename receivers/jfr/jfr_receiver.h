@@ -1,33 +1,16 @@
-// The `jfr` receiver: POST /v1/jfr and/or a directory of finished recordings.
+// The `jfr` receiver: POST /v1/jfr and/or a directory of finished recordings, decoded by the JFR
+// reader (core/formats/jfr) on the recording receiver of core/receiverhelper.
 #pragma once
 
 #include <memory>
 
 #include "core/factory.h"
-#include "core/net/http_server.h"
+#include "core/receiverhelper/recording_receiver.h"
 #include "receivers/jfr/config.h"
-#include "core/directory_watcher.h"
-#include "receivers/jfr/jfr_ingest.h"
 
 namespace proflow::receivers::jfr {
 
-class JfrReceiver final : public Receiver {
- public:
-  JfrReceiver(const CreateSettings& settings, JfrReceiverConfig config, ConsumerPtr next);
-  ~JfrReceiver() override;
-
-  Status start(Host& host) override;
-  void shutdown(Deadline deadline) override;
-  int port() const { return server_ ? server_->port() : 0; }
-
- private:
-  void handlePost(net::HttpRequest&& req, net::Responder respond);
-
-  CreateSettings settings_;
-  JfrReceiverConfig config_;
-  JfrIngest ingest_;
-  std::unique_ptr<net::HttpServer> server_;
-  std::unique_ptr<DirectoryWatcher> watcher_;
-};
+std::unique_ptr<receiverhelper::RecordingReceiver> makeJfrReceiver(const CreateSettings& settings,
+                                                                   const JfrReceiverConfig& config, ConsumerPtr next);
 
 }  // namespace proflow::receivers::jfr

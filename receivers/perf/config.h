@@ -11,15 +11,14 @@
 //         move_to: /recordings/done
 #pragma once
 
+#include <cstdint>
 #include <map>
 #include <optional>
 #include <string>
 
-#include "core/auth/auth_config.h"
 #include "core/config/config_reader.h"
 #include "core/directory_watcher.h"
-#include "core/net/server_limits.h"
-#include "core/net/tls_config.h"
+#include "core/receiverhelper/http_listener.h"
 
 namespace proflow::receivers::perf {
 
@@ -28,32 +27,26 @@ struct DirectoryConfig : DirectoryWatchConfig {
   DirectoryConfig() { suffix = ".data"; }
 };
 
-struct PerfReceiverConfig {
-  std::string endpoint = "127.0.0.1:4044";
-  config::ByteSize max_request_body_size = config::ByteSize(256ull << 20);  // after decompression
-  double max_inflate_ratio = 100;
+// endpoint, tls, auth, body and server limits: core/receiverhelper/http_listener.h.
+struct PerfReceiverConfig : receiverhelper::HttpListenerConfig {
+  PerfReceiverConfig() {
+    endpoint = "127.0.0.1:4044";
+    max_request_body_size = config::ByteSize(256ull << 20);
+  }
   std::map<std::string, std::string> attributes;  // resource attributes added to every recording
   bool keep_original_payload = false;
   uint32_t max_stack_depth = 4096;
   uint64_t max_samples = 50'000'000;
   std::optional<DirectoryConfig> directory;
-  std::optional<net::TlsServerConfig> tls;
-  std::optional<auth::AuthConfig> auth;   // authenticates the listener's requests
-  net::ServerLimitsConfig server_limits;  // keys at this level, see core/net/server_limits.h
 
   template <class V>
   void visit(V& v) {
-    v.field("endpoint", endpoint, "host:port for POST /v1/perf; empty disables HTTP");
-    v.field("tls", tls, "serve TLS with this certificate (absent = plain text)");
-    v.field("auth", auth, "authenticate requests: { authenticator: <extension id> }");
-    v.field("max_request_body_size", max_request_body_size, "largest recording accepted (decompressed)");
-    v.field("max_inflate_ratio", max_inflate_ratio, "largest decompressed/compressed ratio accepted");
+    visitListener(v, "host:port for POST /v1/perf; empty disables HTTP");
     v.field("attributes", attributes, "resource attributes added to every recording");
     v.field("keep_original_payload", keep_original_payload, "keep the recording in Profile.original_payload");
     v.field("max_stack_depth", max_stack_depth, "deepest callchain accepted (frames); deeper refuses the recording");
     v.field("max_samples", max_samples, "most sample records in one recording");
     v.field("directory", directory, "pick up finished recordings from a directory");
-    server_limits.visit(v);  // max_in_flight_bytes, max_connections, read_*_timeout
   }
   void validate(config::ValidationContext& ctx) const;
 };

@@ -16,7 +16,7 @@ class PerfReceiverFactory final : public ReceiverFactoryFor<PerfReceiverConfig> 
  protected:
   std::unique_ptr<Receiver> createReceiver(const CreateSettings& s, const PerfReceiverConfig& c,
                                            ConsumerPtr next) const override {
-    return std::make_unique<PerfReceiver>(s, c, std::move(next));
+    return makePerfReceiver(s, c, std::move(next));
   }
 };
 

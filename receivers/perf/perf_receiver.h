@@ -1,33 +1,18 @@
-// The `perf` receiver: POST /v1/perf and/or a directory of finished recordings.
+// The `perf` receiver: POST /v1/perf and/or a directory of finished recordings (perf.data or
+// `perf script` text), decoded by core/formats/perf on the recording receiver of
+// core/receiverhelper.
 #pragma once
 
 #include <memory>
 
-#include "core/directory_watcher.h"
 #include "core/factory.h"
-#include "core/net/http_server.h"
+#include "core/receiverhelper/recording_receiver.h"
 #include "receivers/perf/config.h"
-#include "receivers/perf/perf_ingest.h"
 
 namespace proflow::receivers::perf {
 
-class PerfReceiver final : public Receiver {
- public:
-  PerfReceiver(const CreateSettings& settings, PerfReceiverConfig config, ConsumerPtr next);
-  ~PerfReceiver() override;
-
-  Status start(Host& host) override;
-  void shutdown(Deadline deadline) override;
-  int port() const { return server_ ? server_->port() : 0; }
-
- private:
-  void handlePost(net::HttpRequest&& req, net::Responder respond);
-
-  CreateSettings settings_;
-  PerfReceiverConfig config_;
-  PerfIngest ingest_;
-  std::unique_ptr<net::HttpServer> server_;
-  std::unique_ptr<DirectoryWatcher> watcher_;
-};
+std::unique_ptr<receiverhelper::RecordingReceiver> makePerfReceiver(const CreateSettings& settings,
+                                                                    const PerfReceiverConfig& config,
+                                                                    ConsumerPtr next);
 
 }  // namespace proflow::receivers::perf

@@ -93,22 +93,12 @@ std::string normalizeTargetUrl(const std::string& endpoint) {
 }
 
 void PprofReceiverConfig::validate(config::ValidationContext& ctx) const {
-  server_limits.validate(ctx, max_request_body_size.bytes);
-  if (!endpoint.empty()) {
-    net::Endpoint ep;
-    if (Status s = net::parseEndpoint(endpoint, &ep); !s.isOk()) ctx.error("endpoint", s.message());
-  } else if (!scrape) {
+  if (endpoint.empty() && !scrape)
     ctx.error("endpoint", "empty endpoint turns push off: configure scrape targets or an endpoint");
-  }
-  if (max_request_body_size.bytes == 0) ctx.error("max_request_body_size", "must be greater than 0");
-  if (max_inflate_ratio < 1) ctx.error("max_inflate_ratio", "must be at least 1");
+  validateListener(ctx, /*endpoint_optional=*/true);
   for (const auto& [k, v] : attributes)
     if (k.empty()) ctx.error("attributes", "attribute names must not be empty");
   if (scrape) validateScrape(*scrape, ctx.nested("scrape"));
-  if (tls) {
-    auto t = ctx.nested("tls");
-    tls->validate(t);
-  }
 }
 
 }  // namespace proflow::receivers::pprof

@@ -21,9 +21,7 @@
 #include <vector>
 
 #include "core/config/config_reader.h"
-#include "core/auth/auth_config.h"
-#include "core/net/server_limits.h"
-#include "core/net/tls_config.h"
+#include "core/receiverhelper/http_listener.h"
 
 namespace proflow::receivers::pprof {
 
@@ -73,25 +71,20 @@ struct ScrapeConfig {
   int cpuSeconds() const;
 };
 
-struct PprofReceiverConfig {
-  std::string endpoint = "127.0.0.1:4042";
-  config::ByteSize max_request_body_size = config::ByteSize(64ull << 20);  // after decompression
-  double max_inflate_ratio = 100;
+// The push listener's endpoint, tls, auth, body and server limits: core/receiverhelper/http_listener.h.
+struct PprofReceiverConfig : receiverhelper::HttpListenerConfig {
+  PprofReceiverConfig() {
+    endpoint = "127.0.0.1:4042";
+    max_request_body_size = config::ByteSize(64ull << 20);
+  }
   std::map<std::string, std::string> attributes;  // resource attributes of every profile
   std::optional<ScrapeConfig> scrape;
-  std::optional<net::TlsServerConfig> tls;  // for the push listener
-  std::optional<auth::AuthConfig> auth;  // authenticates the listener's requests
-  net::ServerLimitsConfig server_limits;    // keys at this level, see core/net/server_limits.h
+
   template <class V>
   void visit(V& v) {
-    v.field("endpoint", endpoint, "host:port for POST /v1/pprof; empty = no listener");
-    v.field("tls", tls, "serve TLS with this certificate (absent = plain text)");
-    v.field("auth", auth, "authenticate requests: { authenticator: <extension id> }");
-    v.field("max_request_body_size", max_request_body_size, "largest body accepted, after decompression");
-    v.field("max_inflate_ratio", max_inflate_ratio, "largest decompressed/compressed ratio accepted");
+    visitListener(v, "host:port for POST /v1/pprof; empty = no listener");
     v.field("attributes", attributes, "resource attributes added to every profile");
     v.field("scrape", scrape, "pull profiles from /debug/pprof endpoints (present = on)");
-    server_limits.visit(v);  // max_in_flight_bytes, max_connections, read_*_timeout
   }
   void validate(config::ValidationContext& ctx) const;
 };

@@ -2,9 +2,8 @@
 
 #include <boost/asio/post.hpp>
 
-#include "core/auth/server_auth.h"
 #include "core/net/in_flight_budget.h"
-#include "core/net/receiver_server.h"
+#include "core/receiverhelper/http_listener.h"
 #include "receivers/pprof/ingest.h"
 
 namespace proflow::receivers::pprof {
@@ -41,15 +40,8 @@ PushServer::PushServer(const CreateSettings& settings, const PprofReceiverConfig
 PushServer::~PushServer() { stop(); }
 
 Status PushServer::start(Host& host) {
-  net::HttpServerOptions opts;
-  if (Status s = net::receiverServerOptions(ctx_->config.endpoint, ctx_->config.max_request_body_size.bytes,
-                                            ctx_->config.max_inflate_ratio, ctx_->config.tls,
-                                            settings_.runtime->workers().get_executor(), &opts);
-      !s.isOk())
-    return s;
-  if (Status s = auth::applyServerAuth(host, ctx_->config.auth, &opts); !s.isOk()) return s;
-  ctx_->config.server_limits.apply(ctx_->config.server_limits.makeBudget(), &opts);
-  server_ = std::make_unique<net::HttpServer>(settings_.runtime->io(), opts, settings_.logger, settings_.telemetry);
+  if (Status s = receiverhelper::makeListener(host, settings_, ctx_->config, &server_); !s.isOk())
+    return Status(s.code(), "pprof push: " + s.message());
   auto& workers = settings_.runtime->workers();
   server_->route("POST", kPushPath, [ctx = ctx_, &workers](net::HttpRequest&& req, net::Responder respond) {
     boost::asio::post(workers, [ctx, req = std::move(req), respond]() { ctx->handle(req, respond); });

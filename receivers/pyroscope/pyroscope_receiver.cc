@@ -1,25 +1,24 @@
 #include "receivers/pyroscope/pyroscope_receiver.h"
 
-#include <atomic>
-#include <thread>
-
 #include <boost/asio/post.hpp>
 #include <spdlog/logger.h>
 
-#include "core/auth/server_auth.h"
 #include "core/net/http_util.h"
 #include "core/net/in_flight_budget.h"
-#include "core/net/receiver_server.h"
+#include "core/receiverhelper/http_listener.h"
+#include "core/receiverhelper/pending_requests.h"
 #include "receivers/pyroscope/ingest_converter.h"
 #include "receivers/pyroscope/ingest_params.h"
 
 namespace proflow::receivers::pyroscope {
 
 struct PyroscopeReceiver::State {
+  State(const CreateSettings& s, PyroscopeReceiverConfig c, ConsumerPtr n)
+      : settings(s), config(std::move(c)), next(std::move(n)), pending(config.max_concurrent_requests) {}
   CreateSettings settings;
   PyroscopeReceiverConfig config;
   ConsumerPtr next;
-  std::atomic<int> in_flight{0};  // requests queued or converting on the worker pool
+  receiverhelper::PendingRequests pending;  // requests queued or converting on the worker pool
 };
 
 namespace {
@@ -136,38 +135,26 @@ net::HttpResponse pyroscopeError(int http_status, const Status& status) {
 }
 
 PyroscopeReceiver::PyroscopeReceiver(const CreateSettings& settings, PyroscopeReceiverConfig config, ConsumerPtr next)
-    : state_(std::make_shared<State>()) {
-  state_->settings = settings;
-  state_->config = std::move(config);
-  state_->next = std::move(next);
-}
+    : state_(std::make_shared<State>(settings, std::move(config), std::move(next))) {}
 
 PyroscopeReceiver::~PyroscopeReceiver() { shutdown(std::chrono::steady_clock::now()); }
 
 Status PyroscopeReceiver::start(Host& host) {
   const auto& cfg = state_->config;
-  net::HttpServerOptions opts;
-  if (Status s = net::receiverServerOptions(cfg.endpoint, cfg.max_request_body_size.bytes, cfg.max_inflate_ratio,
-                                            cfg.tls, state_->settings.runtime->workers().get_executor(), &opts);
-      !s.isOk())
-    return s;
-  if (Status s = auth::applyServerAuth(host, cfg.auth, &opts); !s.isOk()) return s;
-  cfg.server_limits.apply(cfg.server_limits.makeBudget(), &opts);
-  server_ = std::make_unique<net::HttpServer>(state_->settings.runtime->io(), opts, state_->settings.logger,
-                                              state_->settings.telemetry);
+  if (Status s = receiverhelper::makeListener(host, state_->settings, cfg, &server_); !s.isOk())
+    return Status(s.code(), "pyroscope receiver: " + s.message());
   for (const char* path : {"/ingest", "/pyroscope/ingest"}) {
     // The state is shared with queued work so a request in flight during shutdown stays valid.
     server_->route("POST", path, [st = state_](net::HttpRequest&& req, net::Responder respond) {
       // Bodies wait in memory until a worker converts them: bound how many may wait.
-      if (st->in_flight.fetch_add(1) >= st->config.max_concurrent_requests) {
-        st->in_flight.fetch_sub(1);
+      if (!st->pending.tryAdd()) {
         net::HttpResponse busy = pyroscopeError(429, Status::exhausted("too many concurrent ingest requests"));
         busy.headers.emplace_back("Retry-After", "1");
         return refuse(*st, respond, std::move(busy));
       }
       boost::asio::post(st->settings.runtime->workers(), [st, req = std::move(req), respond]() {
         handleIngest(*st, req, respond);
-        st->in_flight.fetch_sub(1);
+        st->pending.done();
       });
     }, formatServerError);
   }
@@ -180,8 +167,7 @@ Status PyroscopeReceiver::start(Host& host) {
 void PyroscopeReceiver::shutdown(Deadline deadline) {
   if (server_) server_->stop();
   // Requests already accepted finish converting and reach the pipeline before it shuts down.
-  while (state_->in_flight.load() > 0 && std::chrono::steady_clock::now() < deadline)
-    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  state_->pending.drain(deadline);
 }
 
 }  // namespace proflow::receivers::pyroscope

@@ -13,13 +13,9 @@
 #include "core/factory.h"
 #include "core/telemetry/component_telemetry.h"
 #include "tests/support/profile_builder.h"
+#include "tests/support/stand_ins.h"
 
 namespace proflow::testing {
-
-class NullHost final : public Host {
- public:
-  void reportFatalError(const ComponentId&, const Status&) override {}
-};
 
 // The pipeline after a receiver: accepts and records, or refuses with `answer` while `refuse` > 0
 // (each refusal decrements it; -1 refuses until told otherwise).

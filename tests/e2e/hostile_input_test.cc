@@ -58,7 +58,7 @@ bool parsePorts(const std::string& log, Ports* p) {
       {R"(OTLP/HTTP listening on \S+ \(port (\d+)\))", &p->otlp_http},
       {R"(pprof push listening on \S+ \(port (\d+)\))", &p->pprof},
       {R"(Pyroscope ingest listening on \S+ \(port (\d+)\))", &p->pyroscope},
-      {R"(JFR: POST \S+ \(port (\d+)\))", &p->jfr},
+      {R"(jfr receiver: POST \S+ \(port (\d+)\))", &p->jfr},
       {R"(folded receiver listening on \S+ \(port (\d+)\))", &p->folded}};
   for (auto [pattern, port] : lines) {
     std::smatch m;

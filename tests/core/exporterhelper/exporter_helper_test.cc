@@ -8,6 +8,7 @@
 
 #include "core/exporterhelper/exporter_helper.h"
 #include "tests/support/profile_builder.h"
+#include "tests/support/stand_ins.h"
 
 namespace proflow::exporterhelper {
 namespace {
@@ -53,10 +54,7 @@ class ScriptedSender final : public Sender {
   int attempts_ = 0, delivered_ = 0;
 };
 
-class NullHost final : public Host {
- public:
-  void reportFatalError(const ComponentId&, const Status&) override {}
-};
+using ::proflow::testing::NullHost;
 
 class ExporterHelperTest : public ::testing::Test {
  protected:

@@ -13,6 +13,7 @@
 #include "core/exporterhelper/exporter_helper.h"
 #include "tests/support/profile_builder.h"
 #include "tests/support/temp_dir.h"
+#include "tests/support/stand_ins.h"
 
 namespace proflow::exporterhelper {
 namespace {
@@ -44,10 +45,7 @@ class Peer final : public Sender {
   std::vector<std::string> delivered_;
 };
 
-class NullHost final : public Host {
- public:
-  void reportFatalError(const ComponentId&, const Status&) override {}
-};
+using ::proflow::testing::NullHost;
 
 class PersistentQueueTest : public ::testing::Test {
  protected:

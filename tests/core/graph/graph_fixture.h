@@ -10,13 +10,9 @@
 
 #include "core/graph/pipeline_graph.h"
 #include "tests/support/fake_components.h"
+#include "tests/support/stand_ins.h"
 
 namespace proflow::testing {
-
-class NullHost final : public Host {
- public:
-  void reportFatalError(const ComponentId&, const Status&) override {}
-};
 
 class GraphFixture : public ::testing::Test {
  protected:

@@ -19,16 +19,14 @@
 #include "tests/support/profile_builder.h"
 #include "tests/support/temp_dir.h"
 #include "tests/support/tls_test_server.h"
+#include "tests/support/stand_ins.h"
 
 namespace proflow::net {
 namespace {
 
 using ::testing::HasSubstr;
 
-class NullHost final : public Host {
- public:
-  void reportFatalError(const ComponentId&, const Status&) override {}
-};
+using ::proflow::testing::NullHost;
 
 // One HTTP exporter type with the endpoint its config wants for a given base URL.
 struct ExporterCase {

@@ -10,6 +10,7 @@
 #include "core/runtime.h"
 #include "tests/support/component_config.h"
 #include "tests/support/raw_http.h"
+#include "tests/support/stand_ins.h"
 
 namespace proflow {
 namespace {
@@ -65,9 +66,9 @@ TEST(HttpListenerConfig, EveryBadKeyIsReportedAtOnce) {
   const std::string errors = errorsOf(
       "endpoint: no-port\nmax_request_body_size: 0\nmax_inflate_ratio: 0.5\ntls: { cert_file: /c.pem }\n");
   EXPECT_THAT(errors, HasSubstr("receivers.listener.endpoint"));
-  EXPECT_THAT(errors, HasSubstr("max_request_body_size must be greater than 0"));
-  EXPECT_THAT(errors, HasSubstr("max_inflate_ratio must be at least 1"));
-  EXPECT_THAT(errors, HasSubstr("receivers.listener.tls"));
+  EXPECT_THAT(errors, HasSubstr("max_request_body_size: must be greater than 0"));
+  EXPECT_THAT(errors, HasSubstr("max_inflate_ratio: must be at least 1"));
+  EXPECT_THAT(errors, HasSubstr("t.yaml:4:6: receivers.listener.tls.key_file"));  // file:line of each
   // The in-flight budget must hold one whole body.
   EXPECT_THAT(errorsOf("max_request_body_size: 64MiB\nmax_in_flight_bytes: 1MiB\n"), HasSubstr("max_in_flight_bytes"));
 }
@@ -78,10 +79,7 @@ TEST(HttpListenerConfig, AnEmptyEndpointIsAnErrorUnlessTheReceiverHasAnotherInpu
   EXPECT_THAT(errorsOf("endpoint: \"nope\"\nendpoint_optional: true\n"), HasSubstr("receivers.listener.endpoint"));
 }
 
-class NullHost final : public Host {
- public:
-  void reportFatalError(const ComponentId&, const Status&) override {}
-};
+using ::proflow::testing::NullHost;
 
 class MakeListenerTest : public ::testing::Test {
  protected:

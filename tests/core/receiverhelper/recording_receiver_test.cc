@@ -14,6 +14,7 @@
 #include "core/formats/folded/folded.h"
 #include "core/receiverhelper/recording_receiver.h"
 #include "core/runtime.h"
+#include "tests/support/stand_ins.h"
 #include "tests/support/daemon.h"
 #include "tests/support/raw_http.h"
 #include "tests/support/temp_dir.h"
@@ -23,27 +24,6 @@ namespace {
 
 namespace fs = std::filesystem;
 using ::testing::HasSubstr;
-
-class Capture final : public ProfilesConsumer {
- public:
-  Status consume(Batch b) override {
-    std::lock_guard lock(mu);
-    batches.push_back(std::move(b));
-    return answer;
-  }
-  size_t count() {
-    std::lock_guard lock(mu);
-    return batches.size();
-  }
-  std::mutex mu;
-  std::vector<Batch> batches;
-  Status answer;
-};
-
-class NullHost final : public Host {
- public:
-  void reportFatalError(const ComponentId&, const Status&) override {}
-};
 
 // What the decoder was handed, for the tests to look at.
 struct Seen {
@@ -96,9 +76,9 @@ class RecordingReceiverTest : public ::testing::Test {
   telemetry::ComponentTelemetry telemetry_{metrics_, ComponentKind::kReceiver, "test"};
   CreateSettings settings_{ComponentId{"test", ""}, ComponentKind::kReceiver, spdlog::default_logger(), &telemetry_,
                            &runtime_};
-  std::shared_ptr<Capture> capture_ = std::make_shared<Capture>();
+  std::shared_ptr<testing::CaptureConsumer> capture_ = std::make_shared<testing::CaptureConsumer>();
   std::shared_ptr<Seen> seen_ = std::make_shared<Seen>();
-  NullHost host_;
+  testing::NullHost host_;
   testing::TempDir dir_;
 };
 

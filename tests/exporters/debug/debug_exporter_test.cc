@@ -13,6 +13,7 @@
 #include "exporters/debug/factory.h"
 #include "tests/support/component_config.h"
 #include "tests/support/profile_builder.h"
+#include "tests/support/stand_ins.h"
 
 namespace proflow::exporters::debug {
 namespace {
@@ -23,10 +24,7 @@ using ::proflow::testing::ProfileSpec;
 using ::testing::HasSubstr;
 using ::testing::Not;
 
-class NullHost : public Host {
- public:
-  void reportFatalError(const ComponentId&, const Status&) override {}
-};
+using ::proflow::testing::NullHost;
 
 // Runs one exporter with its log captured line by line.
 struct Captured {

@@ -10,13 +10,11 @@
 #include "core/factory.h"
 #include "core/telemetry/metrics.h"
 #include "exporters/file/file_exporter.h"
+#include "tests/support/stand_ins.h"
 
 namespace proflow::exporters::file {
 
-class NullHost : public Host {
- public:
-  void reportFatalError(const ComponentId&, const Status&) override {}
-};
+using ::proflow::testing::NullHost;
 
 struct Harness {
   telemetry::MetricsRegistry registry;

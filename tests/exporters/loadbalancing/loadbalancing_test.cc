@@ -18,6 +18,7 @@
 #include "tests/support/otlp_files.h"
 #include "tests/support/profile_builder.h"
 #include "tests/support/temp_dir.h"
+#include "tests/support/stand_ins.h"
 
 
 namespace proflow {
@@ -92,10 +93,7 @@ TEST(LoadBalancingExporter, EveryServiceLandsWholeOnTheGatewayTheRingPicks) {
   EXPECT_EQ(used, expected_used);
 }
 
-class NullHost final : public Host {
- public:
-  void reportFatalError(const ComponentId&, const Status&) override {}
-};
+using ::proflow::testing::NullHost;
 
 // What the DNS resolver does each interval, driven directly: a backend joins, then one leaves.
 TEST(LoadBalancingExporter, BackendsJoiningAndLeavingMoveOnlyTheirKeysAndLoseNothing) {

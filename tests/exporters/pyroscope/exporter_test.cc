@@ -16,6 +16,7 @@
 #include "exporters/pyroscope/pyroscope_sender.h"
 #include "pyroscope/push/v1/push.pb.h"
 #include "tests/exporters/pyroscope/test_profiles.h"
+#include "tests/support/stand_ins.h"
 
 namespace proflow::exporters::pyroscope {
 namespace {
@@ -71,10 +72,7 @@ class FakePyroscope {
   std::vector<Received> received_;
 };
 
-class NullHost final : public Host {
- public:
-  void reportFatalError(const ComponentId&, const Status&) override {}
-};
+using ::proflow::testing::NullHost;
 
 class ExporterTest : public ::testing::Test {
  protected:

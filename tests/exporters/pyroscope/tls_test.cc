@@ -14,15 +14,13 @@
 #include "tests/exporters/pyroscope/test_profiles.h"
 #include "tests/support/temp_dir.h"
 #include "tests/support/tls_test_server.h"
+#include "tests/support/stand_ins.h"
 
 namespace proflow::exporters::pyroscope {
 namespace {
 
 
-class NullHost final : public Host {
- public:
-  void reportFatalError(const ComponentId&, const Status&) override {}
-};
+using ::proflow::testing::NullHost;
 
 class PyroscopeTlsTest : public ::testing::Test {
  protected:

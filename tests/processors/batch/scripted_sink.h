@@ -14,13 +14,11 @@
 #include "core/consumer.h"
 #include "core/durable_acceptance.h"
 #include "core/factory.h"
+#include "tests/support/stand_ins.h"
 
 namespace proflow::processors::batch {
 
-class NullHost : public Host {
- public:
-  void reportFatalError(const ComponentId&, const Status&) override {}
-};
+using ::proflow::testing::NullHost;
 
 // Settings of a batch processor under test: a silent logger, the given counters, no runtime.
 inline CreateSettings batchTestSettings(telemetry::ComponentTelemetry* telemetry) {

@@ -15,6 +15,7 @@
 #include "core/telemetry/component_telemetry.h"
 #include "receivers/datadog/datadog_receiver.h"
 #include "receivers/datadog/factory.h"
+#include "tests/support/stand_ins.h"
 
 namespace proflow::receivers::datadog::testing {
 
@@ -38,10 +39,7 @@ class Capture final : public ProfilesConsumer {
   Status answer;
 };
 
-class NullHost final : public Host {
- public:
-  void reportFatalError(const ComponentId&, const Status&) override {}
-};
+using ::proflow::testing::NullHost;
 
 class DatadogReceiverTest : public ::testing::Test {
  protected:

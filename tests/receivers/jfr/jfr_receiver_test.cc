@@ -11,6 +11,7 @@
 #include "core/runtime.h"
 #include "receivers/jfr/factory.h"
 #include "receivers/jfr/jfr_receiver.h"
+#include "tests/support/stand_ins.h"
 #include "tests/support/daemon.h"
 #include "tests/support/temp_dir.h"
 
@@ -29,30 +30,12 @@ std::string recording(const std::string& name) {
   return out + "/" + name;
 }
 
-class Capture final : public ProfilesConsumer {
- public:
-  Status consume(Batch b) override {
-    std::lock_guard lock(mu);
-    if (!answer.isOk()) return answer;
-    batches.push_back(b);
-    return Status::ok();
-  }
-  std::mutex mu;
-  std::vector<Batch> batches;
-  Status answer;
-};
-
-class NullHost final : public Host {
- public:
-  void reportFatalError(const ComponentId&, const Status&) override {}
-};
-
 class JfrReceiverTest : public ::testing::Test {
  protected:
-  std::unique_ptr<receivers::jfr::JfrReceiver> make(receivers::jfr::JfrReceiverConfig cfg) {
+  std::unique_ptr<receiverhelper::RecordingReceiver> make(receivers::jfr::JfrReceiverConfig cfg) {
     CreateSettings s{ComponentId{"jfr", ""}, ComponentKind::kReceiver, spdlog::default_logger(), &telemetry_, &runtime_};
     settings_ = s;
-    return std::make_unique<receivers::jfr::JfrReceiver>(settings_, std::move(cfg), capture_);
+    return receivers::jfr::makeJfrReceiver(settings_, cfg, capture_);
   }
   std::string attribute(const Batch& b, const std::string& key) {
     for (const auto& kv : b.request().resource_profiles(0).resource().attributes())
@@ -71,8 +54,8 @@ class JfrReceiverTest : public ::testing::Test {
   telemetry::MetricsRegistry metrics_;
   telemetry::ComponentTelemetry telemetry_{metrics_, ComponentKind::kReceiver, "jfr"};
   CreateSettings settings_;
-  std::shared_ptr<Capture> capture_ = std::make_shared<Capture>();
-  NullHost host_;
+  std::shared_ptr<testing::CaptureConsumer> capture_ = std::make_shared<testing::CaptureConsumer>();
+  testing::NullHost host_;
   testing::TempDir dir_;
 };
 

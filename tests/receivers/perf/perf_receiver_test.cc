@@ -13,6 +13,7 @@
 
 #include "core/flat/flat_attributes.h"
 #include "core/runtime.h"
+#include "tests/support/stand_ins.h"
 #include "tests/support/daemon.h"
 #include "tests/support/temp_dir.h"
 
@@ -25,30 +26,12 @@ std::string fixture(const std::string& name) {
   return std::string(PROFLOW_SOURCE_DIR) + "/tests/core/formats/perf/testdata/" + name;
 }
 
-class Capture final : public ProfilesConsumer {
- public:
-  Status consume(Batch b) override {
-    std::lock_guard lock(mu);
-    if (!answer.isOk()) return answer;
-    batches.push_back(b);
-    return Status::ok();
-  }
-  std::mutex mu;
-  std::vector<Batch> batches;
-  Status answer;
-};
-
-class NullHost final : public Host {
- public:
-  void reportFatalError(const ComponentId&, const Status&) override {}
-};
-
 class PerfReceiverTest : public ::testing::Test {
  protected:
-  std::unique_ptr<receivers::perf::PerfReceiver> make(receivers::perf::PerfReceiverConfig cfg) {
+  std::unique_ptr<receiverhelper::RecordingReceiver> make(receivers::perf::PerfReceiverConfig cfg) {
     settings_ = CreateSettings{ComponentId{"perf", ""}, ComponentKind::kReceiver, spdlog::default_logger(), &telemetry_,
                                &runtime_};
-    return std::make_unique<receivers::perf::PerfReceiver>(settings_, std::move(cfg), capture_);
+    return receivers::perf::makePerfReceiver(settings_, cfg, capture_);
   }
   // POSTs `file`; returns the HTTP status and fills `body` with the answer.
   int post(int port, const std::string& file, std::string* body = nullptr, const std::string& query = "") {
@@ -69,8 +52,8 @@ class PerfReceiverTest : public ::testing::Test {
   telemetry::MetricsRegistry metrics_;
   telemetry::ComponentTelemetry telemetry_{metrics_, ComponentKind::kReceiver, "perf"};
   CreateSettings settings_;
-  std::shared_ptr<Capture> capture_ = std::make_shared<Capture>();
-  NullHost host_;
+  std::shared_ptr<testing::CaptureConsumer> capture_ = std::make_shared<testing::CaptureConsumer>();
+  testing::NullHost host_;
   testing::TempDir dir_;
 };
 

@@ -19,6 +19,7 @@
 #include "core/telemetry/metrics.h"
 #include "receivers/pprof/factory.h"
 #include "receivers/pprof/pprof_receiver.h"
+#include "tests/support/stand_ins.h"
 
 namespace proflow::receivers::pprof {
 
@@ -53,10 +54,7 @@ class CollectingConsumer final : public ProfilesConsumer {
   Status refuse_with_;
 };
 
-class NullHost : public Host {
- public:
-  void reportFatalError(const ComponentId&, const Status&) override {}
-};
+using ::proflow::testing::NullHost;
 
 struct Harness {
   Runtime runtime{1, 2};

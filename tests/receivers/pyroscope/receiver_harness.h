@@ -19,6 +19,7 @@
 #include "receivers/pyroscope/pyroscope_receiver.h"
 #include "tests/support/daemon.h"
 #include "tests/support/temp_dir.h"
+#include "tests/support/stand_ins.h"
 
 namespace proflow::receivers::pyroscope::testing {
 
@@ -49,10 +50,7 @@ class Capture final : public ProfilesConsumer {
   int entered = 0;
 };
 
-class NullHost final : public Host {
- public:
-  void reportFatalError(const ComponentId&, const Status&) override {}
-};
+using ::proflow::testing::NullHost;
 
 struct Reply {
   int status = 0;

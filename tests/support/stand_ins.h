@@ -1,0 +1,37 @@
+// Stand-ins around a component under test: a consumer that keeps what reaches it (and answers what
+// the test sets, e.g. a full queue), and a host without extensions for start().
+#pragma once
+
+#include <mutex>
+#include <vector>
+
+#include "core/component.h"
+#include "core/consumer.h"
+
+namespace proflow::testing {
+
+class CaptureConsumer final : public ProfilesConsumer {
+ public:
+  // Keeps the batch unless `answer` is set to a refusal, which is returned instead.
+  Status consume(Batch b) override {
+    std::lock_guard lock(mu);
+    if (!answer.isOk()) return answer;
+    batches.push_back(std::move(b));
+    return Status::ok();
+  }
+  size_t count() {
+    std::lock_guard lock(mu);
+    return batches.size();
+  }
+
+  std::mutex mu;
+  std::vector<Batch> batches;
+  Status answer;
+};
+
+class NullHost final : public Host {
+ public:
+  void reportFatalError(const ComponentId&, const Status&) override {}
+};
+
+}  // namespace proflow::testing
