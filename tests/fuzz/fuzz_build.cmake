@@ -4,9 +4,10 @@
 #
 # PROFLOW_FUZZ_PREBUILT=<a GCC build tree of the same sources>: link its framework libraries
 # (proflow_proto, proflow_core, the batch processor and debug exporter the config target registers)
-# instead of compiling them again, and build only the decoders (core/formats, receivers/pyroscope) and
-# the targets with clang. Both compilers use libstdc++, so the objects link; the framework is then not
-# instrumented, which is fine for fuzzing the decoders and saves most of the build.
+# instead of compiling them again, and build only the decoders (core/formats, receivers/pyroscope,
+# receivers/datadog) and the targets with clang. Both compilers use libstdc++, so the objects link;
+# the framework is then not instrumented, which is fine for fuzzing the decoders and saves most of
+# the build.
 add_compile_options(-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize=vptr
                     -fno-sanitize-recover=undefined -fno-omit-frame-pointer)
 add_link_options(-fsanitize=address,undefined)
@@ -51,4 +52,5 @@ target_link_libraries(proflow_exporter_debug INTERFACE proflow_core)
 add_subdirectory(core/flat)  # proflow_flat: a name for proflow_core's flat model
 add_subdirectory(core/formats)
 add_subdirectory(receivers/pyroscope)
+add_subdirectory(receivers/datadog)
 add_subdirectory(tests/fuzz)
