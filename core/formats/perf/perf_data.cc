@@ -329,8 +329,11 @@ uint32_t Decoder::eventOf(const Attr* a) {
 }
 
 uint64_t Decoder::wallTime(uint64_t t) const {
-  const int64_t w = static_cast<int64_t>(t) + clock_offset_;
-  return w < 0 ? 0 : static_cast<uint64_t>(w);
+  // Both come from the file: a time and an offset of any size must not overflow; the result is
+  // clamped to what a Unix timestamp in nanoseconds can hold.
+  const __int128 w = static_cast<__int128>(t) + clock_offset_;
+  if (w < 0) return 0;
+  return w > static_cast<__int128>(UINT64_MAX) ? UINT64_MAX : static_cast<uint64_t>(w);
 }
 
 Status Decoder::sample(uint64_t off, uint16_t misc, uint64_t size) {
