@@ -57,7 +57,6 @@ Status connectNats(const NatsConnectionConfig& config, const std::string& name, 
   if (s == NATS_OK) s = natsOptions_SetTimeout(opts.get(), millis(config.connect_timeout));
   if (s == NATS_OK) s = natsOptions_SetMaxReconnect(opts.get(), -1);  // forever
   if (s == NATS_OK) s = natsOptions_SetReconnectWait(opts.get(), millis(config.reconnect_wait));
-  if (s == NATS_OK) s = natsOptions_SetRetryOnFailedConnect(opts.get(), true, nullptr, nullptr);
   if (s == NATS_OK && !config.username.empty())
     s = natsOptions_SetUserInfo(opts.get(), config.username.c_str(), config.password.c_str());
   if (s == NATS_OK && !config.token.empty()) s = natsOptions_SetToken(opts.get(), config.token.c_str());
@@ -68,8 +67,24 @@ Status connectNats(const NatsConnectionConfig& config, const std::string& name, 
     s = natsOptions_LoadCertificatesChain(opts.get(), config.tls.cert_file.c_str(), config.tls.key_file.c_str());
   if (s != NATS_OK) return Status::invalid(std::string("NATS options: ") + natsStatus_GetText(s));
   natsConnection* nc = nullptr;
+  // One attempt first: what a running server refuses (credentials, TLS) is reported now with its
+  // reason. With retries on, cnats would retry such a refusal inside Connect forever.
   s = natsConnection_Connect(&nc, opts.get());
-  // Not up yet: the connection keeps trying in the background.
+  if (s == NATS_OK) {
+    out->reset(nc);
+    return Status::ok();
+  }
+  if (s != NATS_NO_SERVER && s != NATS_TIMEOUT) {
+    ::natsStatus last = NATS_OK;
+    const char* detail = nats_GetLastError(&last);
+    const std::string why = std::string(natsStatus_GetText(s)) + (detail && *detail ? std::string(" (") + detail + ")" : "");
+    if (s == NATS_CONNECTION_AUTH_FAILED || s == NATS_NOT_PERMITTED)
+      return Status(StatusCode::kUnauthenticated, "connecting to " + config.url + ": " + why + "; check username/password/token");
+    return Status::invalid("connecting to " + config.url + ": " + why);
+  }
+  // Not up (yet): the connection keeps trying in the background.
+  s = natsOptions_SetRetryOnFailedConnect(opts.get(), true, nullptr, nullptr);
+  if (s == NATS_OK) s = natsConnection_Connect(&nc, opts.get());
   if (s != NATS_OK && s != NATS_NOT_YET_CONNECTED) return natsStatus(s, "connecting to " + config.url);
   out->reset(nc);
   return Status::ok();

@@ -30,13 +30,16 @@ bool accepts(int port) {
 
 }  // namespace
 
-NatsServer::NatsServer() : port_(freePort()) { start(); }
+NatsServer::NatsServer(NatsServerSecurity security) : security_(std::move(security)), port_(freePort()) { start(); }
 
 NatsServer::~NatsServer() { kill(); }
 
 bool NatsServer::start() {
-  const std::vector<std::string> argv = {"nats-server", "-js",  "-a", "127.0.0.1", "-p", std::to_string(port_),
-                                         "-sd",         dir_.file("store")};
+  std::vector<std::string> argv = {"nats-server", "-js", "-a", "127.0.0.1", "-p", std::to_string(port_),
+                                   "-sd",         dir_.file("store")};
+  if (!security_.user.empty()) argv.insert(argv.end(), {"--user", security_.user, "--pass", security_.password});
+  if (!security_.cert_file.empty())
+    argv.insert(argv.end(), {"--tls", "--tlscert", security_.cert_file, "--tlskey", security_.key_file});
   const std::string log_path = dir_.file("nats.log");
   pid_ = fork();
   if (pid_ == 0) {

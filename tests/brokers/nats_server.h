@@ -10,9 +10,16 @@
 
 namespace proflow::testing {
 
+// What a secured server demands of its clients: a user and password, and TLS (with this
+// certificate and key) on every connection. Empty fields: no such demand.
+struct NatsServerSecurity {
+  std::string user, password;
+  std::string cert_file, key_file;
+};
+
 class NatsServer {
  public:
-  NatsServer();  // started; check ok()
+  explicit NatsServer(NatsServerSecurity security = {});  // started; check ok()
   ~NatsServer();
   NatsServer(const NatsServer&) = delete;
   NatsServer& operator=(const NatsServer&) = delete;
@@ -25,6 +32,7 @@ class NatsServer {
 
  private:
   TempDir dir_;
+  NatsServerSecurity security_;
   int port_;
   pid_t pid_ = -1;
 };
