@@ -77,10 +77,11 @@ Status connectNats(const NatsConnectionConfig& config, const std::string& name, 
   if (s != NATS_NO_SERVER && s != NATS_TIMEOUT) {
     ::natsStatus last = NATS_OK;
     const char* detail = nats_GetLastError(&last);
-    const std::string why = std::string(natsStatus_GetText(s)) + (detail && *detail ? std::string(" (") + detail + ")" : "");
+    std::string why = "connecting to " + config.url + ": " + natsStatus_GetText(s);
+    if (detail && *detail) why += std::string(" (") + detail + ")";
     if (s == NATS_CONNECTION_AUTH_FAILED || s == NATS_NOT_PERMITTED)
-      return Status(StatusCode::kUnauthenticated, "connecting to " + config.url + ": " + why + "; check username/password/token");
-    return Status::invalid("connecting to " + config.url + ": " + why);
+      return Status(StatusCode::kUnauthenticated, why + "; check username/password/token");
+    return Status::invalid(why);
   }
   // Not up (yet): the connection keeps trying in the background.
   s = natsOptions_SetRetryOnFailedConnect(opts.get(), true, nullptr, nullptr);
