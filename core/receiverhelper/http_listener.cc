@@ -22,7 +22,7 @@ void HttpListenerConfig::validateListener(config::ValidationContext& ctx, bool e
 }
 
 Status makeListener(Host& host, const CreateSettings& settings, const HttpListenerConfig& config,
-                    std::unique_ptr<net::HttpServer>* out, std::shared_ptr<net::InFlightBudget> budget) {
+                    std::unique_ptr<net::HttpServer>* out) {
   net::HttpServerOptions opts;
   if (Status s = net::receiverServerOptions(config.endpoint, config.max_request_body_size.bytes,
                                             config.max_inflate_ratio, config.tls,
@@ -30,7 +30,7 @@ Status makeListener(Host& host, const CreateSettings& settings, const HttpListen
       !s.isOk())
     return s;
   if (Status s = auth::applyServerAuth(host, config.auth, &opts); !s.isOk()) return s;
-  config.server_limits.apply(budget ? std::move(budget) : config.server_limits.makeBudget(), &opts);
+  config.server_limits.apply(config.server_limits.makeBudget(), &opts);
   *out = std::make_unique<net::HttpServer>(settings.runtime->io(), opts, settings.logger, settings.telemetry);
   return Status::ok();
 }

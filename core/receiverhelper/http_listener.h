@@ -52,11 +52,10 @@ struct HttpListenerConfig {
 };
 
 // The receiver's server, not started: options from `config` (TLS loaded, compressed bodies inflated
-// on the runtime's workers), its authenticator, connection cap, timeouts and in-flight budget.
-// `budget` is shared by several listeners of one receiver (null: the listener gets its own). The
-// caller adds its routes, then calls start(). Errors name what failed (a certificate file, an
-// unknown authenticator).
+// on the runtime's workers), its authenticator, connection cap, timeouts and its own in-flight
+// budget. The caller adds its routes, then calls start(). Errors name what failed (a certificate
+// file, an unknown authenticator).
 Status makeListener(Host& host, const CreateSettings& settings, const HttpListenerConfig& config,
-                    std::unique_ptr<net::HttpServer>* out, std::shared_ptr<net::InFlightBudget> budget = nullptr);
+                    std::unique_ptr<net::HttpServer>* out);
 
 }  // namespace proflow::receiverhelper

@@ -13,21 +13,11 @@
 
 #include "core/telemetry/metrics.h"
 #include "processors/profilemetrics/profilemetrics_processor.h"
+#include "tests/support/stand_ins.h"
 
 namespace proflow::processors::profilemetrics::testing {
 
-class Sink : public ProfilesConsumer {
- public:
-  Status consume(Batch b) override {
-    std::lock_guard lock(mu);
-    if (!answer.isOk()) return answer;
-    batches.push_back(std::move(b));
-    return Status::ok();
-  }
-  std::mutex mu;
-  Status answer = Status::ok();
-  std::vector<Batch> batches;
-};
+using Sink = ::proflow::testing::CaptureConsumer;
 
 struct Harness {
   telemetry::MetricsRegistry registry;
