@@ -13,7 +13,7 @@
 #include "core/flat/flat_convert.h"
 #include "core/formats/jfr/otlp_converter.h"
 #include "core/formats/pprof/pprof_to_otlp.h"
-#include "core/request_merger.h"
+#include "tests/support/request_merger.h"
 #include "processors/compress/compactor.h"
 
 namespace pc = proflow::processors::compress;

@@ -13,7 +13,7 @@
 #include "core/flat/flat_merge.h"
 #include "core/formats/pprof/pprof_to_otlp.h"
 #include "core/net/grpc_channel.h"
-#include "core/request_merger.h"
+#include "tests/support/request_merger.h"
 
 namespace proflow::flat {
 namespace {

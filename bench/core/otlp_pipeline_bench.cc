@@ -7,7 +7,7 @@
 #include <random>
 
 #include "core/dictionary_builder.h"
-#include "core/request_merger.h"
+#include "tests/support/request_merger.h"
 
 namespace proflow {
 namespace {

@@ -24,7 +24,7 @@ void appendValueIdentity(std::string& out, const Value& v, const Batch& b, const
 
 // Identity of resource or scope attributes (`key_values` of the batch): reference-based and inline
 // forms of one attribute are equal, their order is ignored; the same text as keyValuesIdentity() of
-// core/request_merger.h gives for the protobuf form.
+// tests/support/request_merger.h gives for the protobuf form.
 std::string keyValuesIdentity(const Batch& b, Range key_values);
 // Identity of a resource: its schema_url, '\n', its attributes' identity. The Merger combines
 // resources of equal identity.

@@ -12,7 +12,7 @@ std::map<std::string, std::string> KafkaReceiverConfig::fixedProperties() const 
       {"auto.offset.reset", initial_offset},
       {"session.timeout.ms",
        std::to_string(std::chrono::duration_cast<std::chrono::milliseconds>(session_timeout.value).count())},
-      // At least once: the receiver commits a record's offset itself, once the pipeline accepted it.
+      // At least once: the receiver commits offsets itself, only of records the pipeline accepted.
       // (No stored offsets: a partition that comes back after a rebalance must not have an offset a
       // previous assignment stored committed over records another member did not deliver.)
       {"enable.auto.commit", "false"},

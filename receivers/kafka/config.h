@@ -1,5 +1,5 @@
 // Config of the `kafka` receiver: a consumer group member that commits offsets only after the
-// pipeline accepted a record.
+// pipeline accepted a record, batched every commit_interval.
 //
 //   receivers:
 //     kafka:
@@ -26,6 +26,7 @@ struct KafkaReceiverConfig {
   std::string initial_offset = "latest";  // latest | earliest: where a group without offsets starts
   config::Duration session_timeout = std::chrono::seconds(10);
   config::Duration pause_duration = std::chrono::seconds(1);  // how long a refused partition rests
+  config::Duration commit_interval = std::chrono::seconds(1);  // accepted offsets are committed this often
   config::ByteSize max_message_bytes = config::ByteSize(8u << 20);
   std::map<std::string, std::string> consumer_config;  // librdkafka properties by their own names
 
@@ -39,6 +40,8 @@ struct KafkaReceiverConfig {
     v.field("initial_offset", initial_offset, "latest or earliest: where a group without committed offsets starts");
     v.field("session_timeout", session_timeout, "a member silent this long leaves the group (its partitions move)");
     v.field("pause_duration", pause_duration, "a partition the pipeline refused is paused this long");
+    v.field("commit_interval", commit_interval,
+            "offsets of accepted records are committed together this often (0s: after every record)");
     v.field("max_message_bytes", max_message_bytes, "larger records are skipped as poison");
     v.field("consumer_config", consumer_config,
             "librdkafka properties (security.protocol, sasl.mechanisms, ssl.ca.location, ...)");

@@ -46,7 +46,10 @@ KafkaReceiver::KafkaReceiver(const CreateSettings& settings, KafkaReceiverConfig
                                           "partitions paused because the pipeline refused a record")),
       poison_(settings.telemetry->counter("kafka_poison_records_total",
                                           "records skipped because they can never be accepted")),
-      assigned_(settings.telemetry->gauge("kafka_assigned_partitions", "partitions this group member reads")) {}
+      assigned_(settings.telemetry->gauge("kafka_assigned_partitions", "partitions this group member reads")),
+      commits_(settings.telemetry->counter("kafka_offset_commits_total",
+                                           "offset commits sent, each covering every partition's records settled since "
+                                           "the last")) {}
 
 KafkaReceiver::~KafkaReceiver() { shutdown(std::chrono::steady_clock::now()); }
 
@@ -86,12 +89,15 @@ void KafkaReceiver::rebalance(rd_kafka_resp_err_t err, rd_kafka_topic_partition_
     assigned_.add(partitions->cnt);
     return;
   }
-  // Revoked: what was not committed is read again by the next owner.
+  // Revoked: what was settled is committed first, so the next owner starts after it; what was not
+  // settled is read again by the next owner.
+  commitAccepted(false, partitions);
   for (int i = 0; i < partitions->cnt; ++i) {
     const Partition p{partitions->elems[i].topic, partitions->elems[i].partition};
     paused_.erase(p);
     rewind_.erase(p);
     next_offset_.erase(p);
+    uncommitted_.erase(p);
   }
   assigned_.add(-partitions->cnt);
   if (cooperative) {
@@ -106,6 +112,7 @@ void KafkaReceiver::run() {
   while (!stopping_) {
     resumeDue();
     updateLag();
+    commitAccepted(true);
     rd_kafka_message_t* m = rd_kafka_consumer_poll(consumer_.get(), 100);
     if (m == nullptr) continue;
     std::unique_ptr<rd_kafka_message_t, void (*)(rd_kafka_message_t*)> owned(m, rd_kafka_message_destroy);
@@ -131,8 +138,31 @@ void KafkaReceiver::run() {
       continue;
     }
     next_offset_[p] = m->offset + 1;
-    // Asynchronous: a commit lost to a crash or a rebalance means a re-read, never a skip.
-    rd_kafka_commit_message(consumer_.get(), m, 1);
+    uncommitted_[p] = m->offset + 1;
+  }
+}
+
+void KafkaReceiver::commitAccepted(bool due_only, const rd_kafka_topic_partition_list_t* revoked) {
+  if (uncommitted_.empty()) return;
+  const auto now = std::chrono::steady_clock::now();
+  if (due_only && now < next_commit_) return;
+  PartitionList offsets(rd_kafka_topic_partition_list_new(static_cast<int>(uncommitted_.size())));
+  for (const auto& [p, next] : uncommitted_) {
+    if (revoked != nullptr && rd_kafka_topic_partition_list_find(revoked, p.first.c_str(), p.second) == nullptr)
+      continue;
+    rd_kafka_topic_partition_list_add(offsets.get(), p.first.c_str(), p.second)->offset = next;
+  }
+  if (offsets->cnt == 0) return;
+  // Asynchronous in the steady state: a commit lost to a crash means a re-read, never a skip.
+  const int async = revoked == nullptr && !stopping_ ? 1 : 0;
+  rd_kafka_resp_err_t e = rd_kafka_commit(consumer_.get(), offsets.get(), async);
+  if (e != RD_KAFKA_RESP_ERR_NO_ERROR && e != RD_KAFKA_RESP_ERR__NO_OFFSET)
+    throttle_.log(*settings_.logger, spdlog::level::warn, "commit",
+                  std::string("offset commit: ") + rd_kafka_err2str(e));
+  commits_.add(1);
+  if (revoked == nullptr) {
+    uncommitted_.clear();
+    next_commit_ = now + config_.commit_interval.value;
   }
 }
 
@@ -233,6 +263,7 @@ void KafkaReceiver::shutdown(Deadline deadline) {
   if (stopping_.exchange(true) && !thread_.joinable()) return;
   if (thread_.joinable()) thread_.join();
   if (consumer_) {
+    commitAccepted(false);
     rd_kafka_consumer_close(consumer_.get());  // waits for pending commits, leaves the group: partitions move at once
     assigned_.set(0);
   }

@@ -1,7 +1,8 @@
 // The `kafka` receiver: a consumer group member (replicas share group_id, so each partition is read
 // by one of them). Each record is decoded and validated as an OTLP profiles request and handed to
 // the pipelines; its offset is committed only once the pipeline accepted it (at least once: a crash
-// or a rebalance before the commit means the record is read again). When the pipeline refuses, the
+// before the commit means the record is read again). Accepted offsets are committed together every
+// commit_interval, and at once for partitions being revoked and at shutdown. When the pipeline refuses, the
 // record's partition is paused and rewound to that record, then resumed after pause_duration, so
 // backpressure delays data instead of losing it. Records that can never be accepted (undecodable,
 // or refused for good) are skipped, logged and counted. Consumer lag is exposed in /metrics.
@@ -43,6 +44,9 @@ class KafkaReceiver final : public Receiver {
   void seekTo(const Partition& p, int64_t offset);
   void resumeDue();
   void updateLag();
+  // Commits the accepted offsets not committed yet: all of them, or only those of `revoked`
+  // (synchronously then, so the partitions' next owner starts after them).
+  void commitAccepted(bool due_only, const rd_kafka_topic_partition_list_t* revoked = nullptr);
 
   CreateSettings settings_;
   KafkaReceiverConfig config_;
@@ -55,12 +59,15 @@ class KafkaReceiver final : public Receiver {
   std::map<Partition, std::chrono::steady_clock::time_point> paused_;  // -> when to resume
   std::map<Partition, int64_t> rewind_;       // -> offset of the refused record, until it is read again
   std::map<Partition, int64_t> next_offset_;  // after the last settled record
+  std::map<Partition, int64_t> uncommitted_;  // next offsets settled since the last commit
+  std::chrono::steady_clock::time_point next_commit_{};
   std::chrono::steady_clock::time_point next_lag_update_{};
 
   telemetry::Gauge& lag_;
   telemetry::Counter& pauses_;
   telemetry::Counter& poison_;
   telemetry::Gauge& assigned_;
+  telemetry::Counter& commits_;
 };
 
 }  // namespace proflow::receivers::kafka

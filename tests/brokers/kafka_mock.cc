@@ -72,6 +72,26 @@ std::vector<KafkaMock::Record> KafkaMock::readAll(const std::string& topic, size
   return out;
 }
 
+int64_t KafkaMock::committedTotal(const std::string& group, const std::string& topic, int partitions) {
+  char err[256];
+  rd_kafka_conf_t* conf = rd_kafka_conf_new();
+  rd_kafka_conf_set(conf, "bootstrap.servers", bootstraps().c_str(), err, sizeof err);
+  rd_kafka_conf_set(conf, "group.id", group.c_str(), err, sizeof err);
+  rd_kafka_t* rk = rd_kafka_new(RD_KAFKA_CONSUMER, conf, err, sizeof err);
+  if (rk == nullptr) return -1;
+  rd_kafka_topic_partition_list_t* list = rd_kafka_topic_partition_list_new(partitions);
+  for (int p = 0; p < partitions; ++p) rd_kafka_topic_partition_list_add(list, topic.c_str(), p);
+  int64_t total = -1;
+  if (rd_kafka_committed(rk, list, 10000) == RD_KAFKA_RESP_ERR_NO_ERROR) {
+    total = 0;
+    for (int i = 0; i < list->cnt; ++i)
+      if (list->elems[i].offset >= 0) total += list->elems[i].offset;
+  }
+  rd_kafka_topic_partition_list_destroy(list);
+  rd_kafka_destroy(rk);
+  return total;
+}
+
 bool KafkaMock::produce(const std::string& topic, const std::string& value,
                         const std::vector<std::pair<std::string, std::string>>& headers) {
   char err[256];

@@ -32,6 +32,9 @@ class KafkaMock {
     int32_t partition = 0;
   };
   std::vector<Record> readAll(const std::string& topic, size_t expected, int timeout_ms = 10000);
+  // Sum over partitions 0..partitions-1 of `topic` of the next offset `group` committed (0 where it
+  // committed none), or -1 when the coordinator did not answer. Asks without joining the group.
+  int64_t committedTotal(const std::string& group, const std::string& topic, int partitions);
   // Produces one record with a plain producer and waits for its delivery.
   bool produce(const std::string& topic, const std::string& value,
                const std::vector<std::pair<std::string, std::string>>& headers = {});

@@ -6,7 +6,7 @@
 #include "core/flat/flat_decode.h"
 #include "core/flat/flat_encode.h"
 #include "core/flat/flat_merge.h"
-#include "core/request_merger.h"
+#include "tests/support/request_merger.h"
 #include "tests/core/flat/test_requests.h"
 
 namespace proflow::flat {

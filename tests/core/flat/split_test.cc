@@ -8,7 +8,7 @@
 #include "core/flat/flat_convert.h"
 #include "core/flat/flat_merge.h"
 #include "core/flat/flat_split.h"
-#include "core/request_merger.h"
+#include "tests/support/request_merger.h"
 #include "tests/core/flat/test_requests.h"
 #include "tests/support/profile_builder.h"
 

@@ -1,6 +1,6 @@
 #include <gtest/gtest.h>
 
-#include "core/request_merger.h"
+#include "tests/support/request_merger.h"
 #include "tests/support/profile_builder.h"
 
 namespace proflow {

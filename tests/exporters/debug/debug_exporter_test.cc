@@ -7,7 +7,7 @@
 
 #include "core/config/config_loader.h"
 #include "core/dictionary_builder.h"
-#include "core/request_merger.h"
+#include "tests/support/request_merger.h"
 #include "core/telemetry/metrics.h"
 #include "exporters/debug/debug_exporter.h"
 #include "exporters/debug/factory.h"

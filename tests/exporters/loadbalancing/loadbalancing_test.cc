@@ -8,7 +8,7 @@
 #include <map>
 #include <set>
 
-#include "core/request_merger.h"
+#include "tests/support/request_merger.h"
 #include "exporters/loadbalancing/hash_ring.h"
 #include "exporters/loadbalancing/loadbalancing_exporter.h"
 #include "exporters/loadbalancing/resolver.h"

@@ -12,7 +12,7 @@
 
 #include "core/config/config_loader.h"
 #include "core/flat/flat_decode.h"
-#include "core/request_merger.h"
+#include "tests/support/request_merger.h"
 #include "core/telemetry/metrics.h"
 #include "processors/batch/batch_processor.h"
 #include "processors/batch/factory.h"

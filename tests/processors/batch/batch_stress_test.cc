@@ -9,7 +9,7 @@
 #include <set>
 #include <thread>
 
-#include "core/request_merger.h"
+#include "tests/support/request_merger.h"
 #include "core/telemetry/metrics.h"
 #include "processors/batch/batch_processor.h"
 #include "tests/processors/batch/scripted_sink.h"

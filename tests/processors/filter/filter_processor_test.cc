@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "core/dictionary_builder.h"
-#include "core/request_merger.h"
+#include "tests/support/request_merger.h"
 #include "tests/processors/filter/filter_test_util.h"
 #include "tests/support/profile_builder.h"
 

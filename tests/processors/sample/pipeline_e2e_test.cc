@@ -10,7 +10,7 @@
 
 #include "core/config/service_config.h"
 #include "core/registry.h"
-#include "core/request_merger.h"
+#include "tests/support/request_merger.h"
 #include "core/service.h"
 #include "exporters/file/factory.h"
 #include "processors/compress/factory.h"

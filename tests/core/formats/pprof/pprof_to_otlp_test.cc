@@ -9,7 +9,7 @@
 #include "core/formats/pprof/otlp_to_pprof.h"
 #include "core/formats/pprof/pprof_ids.h"
 #include "core/formats/pprof/pprof_to_otlp.h"
-#include "core/request_merger.h"
+#include "tests/support/request_merger.h"
 #include "tests/core/formats/pprof/conversion_helpers.h"
 #include "tests/core/formats/pprof/test_profiles.h"
 

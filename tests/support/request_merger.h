@@ -1,3 +1,6 @@
+// The protobuf-form merge that the flat merge (core/flat/flat_merge.h) is checked against, and the
+// anchor of its benchmarks: nothing in the daemon uses it.
+//
 // Merges OTLP requests into one, re-interning every dictionary reference of each source into the
 // destination's dictionary. Resources with identical attributes are combined, so a merged batch is
 // smaller than the sum of its parts. Only entries that the source's

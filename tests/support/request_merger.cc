@@ -1,4 +1,4 @@
-#include "core/request_merger.h"
+#include "tests/support/request_merger.h"
 
 #include <algorithm>
 
