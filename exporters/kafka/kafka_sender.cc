@@ -128,6 +128,10 @@ void KafkaSender::shutdown() {
   stopping_ = true;
   if (poller_.joinable()) poller_.join();
   rd_kafka_flush(producer_.get(), 2000);  // delivery reports of records a timed-out push left behind
+  // What is still queued (brokers unreachable) is dropped: its push already answered "not
+  // acknowledged in time". Serving the purge's delivery reports frees the records' references.
+  rd_kafka_purge(producer_.get(), RD_KAFKA_PURGE_F_QUEUE | RD_KAFKA_PURGE_F_INFLIGHT);
+  rd_kafka_flush(producer_.get(), 1000);
   producer_.reset();
 }
 

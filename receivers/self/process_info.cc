@@ -141,13 +141,27 @@ std::string gnuBuildId(const std::string& path) {
   return id;
 }
 
+#if defined(__SANITIZE_ADDRESS__)
+// AddressSanitizer replaces malloc, and its mallinfo2 answers zeros: ask its allocator instead
+// (libasan's interface; GCC ships no header declaring it).
+extern "C" size_t __sanitizer_get_current_allocated_bytes();
+extern "C" size_t __sanitizer_get_heap_size();
+extern "C" size_t __sanitizer_get_free_bytes();
+#endif
+
 HeapFigures readHeap() {
   HeapFigures h;
+#if defined(__SANITIZE_ADDRESS__)
+  h.in_use_bytes = __sanitizer_get_current_allocated_bytes();
+  h.arena_bytes = __sanitizer_get_heap_size();
+  h.free_bytes = __sanitizer_get_free_bytes();
+#else
   const struct mallinfo2 mi = mallinfo2();
   h.in_use_bytes = mi.uordblks + mi.hblkhd;
   h.arena_bytes = mi.arena;
   h.mmap_bytes = mi.hblkhd;
   h.free_bytes = mi.fordblks;
+#endif
   unsigned long long pages = 0, resident = 0;
   if (FILE* f = std::fopen("/proc/self/statm", "r")) {
     if (std::fscanf(f, "%llu %llu", &pages, &resident) == 2)

@@ -146,6 +146,7 @@ TEST(ResourceDetector, ReadsReferencesWritesInline) {
     kv->mutable_value()->set_string_value_strindex(dict.string("4242"));
   }
   const int table_size = req.dictionary().string_table_size();
+  const int checkout = dict.string("checkout");  // `dict` edits the table that applyTo replaces below
   ResourceDetector detector(cfg);
   detector.detectStatic();
   unsetenv("OTEL_SERVICE_NAME");
@@ -173,7 +174,7 @@ TEST(ResourceDetector, ReadsReferencesWritesInline) {
   EXPECT_EQ(kv.key(), "service.name");  // written inline
   EXPECT_EQ(kv.key_strindex(), 0);
   EXPECT_EQ(kv.value().string_value(), "from-env");
-  EXPECT_EQ(req.dictionary().string_table(dict.string("checkout")), "checkout");
+  EXPECT_EQ(req.dictionary().string_table(checkout), "checkout");
   EXPECT_TRUE(testing::dictionaryProblems(req).empty());
 }
 

@@ -15,6 +15,7 @@ namespace proflow::receivers::datadog {
 namespace {
 
 using namespace testing;
+using namespace std::string_literals;
 
 std::string upload(const std::string& tags = "service:web,env:prod,version:3") {
   return multipart({{"event", "event.json", "application/json", eventJson({"wall.pprof"}, tags, "node")},
@@ -120,7 +121,7 @@ TEST_F(DatadogReceiverTest, ForwardToPassesEveryRequestOnUnchangedAndTapsProfile
   DatadogReceiverConfig cfg;
   cfg.forward_to = agent.url();
   start(cfg);
-  const std::string traces("\x91\x91\x8c\xa7service\xa3web\x00\xff", 20);
+  const std::string traces = "\x91\x91\x8c\xa7service\xa3web\x00\xff"s;  // 17 bytes, one of them NUL
   auto t = send("PUT", "/v0.4/traces?x=1", {{"Content-Type", "application/msgpack"}, {"Datadog-Meta-Lang", "nodejs"},
                                             {"X-Datadog-Trace-Count", "1"}},
                 traces);
