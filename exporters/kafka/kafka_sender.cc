@@ -64,7 +64,7 @@ Status encodeRecords(const KafkaExporterConfig& config, const flat::Batch& batch
 }
 
 KafkaSender::KafkaSender(const CreateSettings& settings, KafkaExporterConfig config)
-    : settings_(settings), config_(std::move(config)) {}
+    : settings_(settings), config_(std::move(config)), events_(settings.logger, *settings.telemetry, this) {}
 
 KafkaSender::~KafkaSender() { shutdown(); }
 
@@ -74,6 +74,7 @@ Status KafkaSender::start(Host& host) {
   brokers::KafkaConfPtr conf = brokers::buildKafkaConf(config_.fixedProperties(), config_.producer_config, &errors);
   if (!conf) return Status::invalid("producer_config: " + errors.front());
   rd_kafka_conf_set_dr_msg_cb(conf.get(), onDelivery);
+  events_.attach(conf.get());
   char err[512];
   rd_kafka_t* rk = rd_kafka_new(RD_KAFKA_PRODUCER, conf.get(), err, sizeof err);
   if (rk == nullptr) return Status::invalid(std::string("Kafka producer: ") + err);
@@ -117,10 +118,14 @@ Status KafkaSender::push(const Batch& batch, Deadline deadline) {
     settings_.telemetry->bytesOut(r.value.size());
   }
   std::unique_lock lock(delivery->mu);
-  if (!delivery->cv.wait_until(lock, deadline, [&] { return delivery->outstanding == 0; }))
-    return Status(StatusCode::kDeadlineExceeded,
-                  std::to_string(delivery->outstanding) + " records not acknowledged in time by " + config_.topic);
-  return deliveryStatus(delivery->first_error, config_.topic);
+  Status result = delivery->cv.wait_until(lock, deadline, [&] { return delivery->outstanding == 0; })
+                      ? deliveryStatus(delivery->first_error, config_.topic)
+                      : Status(StatusCode::kDeadlineExceeded, std::to_string(delivery->outstanding) +
+                                                                  " records not acknowledged in time by " + config_.topic);
+  // A record that timed out says nothing of why: the brokers' last complaint usually does.
+  if (const std::string why = events_.lastError(); !result.isOk() && !why.empty())
+    result = Status(result.code(), result.message() + "; last Kafka client error: " + why);
+  return result;
 }
 
 void KafkaSender::shutdown() {

@@ -10,6 +10,7 @@
 
 #include "core/brokers/broker_message.h"
 #include "core/brokers/kafka_conf.h"
+#include "core/brokers/kafka_events.h"
 #include "core/exporterhelper/sender.h"
 #include "core/factory.h"
 #include "exporters/kafka/config.h"
@@ -35,6 +36,7 @@ class KafkaSender final : public exporterhelper::Sender {
  private:
   CreateSettings settings_;
   KafkaExporterConfig config_;
+  brokers::KafkaEvents events_;  // outlives the producer, whose threads report to it
   brokers::KafkaClientPtr producer_;
   std::thread poller_;  // serves delivery reports
   std::atomic<bool> stopping_{false};

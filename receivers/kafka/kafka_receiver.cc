@@ -22,7 +22,7 @@ PartitionList listOf(const char* topic, int32_t partition, int64_t offset) {
 
 void onRebalance(rd_kafka_t* rk, rd_kafka_resp_err_t err, rd_kafka_topic_partition_list_t* partitions, void* opaque) {
   (void)rk;
-  static_cast<KafkaReceiver*>(opaque)->rebalance(err, partitions);
+  static_cast<KafkaReceiver*>(brokers::KafkaEvents::ownerOf(opaque))->rebalance(err, partitions);
 }
 
 std::string header(const rd_kafka_message_t* m, const char* name) {
@@ -40,6 +40,7 @@ KafkaReceiver::KafkaReceiver(const CreateSettings& settings, KafkaReceiverConfig
     : settings_(settings),
       config_(std::move(config)),
       next_(std::move(next)),
+      events_(settings.logger, *settings.telemetry, this),
       lag_(settings.telemetry->gauge("kafka_consumer_lag",
                                      "records in the assigned partitions not yet accepted (high watermark - next offset)")),
       pauses_(settings.telemetry->counter("kafka_partition_pauses_total",
@@ -59,7 +60,7 @@ Status KafkaReceiver::start(Host& host) {
   brokers::KafkaConfPtr conf = brokers::buildKafkaConf(config_.fixedProperties(), config_.consumer_config, &errors);
   if (!conf) return Status::invalid("consumer_config: " + errors.front());
   rd_kafka_conf_set_rebalance_cb(conf.get(), onRebalance);
-  rd_kafka_conf_set_opaque(conf.get(), this);
+  events_.attach(conf.get());
   char err[512];
   rd_kafka_t* rk = rd_kafka_new(RD_KAFKA_CONSUMER, conf.get(), err, sizeof err);
   if (rk == nullptr) return Status::invalid(std::string("Kafka consumer: ") + err);

@@ -17,6 +17,7 @@
 #include <utility>
 
 #include "core/brokers/kafka_conf.h"
+#include "core/brokers/kafka_events.h"
 #include "core/factory.h"
 #include "core/telemetry/log_throttle.h"
 #include "receivers/kafka/config.h"
@@ -51,6 +52,7 @@ class KafkaReceiver final : public Receiver {
   CreateSettings settings_;
   KafkaReceiverConfig config_;
   ConsumerPtr next_;
+  brokers::KafkaEvents events_;  // outlives the consumer, whose threads report to it
   brokers::KafkaClientPtr consumer_;
   std::thread thread_;
   std::atomic<bool> stopping_{false};

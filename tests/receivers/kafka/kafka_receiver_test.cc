@@ -1,6 +1,7 @@
 // The `kafka` receiver against librdkafka's mock cluster: offsets committed only after the pipeline
 // accepted (a refusal pauses the partition and the record is read again, not lost), in batches and
-// at once on revocation and shutdown, poison skipped and counted, and the lag gauge.
+// at once on revocation and shutdown, poison skipped and counted, and the lag gauge; and its SASL
+// login inside TLS as a broker's front door sees it (the mock cluster speaks neither).
 #include <gtest/gtest.h>
 
 #include <set>
@@ -9,9 +10,12 @@
 #include "receivers/kafka/factory.h"
 #include "receivers/kafka/kafka_receiver.h"
 #include "tests/brokers/component_harness.h"
+#include "tests/brokers/kafka_auth_peer.h"
 #include "tests/brokers/kafka_mock.h"
 #include "tests/support/component_config.h"
 #include "tests/support/daemon.h"
+#include "tests/support/temp_dir.h"
+#include "tests/support/tls_test_server.h"
 
 namespace proflow {
 namespace {
@@ -162,6 +166,29 @@ TEST_F(KafkaReceiverTest, PoisonIsSkippedAndCounted) {
   EXPECT_EQ(h.metric("proflow_receiver_kafka_poison_records_total"), 2);
   EXPECT_EQ(h.metric("proflow_receiver_refused_batches_total"), 2);
   r->shutdown(std::chrono::steady_clock::now());
+}
+
+TEST(KafkaReceiverSecurity, TheGroupMemberLogsInWithSaslInsideTls) {
+  testing::TempDir dir;
+  const std::string cert = dir.file("broker.crt"), key = dir.file("broker.key");
+  ASSERT_TRUE(testing::makeSelfSignedCert(cert, key));
+  testing::KafkaAuthPeer peer({.cert_file = cert, .key_file = key, .username = "gateway", .password = "pa55"});
+  testing::ComponentHarness h(ComponentKind::kReceiver, "kafka");
+  KafkaReceiverConfig c;
+  c.brokers = {peer.bootstrap()};
+  c.group_id = "gateways";
+  c.consumer_config = {{"security.protocol", "sasl_ssl"},  {"ssl.ca.location", cert},
+                       {"sasl.mechanisms", "PLAIN"},       {"sasl.username", "gateway"},
+                       {"sasl.password", "pa55"},          {"broker.address.family", "v4"}};
+  auto r = std::make_unique<receivers::kafka::KafkaReceiver>(h.settings, c, std::make_shared<testing::ScriptedPipeline>());
+  ASSERT_TRUE(r->start(h.host).isOk());
+  EXPECT_TRUE(peer.waitFor([](const auto& seen) { return seen.accepted >= 1; }, 20s));
+  r->shutdown(std::chrono::steady_clock::now() + 5s);
+  const auto seen = peer.seen();
+  EXPECT_GE(seen.tls_handshakes, 1);
+  EXPECT_EQ(seen.tls_failures, 0);
+  EXPECT_EQ(seen.refused, 0);
+  EXPECT_EQ(seen.logins.at(0), std::make_pair(std::string("gateway"), std::string("pa55")));
 }
 
 }  // namespace
