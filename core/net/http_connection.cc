@@ -17,6 +17,12 @@ namespace asio = boost::asio;
 
 namespace {
 
+// Body bytes one read may take: large enough that a body arrives in a few reads, small enough that
+// a connection holds little while the in-flight budget counts the body itself.
+constexpr uint64_t kBodyReadBytes = 256 << 10;
+// A connection's read buffer above this is given back once its request was read.
+constexpr size_t kIdleBufferBytes = 16 << 10;
+
 std::string sizeText(uint64_t n) {
   if (n >= (1u << 20) && n % (1u << 20) == 0) return std::to_string(n >> 20) + "MiB";
   return std::to_string(n) + " bytes";
@@ -241,6 +247,13 @@ bool Connection<Stream>::admitBody(size_t bytes) {
 template <class Stream>
 void Connection<Stream>::readBody() {
   if (parser_->is_done()) return onBodyDone();
+  // A read takes only the buffer's spare room, which after the header is a few hundred bytes: a
+  // 64 KiB body cost ~100 reads, each a recvmsg, a timer update and a strand hop. Room for the
+  // rest of a declared body (admitted by the in-flight budget already), up to kBodyReadBytes,
+  // makes it a few; a chunked body, not admitted yet, gets the idle size.
+  const auto remaining = parser_->content_length_remaining();
+  const size_t want = remaining ? static_cast<size_t>(std::min<uint64_t>(*remaining, kBodyReadBytes)) : kIdleBufferBytes;
+  if (buffer_.capacity() - buffer_.size() < want) buffer_.reserve(buffer_.size() + want);
   // An idle timeout, renewed on every read, and a deadline for the whole body, whichever is first.
   auto deadline = body_deadline_;
   if (shared_->opts.read_timeout.count() > 0)
@@ -280,6 +293,8 @@ void Connection<Stream>::onBodyRead(beast::error_code ec) {
 template <class Stream>
 void Connection<Stream>::onBodyDone() {
   lowest().expires_never();
+  // Idle keep-alive connections stay small: thousands may be open.
+  if (buffer_.size() == 0 && buffer_.capacity() > kIdleBufferBytes) buffer_.shrink_to_fit();
   auto& msg = parser_->get();
   keep_alive_ = msg.keep_alive();
   std::string wire = std::move(msg.body());
