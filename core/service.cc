@@ -58,7 +58,9 @@ Status Service::start() {
     status::installLastErrorSink();  // before the components clone the default logger
     if (sc.flamegraph.enabled)
       tap_ = std::make_unique<status::FlameTap>(
-          status::FlameTap::Options{{sc.flamegraph.max_bytes.bytes}, sc.flamegraph.max_pending_bytes.bytes}, metrics_);
+          status::FlameTap::Options{
+              {sc.flamegraph.max_bytes.bytes}, sc.flamegraph.max_pending_bytes.bytes, sc.flamegraph.max_cpu},
+          metrics_);
     status_ = std::make_unique<status::StatusApi>(metrics_, tap_.get(), [this] { return healthy(); });
     status_->setConfig(config_);
   }

@@ -1,18 +1,31 @@
 #include "core/status/flame_tap.h"
 
+#include <algorithm>
+
 #include <sys/resource.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "core/thread_name.h"
 
 namespace proflow::status {
+namespace {
+
+std::chrono::nanoseconds threadCpuTime() {
+  timespec ts{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return std::chrono::seconds(ts.tv_sec) + std::chrono::nanoseconds(ts.tv_nsec);
+}
+
+}  // namespace
 
 FlameTap::FlameTap(Options options, telemetry::MetricsRegistry& metrics)
     : options_(options),
       batches_(&metrics.counter("proflow_status_flamegraph_batches_total",
                                 "batches summed into the status page's flame graph")),
       skipped_batches_(&metrics.counter("proflow_status_flamegraph_skipped_batches_total",
-                                        "batches the flame graph skipped: its queue held max_pending_bytes")),
+                                        "batches the flame graph skipped: its queue held max_pending_bytes or its "
+                                        "max_cpu share of this second was spent")),
       dropped_samples_(&metrics.counter("proflow_status_flamegraph_dropped_samples_total",
                                         "samples the flame graph dropped: its memory reached max_bytes")),
       memory_(&metrics.gauge("proflow_status_flamegraph_memory_bytes",
@@ -69,18 +82,37 @@ void FlameTap::run() {
       queue_.pop_front();
       busy_ = true;
     }
-    {
-      std::lock_guard store_lock(store_mu_);
-      const uint64_t dropped = store_.droppedSamples();
-      store_.add(*p.batch, p.at);
-      dropped_samples_->add(store_.droppedSamples() - dropped);
-      memory_->set(static_cast<int64_t>(store_.memoryBytes()));
+    if (withinCpuBudget()) {
+      const auto cpu_before = threadCpuTime();
+      {
+        std::lock_guard store_lock(store_mu_);
+        const uint64_t dropped = store_.droppedSamples();
+        store_.add(*p.batch, p.at);
+        dropped_samples_->add(store_.droppedSamples() - dropped);
+        memory_->set(static_cast<int64_t>(store_.memoryBytes()));
+      }
+      budget_used_ += threadCpuTime() - cpu_before;
+      batches_->add();
+    } else {
+      skipped_batches_->add();
     }
-    batches_->add();
     p.batch.reset();  // released before the bytes are: the queue's bound is what is held
     std::lock_guard lock(queue_mu_);
     pending_bytes_ -= p.bytes;
   }
+}
+
+bool FlameTap::withinCpuBudget() {
+  const auto per_second =
+      std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::duration<double>(options_.max_cpu));
+  // Each second that passed pays off one second's share; one large batch that overran is paid
+  // off over the following seconds.
+  const auto now = Clock::now();
+  if (const int64_t seconds = std::chrono::duration_cast<std::chrono::seconds>(now - budget_second_).count(); seconds > 0) {
+    budget_second_ += std::chrono::seconds(seconds);
+    budget_used_ = std::max(std::chrono::nanoseconds(0), budget_used_ - per_second * seconds);
+  }
+  return budget_used_ < per_second;
 }
 
 void FlameTap::flush() {

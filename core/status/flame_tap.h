@@ -1,11 +1,13 @@
 // The flame graph tap: batches offered on the pipeline's thread are queued (bounded by bytes held,
 // beyond which they are skipped and counted) and summed into a FlameStore by one background
-// thread, so the pipeline pays a shared-pointer copy and a queue push per batch. Queries take the
-// store's lock for the time of one summation.
+// thread, so the pipeline pays a shared-pointer copy and a queue push per batch. That thread spends
+// at most `max_cpu` of a core per second: past it, batches are skipped (counted) until the next
+// second, so on a busy gateway the graph is a sample of the traffic and the status page never
+// takes a noticeable part of the CPU. Queries take the store's lock for the time of one summation.
 //
 // Counters (on the telemetry endpoint):
 //   proflow_status_flamegraph_batches_total            batches aggregated
-//   proflow_status_flamegraph_skipped_batches_total    batches skipped: the queue held max_pending_bytes
+//   proflow_status_flamegraph_skipped_batches_total    batches skipped: max_pending_bytes held or max_cpu spent
 //   proflow_status_flamegraph_dropped_samples_total    samples dropped at max_bytes
 //   proflow_status_flamegraph_memory_bytes             memory charged to the store
 #pragma once
@@ -26,6 +28,7 @@ class FlameTap final : public BatchTap {
   struct Options {
     FlameStore::Options store;
     size_t max_pending_bytes = 32u << 20;
+    double max_cpu = 0.05;  // share of one core per second
   };
   FlameTap(Options options, telemetry::MetricsRegistry& metrics);
   ~FlameTap() override;  // stops the thread; pending batches are discarded
@@ -50,12 +53,17 @@ class FlameTap final : public BatchTap {
     size_t bytes;
   };
   void run();
+  // False when this second's CPU budget is spent (aggregation thread only).
+  bool withinCpuBudget();
 
   const Options options_;
   telemetry::Counter* batches_;
   telemetry::Counter* skipped_batches_;
   telemetry::Counter* dropped_samples_;
   telemetry::Gauge* memory_;
+  // The aggregation thread's CPU budget: the second it counts for and the CPU time used in it.
+  Clock::time_point budget_second_{};
+  std::chrono::nanoseconds budget_used_{0};
 
   std::mutex queue_mu_;
   std::condition_variable queue_cv_, idle_cv_;

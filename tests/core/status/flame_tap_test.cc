@@ -1,5 +1,6 @@
 // The tap between receivers and pipelines: accepted batches reach the store through the background
-// thread; refused ones are not offered; a full queue skips batches and counts them.
+// thread; refused ones are not offered; a full queue or a spent CPU budget skips batches and counts
+// them.
 #include "core/status/flame_tap.h"
 
 #include <gtest/gtest.h>
@@ -52,6 +53,24 @@ TEST(FlameTap, BatchesOverThePendingBoundAreSkippedAndCounted) {
   EXPECT_EQ(metrics.value("proflow_status_flamegraph_skipped_batches_total"), 3);
   EXPECT_EQ(metrics.value("proflow_status_flamegraph_batches_total"), 0);
   EXPECT_TRUE(tap.series().empty());
+}
+
+TEST(FlameTap, BatchesPastTheCpuBudgetAreSkippedAndCounted) {
+  telemetry::MetricsRegistry metrics;
+  FlameTap::Options options;
+  options.max_cpu = 1e-9;  // one nanosecond per second: the first batch spends it
+  FlameTap tap(options, metrics);
+  std::vector<proflow::testing::SampleSpec> samples;
+  for (int i = 0; i < 50; ++i) samples.push_back({{"f" + std::to_string(i), "main"}, 1});
+  const auto batch = std::make_shared<const flat::Batch>(batchOf("api", "cpu/nanoseconds", samples));
+  for (int i = 0; i < 40; ++i) tap.offer(batch);
+  tap.flush();
+  const double summed = metrics.value("proflow_status_flamegraph_batches_total");
+  const double skipped = metrics.value("proflow_status_flamegraph_skipped_batches_total");
+  EXPECT_GE(summed, 1);
+  EXPECT_GE(skipped, 35);
+  EXPECT_EQ(summed + skipped, 40);
+  EXPECT_EQ(tap.series().size(), 1u);  // what was summed is shown
 }
 
 TEST(FlameTap, SamplesOverTheMemoryCapAreCounted) {

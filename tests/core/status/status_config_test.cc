@@ -26,7 +26,9 @@ TEST(StatusConfig, DefaultsAreOnWithSixteenMebibytes) {
   EXPECT_TRUE(d.flamegraph.enabled);
   EXPECT_EQ(d.flamegraph.max_bytes.bytes, 16u << 20);
   config::ServiceConfig cfg;
-  EXPECT_EQ(load("      flamegraph: { max_bytes: 1MiB, max_pending_bytes: 8MiB }\n", &cfg), "");
+  EXPECT_DOUBLE_EQ(d.flamegraph.max_cpu, 0.05);
+  EXPECT_EQ(load("      flamegraph: { max_bytes: 1MiB, max_pending_bytes: 8MiB, max_cpu: 0.5 }\n", &cfg), "");
+  EXPECT_DOUBLE_EQ(cfg.telemetry.status.flamegraph.max_cpu, 0.5);
   EXPECT_EQ(cfg.telemetry.status.flamegraph.max_bytes.bytes, 1u << 20);
   EXPECT_EQ(cfg.telemetry.status.flamegraph.max_pending_bytes.bytes, 8u << 20);
   EXPECT_EQ(load("      enabled: false\n", &cfg), "");
@@ -36,7 +38,7 @@ TEST(StatusConfig, DefaultsAreOnWithSixteenMebibytes) {
 TEST(StatusConfig, EveryErrorIsListedWithItsLine) {
   config::ServiceConfig cfg;
   const std::string errors = load("      colour: red\n      flamegraph:\n        max_bytes: 1KiB\n"
-                                  "        max_pending_bytes: 9GiB\n",
+                                  "        max_pending_bytes: 9GiB\n        max_cpu: 2\n",
                                   &cfg);
   EXPECT_NE(errors.find("cfg.yaml:7:7: service.telemetry.status.colour: unknown key 'colour'"), std::string::npos)
       << errors;
@@ -44,6 +46,9 @@ TEST(StatusConfig, EveryErrorIsListedWithItsLine) {
             std::string::npos)
       << errors;
   EXPECT_NE(errors.find("cfg.yaml:10:9: service.telemetry.status.flamegraph.max_pending_bytes: must be between 1MiB"),
+            std::string::npos)
+      << errors;
+  EXPECT_NE(errors.find("cfg.yaml:11:9: service.telemetry.status.flamegraph.max_cpu: must be in (0, 1]"),
             std::string::npos)
       << errors;
 }
