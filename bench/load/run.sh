@@ -32,7 +32,11 @@ cat >"$tmp/sink.yaml" <<YAML
 receivers: { otlp: { protocols: { grpc: { endpoint: 127.0.0.1:14417, max_recv_msg_size: 256MiB } } } }
 exporters: { debug: { verbosity: basic } }
 service:
-  telemetry: { metrics: { address: 127.0.0.1:18898 }, logs: { level: warn } }
+  # The sink stands in for a backend: no status page or flame graph, so it leaves the cores to the gateway.
+  telemetry:
+    metrics: { address: 127.0.0.1:18898 }
+    logs: { level: warn }
+    status: { enabled: false, flamegraph: { enabled: false } }
   pipelines: { profiles: { receivers: [otlp], exporters: [debug] } }
 YAML
 "$build/proflow" --config "$tmp/sink.yaml" >"$tmp/sink.log" 2>&1 &

@@ -31,6 +31,8 @@ BatchProcessor::BatchProcessor(const CreateSettings& settings, const BatchProces
     buffered_bytes_gauge_ =
         &settings_.telemetry->gauge("batch_buffered_bytes", "bytes held: pending plus waiting for a retry");
     retries_ = &settings_.telemetry->counter("batch_retries_total", "flushes retried after a retryable refusal");
+    inboxed_parts_ = &settings_.telemetry->counter(
+        "batch_inboxed_parts_total", "parts left in a busy shard's inbox and merged by the caller holding the shard");
   }
 }
 
@@ -95,22 +97,80 @@ void BatchProcessor::release(uint64_t profiles, uint64_t bytes) {
 }
 
 Status BatchProcessor::consumePart(Shard& shard, Batch batch, const BatchCounts& counts, uint64_t bytes) {
-  std::unique_lock lock(shard.mu);
-  if (stopping_) {  // checked under the shard's lock: shutdown() passes every shard's lock after setting it
-    lock.unlock();
+  auto refuse = [&] {
     release(counts.profiles, bytes);
     wakeSender();  // a draining sender waits for the held count to reach 0
     return Status::unavailable("batch processor " + settings_.id.str() + " is shutting down");
+  };
+  if (wait_for_flush_) {
+    std::unique_lock lock(shard.mu);
+    if (stopping_) {  // checked under the shard's lock: shutdown() passes every shard's lock after setting it
+      lock.unlock();
+      return refuse();
+    }
+    mergeLocked(shard, batch, counts.profiles, bytes);
+    return flushAndWait(shard, lock);
   }
-  const bool first = !shard.pending;
-  mergeLocked(shard, batch, counts.profiles, bytes);
-  if (wait_for_flush_) return flushAndWait(shard, lock);
-  // Handed to the sender under the shard's lock, so one shard's requests reach it in cut order.
-  if (flushDueLocked(shard)) handOff(cutLocked(shard));
-  else if (first) wakeSender();  // a new pending request starts a timeout the sender must wake up for
+  Inboxed part{std::move(batch), counts.profiles, bytes};
+  std::unique_lock lock(shard.mu, std::try_to_lock);
+  if (!lock.owns_lock()) {
+    bool queued = false;
+    {
+      std::lock_guard inbox_lock(shard.inbox_mu);  // shutdown() passes it after setting stopping_
+      if (!stopping_) {
+        shard.inbox.push_back(std::move(part));
+        shard.inboxed.store(shard.inbox.size());
+        queued = true;
+      }
+    }
+    if (!queued) return refuse();
+    if (inboxed_parts_) inboxed_parts_->add();
+    combineWhileFree(shard);
+    updateGauges();
+    return Status::ok();
+  }
+  if (stopping_) {
+    lock.unlock();
+    return refuse();
+  }
+  combineLocked(shard, std::move(part));
   lock.unlock();
+  combineWhileFree(shard);
   updateGauges();
   return Status::ok();
+}
+
+void BatchProcessor::combineLocked(Shard& shard, std::optional<Inboxed> own) {
+  bool started_pending = false;
+  for (;;) {
+    std::vector<Inboxed> parts;
+    {
+      std::lock_guard inbox_lock(shard.inbox_mu);
+      parts.swap(shard.inbox);
+      shard.inboxed.store(0);
+    }
+    if (own) parts.push_back(std::move(*own));  // after the parts that were waiting
+    own.reset();
+    if (parts.empty()) break;
+    for (auto& p : parts) {
+      started_pending = started_pending || !shard.pending;
+      mergeLocked(shard, p.batch, p.profiles, p.bytes);
+      // Handed to the sender under the shard's lock, so one shard's requests reach it in cut order.
+      if (flushDueLocked(shard)) handOff(cutLocked(shard));
+    }
+  }
+  // A new pending request starts a timeout the sender must wake up for.
+  if (started_pending && shard.pending) wakeSender();
+}
+
+void BatchProcessor::combineWhileFree(Shard& shard) {
+  // A caller that queued a part after this thread's last look at the inbox, and found the lock
+  // held, left it to this thread: look again once the lock is let go.
+  while (shard.inboxed.load() > 0) {
+    std::unique_lock lock(shard.mu, std::try_to_lock);
+    if (!lock.owns_lock()) return;  // the holder merges the inbox before it lets go
+    combineLocked(shard);
+  }
 }
 
 void BatchProcessor::wakeSender() {
@@ -206,11 +266,15 @@ void BatchProcessor::cutDueShards(bool all) {
   const auto now = Clock::now();
   for (auto& shard : shards_) {
     const int64_t due = shard->due.load();
-    if (due == kNever || (!all && due > ticks(now))) continue;
-    std::lock_guard lock(shard->mu);
-    // Re-checked under the lock: a size flush may have cut it, and a new request started since.
-    if (!shard->pending || (!all && shard->pending->first_arrival + config_.timeout.value > now)) continue;
-    handOff(cutLocked(*shard));
+    if ((due == kNever && shard->inboxed.load() == 0) || (!all && due > ticks(now))) continue;
+    {
+      std::lock_guard lock(shard->mu);
+      if (!wait_for_flush_) combineLocked(*shard);
+      // Re-checked under the lock: a size flush may have cut it, and a new request started since.
+      if (shard->pending && (all || shard->pending->first_arrival + config_.timeout.value <= now))
+        handOff(cutLocked(*shard));
+    }
+    if (!wait_for_flush_) combineWhileFree(*shard);
   }
 }
 
@@ -234,7 +298,7 @@ void BatchProcessor::senderLoop() {
     bool any_due = false;
     for (const auto& shard : shards_) {
       const int64_t due = shard->due.load();
-      any_due = any_due || (due != kNever && (cut_all || due <= ticks(now)));
+      any_due = any_due || (due != kNever && (cut_all || due <= ticks(now))) || (cut_all && shard->inboxed.load() > 0);
     }
     if (any_due) {
       lock.unlock();  // shards are locked before the sender's lock, never while holding it
@@ -321,8 +385,13 @@ void BatchProcessor::shutdown(Deadline deadline) {
     deadline_ = deadline;
     stopping_ = true;
   }
-  // After this, no consume() adds to a shard (each checks stopping_ under its shard's lock).
-  for (auto& shard : shards_) std::lock_guard barrier(shard->mu);
+  // After this, no consume() adds to a shard (each checks stopping_ under its shard's lock, or under
+  // its inbox's lock), and what an inbox held is merged.
+  for (auto& shard : shards_) {
+    std::lock_guard barrier(shard->mu);
+    { std::lock_guard inbox_barrier(shard->inbox_mu); }
+    if (!wait_for_flush_) combineLocked(*shard);
+  }
   cv_.notify_all();
   // The sender drains until the deadline. A downstream call already in flight is waited for: it
   // still references this processor's data. Waiting callers flush their own data.

@@ -4,7 +4,10 @@
 // Merging runs on the callers' threads, in `shards` independent buffers: each resource goes to the
 // shard its identity hashes to (shard_router.h), so N workers merge N requests at once and one
 // resource's data stays in order. The only lock shared by all callers guards the hand-off of a cut
-// request to the sender, once per flush; the caps on held data are atomics.
+// request to the sender, once per flush; the caps on held data are atomics. When two callers' data
+// lands in one shard at once (not waiting), the second leaves its part in the shard's inbox and
+// returns; the first merges it before letting go of the shard (flat combining), so no caller sleeps
+// behind another's merge.
 //
 // Two ways to acknowledge (wait_for_flush):
 // - not waiting (the default unless a downstream exporter is durable): consume() merges and returns;
@@ -26,6 +29,7 @@
 #include <deque>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <thread>
 #include <vector>
 
@@ -68,8 +72,20 @@ class BatchProcessor final : public Processor {
     Clock::time_point first_arrival;
     std::shared_ptr<FlushOutcome> outcome = std::make_shared<FlushOutcome>();
   };
+  // A part whose caller found its shard busy (not-waiting mode).
+  struct Inboxed {
+    Batch batch;
+    uint64_t profiles = 0;
+    uint64_t bytes = 0;
+  };
   struct Shard {
     std::mutex mu;
+    // Not-waiting mode: parts whose caller found `mu` held. Whoever holds `mu` merges them before
+    // letting go (flat combining), so a caller never waits behind another's merge; first in, first
+    // merged, so one caller's parts keep their order.
+    std::mutex inbox_mu;
+    std::vector<Inboxed> inbox;
+    std::atomic<size_t> inboxed{0};  // inbox.size(), for the sender to read without inbox_mu
     std::condition_variable flushed;  // waiting mode: a flush of this shard ended
     std::unique_ptr<Pending> pending;
     bool flushing = false;  // waiting mode: one flush per shard at a time keeps the order
@@ -90,6 +106,12 @@ class BatchProcessor final : public Processor {
   // Merges one shard's part of a batch (already counted as held).
   Status consumePart(Shard& shard, Batch batch, const BatchCounts& counts, uint64_t bytes);
   void mergeLocked(Shard& shard, const Batch& batch, uint64_t profiles, uint64_t bytes);
+  // Not-waiting mode, with the shard's lock: merges the inbox, then `own`, cutting requests as
+  // they fill. Every holder of a shard's lock calls it before letting go.
+  void combineLocked(Shard& shard, std::optional<Inboxed> own = std::nullopt);
+  // After letting go of a shard's lock: parts left in its inbox meanwhile are merged here, unless
+  // another thread holds the lock (it merges them before letting go).
+  void combineWhileFree(Shard& shard);
   bool flushDueLocked(const Shard& shard) const;
   // Cuts the shard's pending request into requests of at most send_batch_max_size profiles.
   std::vector<Ready> cutLocked(Shard& shard);
@@ -132,6 +154,7 @@ class BatchProcessor final : public Processor {
   telemetry::Gauge* buffered_profiles_gauge_ = nullptr;
   telemetry::Gauge* buffered_bytes_gauge_ = nullptr;
   telemetry::Counter* retries_ = nullptr;
+  telemetry::Counter* inboxed_parts_ = nullptr;
 };
 
 }  // namespace proflow::processors::batch

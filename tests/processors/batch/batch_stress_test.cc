@@ -1,5 +1,6 @@
 // Many threads batching at once into many shards, with random batch sizes and resources, flushes by
-// size and by timeout, and a downstream that sometimes refuses: every profile arrives exactly once.
+// size and by timeout, and a downstream that sometimes refuses: every profile arrives exactly once,
+// also the parts that found their shard busy and were merged by the caller holding it.
 // Labelled `concurrency` so a ThreadSanitizer build can run it.
 #include <gtest/gtest.h>
 #include <spdlog/logger.h>
@@ -115,6 +116,10 @@ void runStress(bool wait_for_flush, int refuse_one_in) {
   }
   EXPECT_EQ(registry.value("proflow_processor_dropped_profiles_total", {{"processor", "batch"}}), 0);
   EXPECT_EQ(registry.value("proflow_processor_batch_buffered_profiles", {{"processor", "batch"}}), 0);
+  // Eight threads on seven shards meet: the inbox path (merged by another caller) ran too.
+  if (!wait_for_flush) {
+    EXPECT_GT(registry.value("proflow_processor_batch_inboxed_parts_total", {{"processor", "batch"}}), 0);
+  }
 }
 
 TEST(BatchStress, EveryProfileExactlyOnceWithRetries) { runStress(/*wait_for_flush=*/false, 10); }
