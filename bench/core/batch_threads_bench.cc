@@ -67,7 +67,8 @@ void BM_DecodeBatchEncode(benchmark::State& state) {
   if (state.thread_index() == 0) {
     g_shared = new Shared();
     static NullHost host;
-    CreateSettings e{{"otlp", ""}, ComponentKind::kExporter, nullLogger("otlp"), &g_shared->exporter_telemetry, nullptr};
+    CreateSettings e{{"otlp", ""}, ComponentKind::kExporter, nullLogger("otlp"), &g_shared->exporter_telemetry,
+                     nullptr};
     g_shared->exporter = std::make_shared<exporterhelper::ExporterHelper>(
         e, exporterhelper::ExporterHelperConfig{}, std::make_unique<EncodingSender>(&g_shared->encoded_bytes));
     (void)g_shared->exporter->start(host);

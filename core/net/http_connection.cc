@@ -252,7 +252,8 @@ void Connection<Stream>::readBody() {
   // rest of a declared body (admitted by the in-flight budget already), up to kBodyReadBytes,
   // makes it a few; a chunked body, not admitted yet, gets the idle size.
   const auto remaining = parser_->content_length_remaining();
-  const size_t want = remaining ? static_cast<size_t>(std::min<uint64_t>(*remaining, kBodyReadBytes)) : kIdleBufferBytes;
+  const size_t want =
+      remaining ? static_cast<size_t>(std::min<uint64_t>(*remaining, kBodyReadBytes)) : kIdleBufferBytes;
   if (buffer_.capacity() - buffer_.size() < want) buffer_.reserve(buffer_.size() + want);
   // An idle timeout, renewed on every read, and a deadline for the whole body, whichever is first.
   auto deadline = body_deadline_;

@@ -108,7 +108,8 @@ bool FlameTap::withinCpuBudget() {
   // Each second that passed pays off one second's share; one large batch that overran is paid
   // off over the following seconds.
   const auto now = Clock::now();
-  if (const int64_t seconds = std::chrono::duration_cast<std::chrono::seconds>(now - budget_second_).count(); seconds > 0) {
+  const int64_t seconds = std::chrono::duration_cast<std::chrono::seconds>(now - budget_second_).count();
+  if (seconds > 0) {
     budget_second_ += std::chrono::seconds(seconds);
     budget_used_ = std::max(std::chrono::nanoseconds(0), budget_used_ - per_second * seconds);
   }

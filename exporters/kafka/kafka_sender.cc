@@ -118,10 +118,11 @@ Status KafkaSender::push(const Batch& batch, Deadline deadline) {
     settings_.telemetry->bytesOut(r.value.size());
   }
   std::unique_lock lock(delivery->mu);
-  Status result = delivery->cv.wait_until(lock, deadline, [&] { return delivery->outstanding == 0; })
-                      ? deliveryStatus(delivery->first_error, config_.topic)
-                      : Status(StatusCode::kDeadlineExceeded, std::to_string(delivery->outstanding) +
-                                                                  " records not acknowledged in time by " + config_.topic);
+  const bool settled = delivery->cv.wait_until(lock, deadline, [&] { return delivery->outstanding == 0; });
+  Status result = settled ? deliveryStatus(delivery->first_error, config_.topic)
+                          : Status(StatusCode::kDeadlineExceeded, std::to_string(delivery->outstanding) +
+                                                                      " records not acknowledged in time by " +
+                                                                      config_.topic);
   // A record that timed out says nothing of why: the brokers' last complaint usually does.
   if (const std::string why = events_.lastError(); !result.isOk() && !why.empty())
     result = Status(result.code(), result.message() + "; last Kafka client error: " + why);

@@ -298,7 +298,8 @@ void BatchProcessor::senderLoop() {
     bool any_due = false;
     for (const auto& shard : shards_) {
       const int64_t due = shard->due.load();
-      any_due = any_due || (due != kNever && (cut_all || due <= ticks(now))) || (cut_all && shard->inboxed.load() > 0);
+      any_due = any_due || (due != kNever && (cut_all || due <= ticks(now))) ||
+                (cut_all && shard->inboxed.load() > 0);
     }
     if (any_due) {
       lock.unlock();  // shards are locked before the sender's lock, never while holding it

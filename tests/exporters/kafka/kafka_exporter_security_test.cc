@@ -36,7 +36,8 @@ class KafkaExporterSecurityTest : public ::testing::Test {
     c.helper.sending_queue.enabled = false;
     c.helper.retry_on_failure.enabled = false;
     c.helper.timeout = 2s;
-    exporterhelper::ExporterHelper e(h_.settings, c.helper, std::make_unique<exporters::kafka::KafkaSender>(h_.settings, c));
+    exporterhelper::ExporterHelper e(h_.settings, c.helper,
+                                     std::make_unique<exporters::kafka::KafkaSender>(h_.settings, c));
     EXPECT_TRUE(e.start(h_.host).isOk());
     Status s = e.consume(testing::numbered("checkout"));
     e.shutdown(std::chrono::steady_clock::now() + 5s);

@@ -180,7 +180,8 @@ TEST(KafkaReceiverSecurity, TheGroupMemberLogsInWithSaslInsideTls) {
   c.consumer_config = {{"security.protocol", "sasl_ssl"},  {"ssl.ca.location", cert},
                        {"sasl.mechanisms", "PLAIN"},       {"sasl.username", "gateway"},
                        {"sasl.password", "pa55"},          {"broker.address.family", "v4"}};
-  auto r = std::make_unique<receivers::kafka::KafkaReceiver>(h.settings, c, std::make_shared<testing::ScriptedPipeline>());
+  auto r =
+      std::make_unique<receivers::kafka::KafkaReceiver>(h.settings, c, std::make_shared<testing::ScriptedPipeline>());
   ASSERT_TRUE(r->start(h.host).isOk());
   EXPECT_TRUE(peer.waitFor([](const auto& seen) { return seen.accepted >= 1; }, 20s));
   r->shutdown(std::chrono::steady_clock::now() + 5s);
