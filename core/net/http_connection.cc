@@ -248,7 +248,7 @@ template <class Stream>
 void Connection<Stream>::readBody() {
   if (parser_->is_done()) return onBodyDone();
   // A read takes only the buffer's spare room, which after the header is a few hundred bytes: a
-  // 64 KiB body cost ~100 reads, each a recvmsg, a timer update and a strand hop. Room for the
+  // 64 KiB body cost dozens of reads, each a recvmsg, a timer update and a strand hop. Room for the
   // rest of a declared body (admitted by the in-flight budget already), up to kBodyReadBytes,
   // makes it a few; a chunked body, not admitted yet, gets the idle size.
   const auto remaining = parser_->content_length_remaining();
