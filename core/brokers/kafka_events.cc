@@ -5,6 +5,9 @@
 namespace proflow::brokers {
 namespace {
 
+// How long an error still explains a failure.
+constexpr std::chrono::minutes kRecent{1};
+
 // librdkafka logs with syslog levels (0 emergency .. 7 debug).
 spdlog::level::level_enum spdlogLevel(int syslog_level) {
   if (syslog_level <= 3) return spdlog::level::err;
@@ -38,7 +41,7 @@ void KafkaEvents::attach(rd_kafka_conf_t* conf) {
 
 std::string KafkaEvents::lastError() const {
   std::lock_guard lock(mu_);
-  if (std::chrono::steady_clock::now() - last_error_at_ > std::chrono::minutes(1)) return "";
+  if (std::chrono::steady_clock::now() - last_error_at_ > kRecent) return "";
   return last_error_;
 }
 
@@ -60,7 +63,7 @@ void KafkaEvents::onError(int err, const char* reason) {
     const auto now = std::chrono::steady_clock::now();
     // "1/1 brokers are down" follows each broker's own reason, which says more: keep that one.
     const bool summary = code == RD_KAFKA_RESP_ERR__ALL_BROKERS_DOWN;
-    if (!summary || last_error_.empty() || now - last_error_at_ > std::chrono::minutes(1)) last_error_ = text;
+    if (!summary || last_error_.empty() || now - last_error_at_ > kRecent) last_error_ = text;
     last_error_at_ = now;
   }
   // Authentication and TLS failures are configuration problems: say what to check.

@@ -34,7 +34,7 @@ class KafkaEvents {
   // error: ..."), "" when none: an old complaint says nothing of a failure now.
   std::string lastError() const;
 
-  // The callbacks' bodies (public for tests).
+  // What librdkafka's log and error callbacks call.
   void onLog(int level, const char* facility, const char* line);
   void onError(int err, const char* reason);
 

@@ -124,8 +124,9 @@ Status KafkaSender::push(const Batch& batch, Deadline deadline) {
                                                                       " records not acknowledged in time by " +
                                                                       config_.topic);
   // A record that timed out says nothing of why: the brokers' last complaint usually does.
-  if (const std::string why = events_.lastError(); !result.isOk() && !why.empty())
-    result = Status(result.code(), result.message() + "; last Kafka client error: " + why);
+  if (!result.isOk())
+    if (const std::string why = events_.lastError(); !why.empty())
+      result = Status(result.code(), result.message() + "; last Kafka client error: " + why);
   return result;
 }
 

@@ -144,7 +144,7 @@ void BatchProcessor::combineLocked(Shard& shard, std::optional<Inboxed> own) {
   bool started_pending = false;
   for (;;) {
     std::vector<Inboxed> parts;
-    {
+    if (shard.inboxed.load() > 0) {  // the inbox's lock only when it holds something
       std::lock_guard inbox_lock(shard.inbox_mu);
       parts.swap(shard.inbox);
       shard.inboxed.store(0);
@@ -269,12 +269,12 @@ void BatchProcessor::cutDueShards(bool all) {
     if ((due == kNever && shard->inboxed.load() == 0) || (!all && due > ticks(now))) continue;
     {
       std::lock_guard lock(shard->mu);
-      if (!wait_for_flush_) combineLocked(*shard);
+      combineLocked(*shard);
       // Re-checked under the lock: a size flush may have cut it, and a new request started since.
       if (shard->pending && (all || shard->pending->first_arrival + config_.timeout.value <= now))
         handOff(cutLocked(*shard));
     }
-    if (!wait_for_flush_) combineWhileFree(*shard);
+    combineWhileFree(*shard);
   }
 }
 
@@ -391,7 +391,7 @@ void BatchProcessor::shutdown(Deadline deadline) {
   for (auto& shard : shards_) {
     std::lock_guard barrier(shard->mu);
     { std::lock_guard inbox_barrier(shard->inbox_mu); }
-    if (!wait_for_flush_) combineLocked(*shard);
+    combineLocked(*shard);
   }
   cv_.notify_all();
   // The sender drains until the deadline. A downstream call already in flight is waited for: it

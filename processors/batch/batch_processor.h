@@ -106,8 +106,8 @@ class BatchProcessor final : public Processor {
   // Merges one shard's part of a batch (already counted as held).
   Status consumePart(Shard& shard, Batch batch, const BatchCounts& counts, uint64_t bytes);
   void mergeLocked(Shard& shard, const Batch& batch, uint64_t profiles, uint64_t bytes);
-  // Not-waiting mode, with the shard's lock: merges the inbox, then `own`, cutting requests as
-  // they fill. Every holder of a shard's lock calls it before letting go.
+  // With the shard's lock: merges the inbox (empty in waiting mode), then `own`, cutting requests
+  // as they fill. Every holder of a shard's lock outside waiting mode calls it before letting go.
   void combineLocked(Shard& shard, std::optional<Inboxed> own = std::nullopt);
   // After letting go of a shard's lock: parts left in its inbox meanwhile are merged here, unless
   // another thread holds the lock (it merges them before letting go).
