@@ -405,6 +405,7 @@ void Connection<Stream>::write(HttpResponse r, bool keep_alive) {
   if (!r.content_type.empty()) res_->set(http::field::content_type, r.content_type);
   for (auto& [k, v] : r.headers) res_->insert(k, v);
   res_->body() = std::move(r.body);
+  res_held_ = std::move(r.held_until_written);
   res_->keep_alive(keep_alive);
   res_->prepare_payload();
   lowest().expires_after(shared_->opts.write_timeout);
@@ -416,6 +417,7 @@ void Connection<Stream>::write(HttpResponse r, bool keep_alive) {
 template <class Stream>
 void Connection<Stream>::onWrite(beast::error_code ec, bool keep_alive) {
   res_.reset();
+  res_held_.reset();
   if (ec) return close();
   if (keep_alive && !shared_->stopping) return readHeader();
   lingerClose();

@@ -128,6 +128,7 @@ class Connection : public ConnectionBase, public std::enable_shared_from_this<Co
   bool keep_alive_ = true;
   Phase phase_ = Phase::kIdle;
   std::shared_ptr<http::response<http::string_body>> res_;
+  std::shared_ptr<const void> res_held_;  // HttpResponse::held_until_written of the response in res_
   std::shared_ptr<http::response<http::empty_body>> continue_;
   std::string remote_;
   std::chrono::steady_clock::time_point body_deadline_{};

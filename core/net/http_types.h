@@ -47,8 +47,12 @@ struct HttpResponse {
   std::string content_type;  // omitted when empty
   std::string body;
   std::vector<std::pair<std::string, std::string>> headers;  // extra headers
+  // Kept until the response is written, then released: e.g. the in-flight claim on a body being sent.
+  std::shared_ptr<const void> held_until_written;
 
-  static HttpResponse text(int status, std::string body) { return {status, "text/plain; charset=utf-8", std::move(body), {}}; }
+  static HttpResponse text(int status, std::string body) {
+    return {status, "text/plain; charset=utf-8", std::move(body), {}, {}};
+  }
 };
 
 // Splits "a=1&b=x%20y" into decoded pairs; malformed escapes are kept literally.

@@ -38,7 +38,7 @@ int httpStatusOf(const Status& s) {
   }
 }
 
-void handlePut(net::HttpRequest&& req, net::Responder respond, SymbolStore& store) {
+net::HttpResponse handlePut(const net::HttpRequest& req, SymbolStore& store) {
   // /debuginfo/<id> or /debuginfo/<id>/executable (also .../debuginfo, for symmetry with GET).
   auto parts = splitPath(req.path);
   std::optional<std::string> id = parts.size() >= 2 ? normalizeBuildId(parts[1]) : std::nullopt;
@@ -50,51 +50,37 @@ void handlePut(net::HttpRequest&& req, net::Responder respond, SymbolStore& stor
   }
   if (!ok) {
     store.countRefused("http", "bad_request");
-    respond(errorText(400, Status::invalid("expected PUT /debuginfo/<build id>[/executable] with a hex GNU build id")));
-    return;
+    return errorText(400, Status::invalid("expected PUT /debuginfo/<build id>[/executable] with a hex GNU build id"));
   }
   if (req.body.size() > store.maxUploadSize()) {  // a decompressed body may pass the wire check
     store.countRefused("http", "too_large");
-    respond(errorText(413, Status::tooLarge("larger than max_upload_size")));
-    return;
+    return errorText(413, Status::tooLarge("larger than max_upload_size"));
   }
   Status s = store.storeBytes(req.body, *id, artifact, "http");
-  if (!s.isOk()) {
-    respond(errorText(httpStatusOf(s), s));
-    return;
-  }
-  respond(net::HttpResponse::text(201, "stored " + *id + " " + artifactName(artifact) + "\n"));
+  if (!s.isOk()) return errorText(httpStatusOf(s), s);
+  return net::HttpResponse::text(201, "stored " + *id + " " + artifactName(artifact) + "\n");
 }
 
-void handleGet(net::HttpRequest&& req, net::Responder respond, SymbolStore& store, net::InFlightBudget& budget) {
+net::HttpResponse handleGet(net::HttpRequest& req, SymbolStore& store, net::InFlightBudget& budget) {
   // /buildid/<id>/<artifact>[/...]
   auto parts = splitPath(req.path);
   if (parts.size() < 3) {
-    respond(net::HttpResponse::text(404, "not found\n"));
-    return;
+    return net::HttpResponse::text(404, "not found\n");
   }
   std::optional<std::string> id = normalizeBuildId(parts[1]);
-  if (!id || *id != parts[1]) {
-    respond(net::HttpResponse::text(400, "invalid buildid (lower-case hex, even length)\n"));
-    return;
-  }
+  if (!id || *id != parts[1]) return net::HttpResponse::text(400, "invalid buildid (lower-case hex, even length)\n");
   Artifact artifact;
   if (parts[2] == "debuginfo" && parts.size() == 3) artifact = Artifact::kDebuginfo;
   else if (parts[2] == "executable" && parts.size() == 3) artifact = Artifact::kExecutable;
   else if (parts[2] == "source" || parts[2] == "section") {
-    respond(net::HttpResponse::text(404, "not found (sources and sections are not stored)\n"));
-    return;
+    return net::HttpResponse::text(404, "not found (sources and sections are not stored)\n");
   } else {
-    respond(net::HttpResponse::text(400, "invalid artifacttype\n"));
-    return;
+    return net::HttpResponse::text(400, "invalid artifacttype\n");
   }
   std::optional<std::string> path = store.find(*id, artifact);
   std::ifstream in;
   if (path) in.open(*path, std::ios::binary);
-  if (!path || !in) {
-    respond(net::HttpResponse::text(404, "not found\n"));
-    return;
-  }
+  if (!path || !in) return net::HttpResponse::text(404, "not found\n");
   in.seekg(0, std::ios::end);
   const auto size = static_cast<size_t>(in.tellg());
   in.seekg(0);
@@ -102,21 +88,16 @@ void handleGet(net::HttpRequest&& req, net::Responder respond, SymbolStore& stor
   uint64_t limit = 0;
   if (!max.empty() && std::from_chars(max.data(), max.data() + max.size(), limit).ec == std::errc() && limit > 0 &&
       size > limit) {
-    respond(net::HttpResponse::text(406, "File too large, max size=" + std::string(max) + "\n"));
-    return;
+    return net::HttpResponse::text(406, "File too large, max size=" + std::string(max) + "\n");
   }
-  // Claimed while the file is read into memory and handed to the connection.
+  // Claimed while the file is in memory, until the connection has written it.
   if (Status s = budget.acquire(size, &req.in_flight, "download"); !s.isOk()) {
     net::HttpResponse r = net::HttpResponse::text(429, s.message() + "\n");
     r.headers.emplace_back("Retry-After", net::retryAfterSeconds(s));
-    respond(std::move(r));
-    return;
+    return r;
   }
   std::string body(size, '\0');
-  if (!in.read(body.data(), static_cast<std::streamsize>(size))) {
-    respond(net::HttpResponse::text(404, "not found\n"));
-    return;
-  }
+  if (!in.read(body.data(), static_cast<std::streamsize>(size))) return net::HttpResponse::text(404, "not found\n");
   net::HttpResponse r;
   r.status = 200;
   r.content_type = "application/octet-stream";
@@ -124,26 +105,29 @@ void handleGet(net::HttpRequest&& req, net::Responder respond, SymbolStore& stor
                {"X-DEBUGINFOD-FILE", artifactName(artifact)},
                {"Cache-Control", "public"}};
   r.body = std::move(body);
-  respond(std::move(r));
+  r.held_until_written = req.in_flight;
+  return r;
 }
 
 }  // namespace
 
 void addHttpRoutes(net::HttpServer& server, SymbolStore& store, Runtime& runtime,
                    std::shared_ptr<net::InFlightBudget> budget) {
-  using Handler = std::function<void(net::HttpRequest&&, net::Responder)>;
+  using Handler = std::function<net::HttpResponse(net::HttpRequest&)>;
   auto onWorkers = [&runtime](Handler handler) {
     return [&runtime, handler](net::HttpRequest&& req, net::Responder respond) {
-      boost::asio::post(runtime.workers(),
-                        [handler, req = std::move(req), respond]() mutable { handler(std::move(req), respond); });
+      boost::asio::post(runtime.workers(), [handler, req = std::move(req), respond]() mutable {
+        net::HttpResponse r = handler(req);
+        // The request's claim and body are let go before the answer leaves: a client that sends
+        // its next upload as soon as it reads this one's answer finds the budget free again.
+        req = net::HttpRequest{};
+        respond(std::move(r));
+      });
     };
   };
-  server.route("PUT", "/debuginfo/*", onWorkers([&store](net::HttpRequest&& req, net::Responder respond) {
-                 handlePut(std::move(req), respond, store);
-               }));
-  server.route("GET", "/buildid/*", onWorkers([&store, budget](net::HttpRequest&& req, net::Responder respond) {
-                 handleGet(std::move(req), respond, store, *budget);
-               }));
+  server.route("PUT", "/debuginfo/*", onWorkers([&store](net::HttpRequest& req) { return handlePut(req, store); }));
+  server.route("GET", "/buildid/*",
+               onWorkers([&store, budget](net::HttpRequest& req) { return handleGet(req, store, *budget); }));
 }
 
 }  // namespace proflow::extensions::symbolstore

@@ -30,14 +30,15 @@ int httpPortOf(Service& service) {
   return ext ? ext->httpPort() : 0;
 }
 
-std::string gatewayYaml(const std::string& dir, const std::string& store_extra = "") {
+std::string gatewayYaml(const std::string& dir, const std::string& store_extra = "",
+                        const std::string& max_upload_size = "4MiB") {
   return R"(
 extensions:
   bearertokenauth/ci: { token: ci-token }
   symbolstore:
     endpoint: 127.0.0.1:0
     directory: )" + dir + R"(
-    max_upload_size: 4MiB
+    max_upload_size: )" + max_upload_size + R"(
     quota_bytes: 64MiB
     auth: { authenticator: bearertokenauth/ci }
 )" + store_extra + R"(
@@ -191,6 +192,21 @@ TEST_F(SymbolStoreHttpTest, UploadsInProgressBoundTheMemoryOfNewOnes) {
     if (!stored) std::this_thread::sleep_for(std::chrono::milliseconds(20));
   }
   EXPECT_TRUE(stored);
+}
+
+// A client that sends its next request as soon as it reads an answer finds the budget free: each
+// answer leaves the server only after its request's claim is let go (a download's claim goes with
+// the answer until it is written). The budget here fits one transfer at a time.
+TEST_F(SymbolStoreHttpTest, SequentialTransfersNeverFindTheBudgetHeldByTheLastAnswer) {
+  const std::string debug = testing::readFile(app_.debug);
+  const std::string limit = std::to_string(debug.size());
+  start(gatewayYaml(t_.file("store"), "    max_in_flight_bytes: " + limit + "\n", limit));
+  int refused = 0;
+  for (int i = 0; i < 150; ++i) {
+    if (put("/debuginfo/" + app_.build_id, debug).http_status != 201) ++refused;
+    if (get("/buildid/" + app_.build_id + "/debuginfo").http_status != 200) ++refused;
+  }
+  EXPECT_EQ(refused, 0);
 }
 
 TEST_F(SymbolStoreHttpTest, EvictsLeastRecentlyUsedUnderQuotaAndKeepsStoreOverRestart) {
