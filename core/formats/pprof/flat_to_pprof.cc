@@ -197,12 +197,13 @@ class DraftBuilder {
     return {};
   }
 
-  void addNumLabel(std::string_view key, int64_t v, std::string_view unit) {
-    view::Label l;
-    l.key_ = str(key);
-    l.num_ = v;
-    if (!unit.empty()) l.num_unit_ = str(unit);
-    out_->labels.push_back(l);
+  // One per event of a split sample: its key and unit strings are interned once per draft.
+  void addTimestampLabel(int64_t nanos) {
+    if (timestamp_key_ == 0) {
+      timestamp_key_ = str(kTimestampLabel);
+      nanoseconds_ = str("nanoseconds");
+    }
+    out_->labels.push_back(view::Label{timestamp_key_, 0, nanos, nanoseconds_});
   }
 
   Status addLabels(uint32_t row) {
@@ -378,6 +379,7 @@ class DraftBuilder {
   std::vector<int32_t> used_mappings_;
   std::vector<view::Mapping> mappings_;
   std::vector<CachedLabel> labels_;
+  int64_t timestamp_key_ = 0, nanoseconds_ = 0;  // string indices, once a timestamp label was added
 };
 
 int64_t sum(std::span<const int64_t> values) {
@@ -399,6 +401,7 @@ class GroupConverter {
     if (auto st = header(); !st) return st;
     if (!default_type.empty()) out_->default_sample_type = builder_.str(default_type);
     const uint32_t n = profiles_[0]->samples.size;
+    reserveOutput(n);
     for (uint32_t i = 0; i < n; ++i)
       if (auto st = sample(i); !st) return Status::invalid(st.message() + " (sample " + std::to_string(i) + ")");
     builder_.finish();
@@ -460,6 +463,27 @@ class GroupConverter {
     });
   }
 
+  // Sizes the draft's arrays for what sample() will append, so a profile of many events (one pprof
+  // sample each, e.g. from JFR) does not grow them by copying. Dangling indices count as empty:
+  // sample() reports them.
+  void reserveOutput(uint32_t n) {
+    size_t samples = 0, location_ids = 0, labels = 0;
+    for (uint32_t i = 0; i < n; ++i) {
+      const uint32_t row = profiles_[0]->samples.begin + i;
+      const size_t events = b_.samples.timestamps[row].size;
+      const size_t copies = events > 0 && o_.timestamps == OtlpToPprofOptions::Timestamps::kLabel ? events : 1;
+      const int32_t stack = b_.samples.stack_index[row];
+      const size_t depth = inRange(b_.stacks, stack) ? b_.stacks[static_cast<size_t>(stack)].locations.size : 0;
+      samples += copies;
+      location_ids += copies * depth;
+      labels += copies * (b_.samples.attributes[row].size + 1);
+    }
+    out_->samples.reserve(samples);
+    out_->location_ids.reserve(location_ids);
+    out_->values.reserve(samples * profiles_.size());
+    out_->labels.reserve(labels);
+  }
+
   bool hasTimestampAttribute(uint32_t row) const {
     for (int32_t ai : b_.indexList(b_.samples.attributes[row])) {
       if (!inRange(b_.attributes, ai)) continue;
@@ -498,7 +522,7 @@ class GroupConverter {
         auto v = values(k, i);
         out_->values.push_back(v.size() == events ? v[e] : v.empty() ? 1 : e == 0 ? sum(v) : 0);
       }
-      builder_.addNumLabel(kTimestampLabel, static_cast<int64_t>(timestamps[e]), "nanoseconds");
+      builder_.addTimestampLabel(static_cast<int64_t>(timestamps[e]));
     }
     return {};
   }
