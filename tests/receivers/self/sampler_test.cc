@@ -87,7 +87,10 @@ void expectBurnerSampled(const SampleSet& samples, const Burn& burn, uint32_t fr
     EXPECT_GT(r.time_ns, 0u);
   }
   const double expected = static_cast<double>(burn.used.count()) * frequency / 1e9;
-  EXPECT_GE(static_cast<double>(of_burner), expected * 0.5) << "samples of the burning thread";
+  // On a loaded machine expiries that find the previous signal still pending are merged into one
+  // sample whose period counts them (si_overrun), so fewer samples arrive; their periods still add
+  // up to the CPU time, which the check after the bounds asserts.
+  EXPECT_GE(static_cast<double>(of_burner), expected * 0.2) << "samples of the burning thread";
   EXPECT_LE(static_cast<double>(of_burner), expected * 1.5 + 2);
   EXPECT_NEAR(static_cast<double>(period_sum), static_cast<double>(burn.used.count()), burn.used.count() * 0.5);
   // Stacks go through spinFor's callers (frame pointers), not just the leaf.
