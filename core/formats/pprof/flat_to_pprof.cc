@@ -471,12 +471,12 @@ class GroupConverter {
     for (uint32_t i = 0; i < n; ++i) {
       const uint32_t row = profiles_[0]->samples.begin + i;
       const size_t events = b_.samples.timestamps[row].size;
+      // Split into one sample per event, the later ones repeats: one stack, one timestamp label each.
       const size_t copies = events > 0 && o_.timestamps == OtlpToPprofOptions::Timestamps::kLabel ? events : 1;
       const int32_t stack = b_.samples.stack_index[row];
-      const size_t depth = inRange(b_.stacks, stack) ? b_.stacks[static_cast<size_t>(stack)].locations.size : 0;
       samples += copies;
-      location_ids += copies * depth;
-      labels += copies * (b_.samples.attributes[row].size + 1);
+      location_ids += inRange(b_.stacks, stack) ? b_.stacks[static_cast<size_t>(stack)].locations.size : 0;
+      labels += b_.samples.attributes[row].size + copies;
     }
     out_->samples.reserve(samples);
     out_->location_ids.reserve(location_ids);
@@ -517,7 +517,7 @@ class GroupConverter {
     // One pprof sample per event (same stack and labels), each labelled with its timestamp.
     const size_t first = out_->samples.size() - 1;
     for (size_t e = 0; e < events; ++e) {
-      if (e > 0) copyStackAndLabels(first);
+      if (e > 0) out_->beginRepeatSample(first);
       for (size_t k = 0; k < profiles_.size(); ++k) {
         auto v = values(k, i);
         out_->values.push_back(v.size() == events ? v[e] : v.empty() ? 1 : e == 0 ? sum(v) : 0);
@@ -525,20 +525,6 @@ class GroupConverter {
       builder_.addTimestampLabel(static_cast<int64_t>(timestamps[e]));
     }
     return {};
-  }
-
-  // Opens a sample with the stack and the labels sample `from` had before its timestamp label.
-  void copyStackAndLabels(size_t from) {
-    out_->beginSample();
-    const auto& src = out_->samples[from];
-    for (uint32_t k = 0; k < src.locations.count; ++k) {
-      const uint64_t id = out_->location_ids[src.locations.offset + k];
-      out_->location_ids.push_back(id);
-    }
-    for (uint32_t k = 0; k + 1 < src.labels.count; ++k) {
-      const view::Label label = out_->labels[src.labels.offset + k];
-      out_->labels.push_back(label);
-    }
   }
 
   const flat::Batch& b_;

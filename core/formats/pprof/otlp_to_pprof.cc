@@ -171,7 +171,7 @@ class GroupConverter {
     // One pprof sample per event (same stack and labels), each labelled with its timestamp.
     const size_t first = out_->samples.size() - 1;
     for (int e = 0; e < events; ++e) {
-      if (e > 0) copyStackAndLabels(first);
+      if (e > 0) out_->beginRepeatSample(first);
       for (const auto* p : profiles) {
         const auto& ps = p->samples(i);
         int64_t v = ps.values_size() == events ? ps.values(e)
@@ -183,20 +183,6 @@ class GroupConverter {
       b_.addNumLabel(kTimestampLabel, static_cast<int64_t>(base.timestamps_unix_nano(e)), "nanoseconds");
     }
     return {};
-  }
-
-  // Opens a sample with the stack and the labels sample `from` had before its timestamp label.
-  void copyStackAndLabels(size_t from) {
-    out_->beginSample();  // closes the previous one, so `from` has its final ranges
-    const auto& src = out_->samples[from];
-    for (uint32_t k = 0; k < src.locations.count; ++k) {
-      const uint64_t id = out_->location_ids[src.locations.offset + k];  // a copy: push_back may reallocate
-      out_->location_ids.push_back(id);
-    }
-    for (uint32_t k = 0; k + 1 < src.labels.count; ++k) {
-      const view::Label label = out_->labels[src.labels.offset + k];
-      out_->labels.push_back(label);
-    }
   }
 
   const otlp::Dictionary& dict_;

@@ -33,13 +33,39 @@ void ProfileDraft::beginSample() {
   samples.push_back(s);
 }
 
+void ProfileDraft::beginRepeatSample(size_t from) {
+  closeSample();  // `from` has its final ranges
+  const Sample& src = samples[from];
+  Sample s;
+  s.repeat = true;
+  s.locations = src.locations;
+  s.labels = {src.labels.offset, src.labels.count > 0 ? src.labels.count - 1 : 0};
+  s.values.offset = static_cast<uint32_t>(values.size());
+  s.tail_labels.offset = static_cast<uint32_t>(labels.size());
+  samples.push_back(s);
+}
+
 void ProfileDraft::closeSample() {
   if (samples.empty()) return;
   Sample& s = samples.back();
-  s.locations.count = static_cast<uint32_t>(location_ids.size() - s.locations.offset);
   s.values.count = static_cast<uint32_t>(values.size() - s.values.offset);
+  if (s.repeat) {
+    s.tail_labels.count = static_cast<uint32_t>(labels.size() - s.tail_labels.offset);
+    return;
+  }
+  s.locations.count = static_cast<uint32_t>(location_ids.size() - s.locations.offset);
   s.labels.count = static_cast<uint32_t>(labels.size() - s.labels.offset);
 }
+
+namespace {
+
+template <class F>
+void forEachLabel(const ProfileDraft& d, const ProfileDraft::Sample& s, F f) {
+  for (uint32_t k = 0; k < s.labels.count; ++k) f(d.labels[s.labels.offset + k]);
+  for (uint32_t k = 0; k < s.tail_labels.count; ++k) f(d.labels[s.tail_labels.offset + k]);
+}
+
+}  // namespace
 
 namespace {
 
@@ -134,7 +160,7 @@ class DraftWriter {
       o.header(2, z.total);
       o.packed(1, d_.location_ids.data() + s.locations.offset, s.locations.count, z.locations);
       o.packed(2, d_.values.data() + s.values.offset, s.values.count, z.values);
-      for (uint32_t k = 0; k < s.labels.count; ++k) label(o, d_.labels[s.labels.offset + k]);
+      forEachLabel(d_, s, [&](const view::Label& l) { label(o, l); });
     }
     for (const auto& m : d_.mappings) mapping(o, m);
     for (size_t i = 0; i < d_.locations.size(); ++i) {
@@ -172,7 +198,7 @@ class DraftWriter {
       z.values = packedPayload(d_.values.data() + s.values.offset, s.values.count);
       if (s.locations.count > 0) z.total += lengthDelimited(z.locations);
       if (s.values.count > 0) z.total += lengthDelimited(z.values);
-      for (uint32_t k = 0; k < s.labels.count; ++k) z.total += lengthDelimited(labelSize(d_.labels[s.labels.offset + k]));
+      forEachLabel(d_, s, [&](const view::Label& l) { z.total += lengthDelimited(labelSize(l)); });
       sample_sizes_.push_back(z);
       n += lengthDelimited(z.total);
     }
@@ -259,14 +285,13 @@ void toProfile(const ProfileDraft& d, Profile* out) {
     auto* ps = out->add_sample();
     for (uint32_t k = 0; k < s.locations.count; ++k) ps->add_location_id(d.location_ids[s.locations.offset + k]);
     for (uint32_t k = 0; k < s.values.count; ++k) ps->add_value(d.values[s.values.offset + k]);
-    for (uint32_t k = 0; k < s.labels.count; ++k) {
-      const auto& l = d.labels[s.labels.offset + k];
+    forEachLabel(d, s, [&](const view::Label& l) {
       auto* pl = ps->add_label();
       pl->set_key(l.key_);
       pl->set_str(l.str_);
       pl->set_num(l.num_);
       pl->set_num_unit(l.num_unit_);
-    }
+    });
   }
   for (const auto& m : d.mappings) {
     auto* pm = out->add_mapping();

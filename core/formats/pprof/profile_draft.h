@@ -28,8 +28,13 @@ class StringPool {
 };
 
 struct ProfileDraft {
+  // A sample's labels are `labels` then `tail_labels`. A repeat (beginRepeatSample) shares its
+  // stack and all but the last label with an earlier sample and owns only its values and tail: a
+  // profile of many events (one pprof sample each, the last label a timestamp) then holds each
+  // stack once instead of once per event.
   struct Sample {
-    view::Range locations, values, labels;
+    view::Range locations, values, labels, tail_labels;
+    bool repeat = false;
   };
   struct Location {
     uint64_t id = 0, mapping_id = 0, address = 0;
@@ -59,6 +64,9 @@ struct ProfileDraft {
   // Opens a sample at the end of the flat arrays; its ranges grow with what is appended until the
   // next beginSample (or closeSample).
   void beginSample();
+  // Opens a sample with the stack and the labels but the last of sample `from` (not itself a
+  // repeat); the values and labels appended next are its own.
+  void beginRepeatSample(size_t from);
   void closeSample();
 };
 
