@@ -202,6 +202,20 @@ TEST(OtlpToPprof, TimestampsBecomeLabelledSamples) {
   EXPECT_EQ(labels["span_id"], "0000000000000002");
   EXPECT_EQ(labels["trace_id"], "00000000000000000000000000000001");
   EXPECT_EQ(labels["thread.name"], "worker");
+  // The other events of that sample carry its stack and every label but the timestamp.
+  auto withoutTimestamp = [&](const perftools::profiles::Sample& s) {
+    std::vector<std::string> out;
+    for (const auto& l : s.label())
+      if (S(l.key()) != kTimestampLabel) out.push_back(S(l.key()) + "=" + S(l.str()));
+    return out;
+  };
+  for (int i : {1, 2}) {
+    EXPECT_EQ(std::vector<uint64_t>(p.sample(i).location_id().begin(), p.sample(i).location_id().end()),
+              std::vector<uint64_t>(p.sample(0).location_id().begin(), p.sample(0).location_id().end()))
+        << i;
+    EXPECT_EQ(withoutTimestamp(p.sample(i)), withoutTimestamp(p.sample(0))) << i;
+    EXPECT_EQ(p.sample(i).label_size(), p.sample(0).label_size()) << i;
+  }
 }
 
 TEST(OtlpToPprof, UnsetSampleTypeBecomesSamplesCount) {
