@@ -1,11 +1,13 @@
 // `proflow convert`: the pipeline's codecs and symbolizer, offline on files.
+#include <fcntl.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <cstdio>
 #include <cstdlib>
+#include <cerrno>
 #include <fstream>
-#include <sstream>
 
 #include "cmd/proflow/commands.h"
 #include "core/compression/compression.h"
@@ -41,23 +43,63 @@ std::vector<std::string> options(const CliArgs& args, const std::string& name) {
   return out;
 }
 
-// One read into a buffer of the file's size (no stream copies); streamed when the size is unknown.
-bool readAll(const std::string& path, std::string* out) {
-  std::ifstream f(path, std::ios::binary | std::ios::ate);
-  if (!f) return false;
-  const std::streamoff size = f.tellg();
-  if (size <= 0) {
-    f.clear();
-    f.seekg(0);
-    std::stringstream ss;
-    ss << f.rdbuf();
-    *out = ss.str();
+// The input's bytes. A large regular file is mapped: reading it would copy it into as much fresh
+// heap, which the kernel zeroes first, while the mapping shares the page cache's pages (a file
+// truncated by another process during the conversion then ends it with SIGBUS, as it would any
+// tool that maps its input). Smaller files are read in one read of their size; pipes
+// (`/dev/stdin`) in chunks.
+class InputFile {
+ public:
+  InputFile() = default;
+  InputFile(const InputFile&) = delete;
+  InputFile& operator=(const InputFile&) = delete;
+  ~InputFile() {
+    if (map_ != nullptr) munmap(map_, size_);
+  }
+
+  bool open(const std::string& path) {
+    static constexpr off_t kMapFrom = 4 << 20;
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return false;
+    struct stat st {};
+    if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size >= kMapFrom) {
+      void* map = mmap(nullptr, static_cast<size_t>(st.st_size), PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
+      if (map != MAP_FAILED) {
+        map_ = map;
+        size_ = static_cast<size_t>(st.st_size);
+      }
+    }
+    const bool ok = map_ != nullptr || readFd(fd, S_ISREG(st.st_mode) ? static_cast<size_t>(st.st_size) : 0);
+    ::close(fd);
+    return ok;
+  }
+  std::string_view bytes() const {
+    return map_ != nullptr ? std::string_view(static_cast<const char*>(map_), size_) : std::string_view(data_);
+  }
+
+ private:
+  // `size_hint` bytes in place, then whatever else arrives (a growing file, a pipe).
+  bool readFd(int fd, size_t size_hint) {
+    data_.resize(size_hint);
+    size_t n = 0;
+    char chunk[64 << 10];
+    while (true) {
+      const bool room = n < data_.size();
+      const ssize_t r = room ? ::read(fd, data_.data() + n, data_.size() - n) : ::read(fd, chunk, sizeof chunk);
+      if (r < 0 && errno == EINTR) continue;
+      if (r < 0) return false;
+      if (r == 0) break;
+      if (!room) data_.append(chunk, static_cast<size_t>(r));
+      n += static_cast<size_t>(r);
+    }
+    data_.resize(n);
     return true;
   }
-  out->resize(static_cast<size_t>(size));
-  f.seekg(0);
-  return static_cast<bool>(f.read(out->data(), size));
-}
+
+  std::string data_;
+  void* map_ = nullptr;
+  size_t size_ = 0;
+};
 
 bool writeAll(const std::string& path, const std::string& data) {
   std::ofstream f(path, std::ios::binary | std::ios::trunc);
@@ -66,8 +108,8 @@ bool writeAll(const std::string& path, const std::string& data) {
 }
 
 // Text whose first line ends in " <count>" (and no NUL byte early on) is folded stacks.
-bool looksFolded(const std::string& data) {
-  const std::string head = data.substr(0, 4096);
+bool looksFolded(std::string_view data) {
+  const std::string head(data.substr(0, 4096));
   if (head.find('\0') != std::string::npos) return false;
   const size_t start = head.find_first_not_of(" \t\r\n");
   if (start == std::string::npos) return false;
@@ -78,8 +120,8 @@ bool looksFolded(const std::string& data) {
          line.find_first_not_of("0123456789", space + 1) == std::string::npos;
 }
 
-std::string detectFormat(const std::string& data) {
-  if (data.size() >= 4 && data.compare(0, 4, std::string("FLR\0", 4)) == 0) return "jfr";
+std::string detectFormat(std::string_view data) {
+  if (data.substr(0, 4) == std::string_view("FLR\0", 4)) return "jfr";
   if (std::string_view form = perf::detect(data); !form.empty()) return std::string(form);
   size_t i = data.find_first_not_of(" \t\r\n");
   if (i != std::string::npos && data[i] == '{') return "otlp_json";
@@ -87,7 +129,7 @@ std::string detectFormat(const std::string& data) {
   return "pprof_or_otlp_proto";
 }
 
-Status readJfr(const std::string& data, flat::Batch* batch) {
+Status readJfr(std::string_view data, flat::Batch* batch) {
   auto bytes = std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(data.data()), data.size());
   jfr::ConvertResult r = jfr::convertToFlat(bytes, {}, batch);
   if (!r.ok) {
@@ -100,7 +142,7 @@ Status readJfr(const std::string& data, flat::Batch* batch) {
 
 // OTLP protobuf as sent (gzip/zstd or raw), decoded without the receivers' validation: the file is
 // converted as it is (a conversion that meets a dangling index says so).
-Status readOtlpProto(const std::string& data, flat::Batch* batch) {
+Status readOtlpProto(std::string_view data, flat::Batch* batch) {
   std::string raw;
   if (Status s = compression::decompressAuto(data, raw, {}); !s.isOk()) return s;
   flat::DecodeOptions options;
@@ -112,7 +154,7 @@ Status readOtlpProto(const std::string& data, flat::Batch* batch) {
 
 // perf.data / perf script: sample times without a clock anchor in the recording end at the file's
 // modification time (when perf record wrote it).
-Status readPerf(const std::string& data, const std::string& format, const std::string& path, flat::Batch* batch) {
+Status readPerf(std::string_view data, const std::string& format, const std::string& path, flat::Batch* batch) {
   perf::Options options;
   struct stat st {};
   if (stat(path.c_str(), &st) == 0)
@@ -127,7 +169,7 @@ Status readPerf(const std::string& data, const std::string& format, const std::s
   return s;
 }
 
-Status readInput(const std::string& data, std::string format, const std::string& path, flat::Batch* batch) {
+Status readInput(std::string_view data, std::string format, const std::string& path, flat::Batch* batch) {
   if (format.empty()) format = detectFormat(data);
   if (format == "jfr") return readJfr(data, batch);
   if (format == "perf" || format == "perf-script") return readPerf(data, format, path, batch);
@@ -219,13 +261,13 @@ int commandConvert(const CliArgs& args) {
     std::fprintf(stderr, "usage: proflow convert IN OUT [--to pprof|otlp_json|otlp_proto|folded]\n");
     return 2;
   }
-  std::string data;
-  if (!readAll(args.positional[0], &data)) {
+  InputFile input;
+  if (!input.open(args.positional[0])) {
     std::fprintf(stderr, "proflow convert: cannot read %s\n", args.positional[0].c_str());
     return 1;
   }
   flat::Batch batch;
-  Status s = readInput(data, option(args, "--from"), args.positional[0], &batch);
+  Status s = readInput(input.bytes(), option(args, "--from"), args.positional[0], &batch);
   if (s.isOk() && std::find(args.flags.begin(), args.flags.end(), "--symbolize") != args.flags.end())
     s = symbolizeInPlace(args, &batch);
   if (s.isOk()) s = writeOutput(batch, option(args, "--to", "pprof"), option(args, "--sample-type"), args.positional[1]);

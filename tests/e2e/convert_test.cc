@@ -66,6 +66,29 @@ TEST(Convert, JfrToPprofToOtlpAndFolded) {
   EXPECT_EQ(sortedLines(testing::readFile(dir.file("back.folded"))), sortedLines(folded));
 }
 
+// A large file (mapped) and the same bytes through a pipe (read in chunks) convert alike.
+TEST(Convert, ALargeFileAndAPipeGiveTheSameOutput) {
+  testing::TempDir dir;
+  const std::string chunk = testing::readFile(jfrRecording("profile.jfr"));
+  ASSERT_FALSE(chunk.empty());
+  std::string big;
+  while (big.size() < (5u << 20)) big += chunk;  // JFR chunks concatenate into one recording
+  const std::string in = dir.write("big.jfr", big);
+  std::string out;
+  ASSERT_EQ(runCommand({testing::proflowBinary(), "convert", in, dir.file("file.pb.gz")}, &out), 0) << out;
+  ASSERT_EQ(runCommand({"sh", "-c", "cat \"$1\" | \"$0\" convert /dev/stdin \"$2\"", testing::proflowBinary(), in,
+                        dir.file("pipe.pb.gz")},
+                       &out),
+            0)
+      << out;
+  const std::string from_file = testing::readFile(dir.file("file.pb.gz"));
+  EXPECT_FALSE(from_file.empty());
+  EXPECT_EQ(testing::readFile(dir.file("pipe.pb.gz")), from_file);
+  pprof::Profile profile;
+  ASSERT_TRUE(pprof::decodeProfile(from_file, &profile).isOk());
+  EXPECT_GT(profile.sample_size(), 0);
+}
+
 TEST(Convert, RejectsGarbageWithAMessage) {
   testing::TempDir dir;
   std::string out;
