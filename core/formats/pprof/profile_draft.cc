@@ -65,10 +65,6 @@ void forEachLabel(const ProfileDraft& d, const ProfileDraft::Sample& s, F f) {
   for (uint32_t k = 0; k < s.tail_labels.count; ++k) f(d.labels[s.tail_labels.offset + k]);
 }
 
-}  // namespace
-
-namespace {
-
 // 7 payload bits per byte: branch-free, this runs for every location id of every sample.
 size_t varintSize(uint64_t v) { return (64 - static_cast<size_t>(__builtin_clzll(v | 1)) + 6) / 7; }
 
