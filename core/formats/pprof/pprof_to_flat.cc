@@ -103,6 +103,10 @@ class FlatConverter {
     for (auto* column : {&s.stack_index, &s.link_index}) column->reserve(column->size() + samples);
     for (auto* column : {&s.attributes, &s.values, &s.timestamps}) column->reserve(column->size() + samples);
     b_.values.reserve(b_.values.size() + samples);
+    // Stacks and attribute lists go to the index column: at most every sample's location ids and
+    // labels (fewer when they repeat). Reserved, the column is written once instead of copied at
+    // each doubling; capacity never used is never touched: address space, not memory.
+    b_.indices.reserve(b_.indices.size() + p_.total_location_ids() + p_.total_labels());
   }
 
   std::string_view pstr(int64_t i) const { return p_.string_table(static_cast<int>(i)); }

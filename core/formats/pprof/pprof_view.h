@@ -140,6 +140,9 @@ class ProfileView {
   int64_t comment(int i) const { return comment_[static_cast<size_t>(i)]; }
   int64_t default_sample_type() const { return default_sample_type_; }
   int64_t doc_url() const { return doc_url_; }
+  // Location ids and labels over all samples: what a converter reserves for stacks and attributes.
+  size_t total_location_ids() const { return location_ids_.size(); }
+  size_t total_labels() const { return labels_.size(); }
 
  private:
   friend class ViewParser;
