@@ -479,4 +479,26 @@ Status compress(Codec codec, std::string_view in, std::string& out, int level) {
   return Status::invalid("unknown codec");
 }
 
+StreamCompressor::StreamCompressor(Codec codec, int level, std::string* out)
+    : codec_(codec), level_(codec == Codec::kGzip && level == 0 ? 6 : level), out_(out) {
+  out_->clear();
+}
+
+StreamCompressor::~StreamCompressor() = default;
+
+Status StreamCompressor::write(std::string_view piece, bool last) {
+  if (codec_ == Codec::kGzip && level_ >= 1 && level_ <= internal::kIsalMaxLevel) {
+    if (!gzip_) {
+      gzip_ = std::make_unique<internal::IsalGzipStream>();
+      if (Status s = gzip_->begin(level_, out_); !s) return s;
+    }
+    return gzip_->write(piece, last);
+  }
+  collected_.append(piece);
+  if (!last) return Status::ok();
+  Status s = compress(codec_, collected_, *out_, level_);
+  std::string().swap(collected_);
+  return s;
+}
+
 }  // namespace proflow::compression

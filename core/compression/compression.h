@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstddef>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -45,5 +46,32 @@ Status inflateOrView(std::string_view in, const Limits& limits, std::string* sto
 
 // level 0 = codec default (gzip 6, zstd 3).
 Status compress(Codec codec, std::string_view in, std::string& out, int level = 0);
+
+namespace internal {
+class IsalGzipStream;
+}
+
+// compress() of a payload handed over in pieces, for writers that produce it in chunks: gzip at the
+// fast levels (1-3, ISA-L) compresses each piece as it comes, so a large payload never exists whole
+// and each piece is compressed while still in cache. Other codecs and levels collect the pieces and
+// compress them at the end. The output is a valid stream of `codec`, not necessarily the bytes
+// compress() would give for the whole payload.
+class StreamCompressor {
+ public:
+  StreamCompressor(Codec codec, int level, std::string* out);
+  ~StreamCompressor();
+  StreamCompressor(const StreamCompressor&) = delete;
+  StreamCompressor& operator=(const StreamCompressor&) = delete;
+
+  // `piece` may be reused once this returns. `last` completes `out`.
+  Status write(std::string_view piece, bool last);
+
+ private:
+  Codec codec_;
+  int level_;
+  std::string* out_;
+  std::unique_ptr<internal::IsalGzipStream> gzip_;  // the streaming path, when it applies
+  std::string collected_;                           // the other paths
+};
 
 }  // namespace proflow::compression

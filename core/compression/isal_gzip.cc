@@ -2,6 +2,7 @@
 
 #include <isa-l/igzip_lib.h>
 
+#include <algorithm>
 #include <memory>
 #include <vector>
 
@@ -84,6 +85,74 @@ Status isalGzipCompress(std::string_view in, std::string& out, int level) {
     if (consumed == 0 && produced == 0) out.resize(out.size() * 2);  // never spin: give it room
   }
   out.resize(out_off);
+  return Status::ok();
+}
+
+struct IsalGzipStream::State {
+  isal_zstream stream;
+  std::vector<uint8_t> level_buf;
+};
+
+namespace {
+// The state and level buffer of this thread's last finished stream: a large profile per export
+// would otherwise allocate (and fault in) a few MB each time.
+std::unique_ptr<IsalGzipStream::State>& spareState() {
+  thread_local std::unique_ptr<IsalGzipStream::State> spare;
+  return spare;
+}
+}  // namespace
+
+IsalGzipStream::IsalGzipStream() = default;
+IsalGzipStream::~IsalGzipStream() {
+  if (state_) spareState() = std::move(state_);
+}
+
+Status IsalGzipStream::begin(int level, std::string* out) {
+  if (level < 1 || level > kIsalMaxLevel) return Status::invalid("gzip: ISA-L level out of range");
+  if (!state_) state_ = spareState() ? std::move(spareState()) : std::make_unique<State>();
+  static constexpr uint32_t kSizes[kIsalMaxLevel + 1] = {ISAL_DEF_LVL0_DEFAULT, ISAL_DEF_LVL1_DEFAULT,
+                                                        ISAL_DEF_LVL2_DEFAULT, ISAL_DEF_LVL3_DEFAULT};
+  state_->level_buf.resize(std::max<size_t>(state_->level_buf.size(), kSizes[level]));
+  isal_zstream& s = state_->stream;
+  isal_deflate_init(&s);
+  s.level = static_cast<uint32_t>(level);
+  s.level_buf = state_->level_buf.data();
+  s.level_buf_size = static_cast<uint32_t>(state_->level_buf.size());
+  s.gzip_flag = IGZIP_GZIP;
+  s.flush = NO_FLUSH;
+  out_ = out;
+  out_used_ = out->size();
+  return Status::ok();
+}
+
+Status IsalGzipStream::write(std::string_view piece, bool last) {
+  if (!state_) return Status::internal("gzip: stream written before begin");
+  isal_zstream& s = state_->stream;
+  std::string& out = *out_;
+  size_t in_off = 0;
+  constexpr size_t kSlice = 1u << 30;  // avail_in/avail_out are 32-bit
+  while (true) {
+    // Compressed profile data is smaller than its input; a quarter of the piece is the usual need.
+    if (out.size() - out_used_ < 64 * 1024) out.resize(std::max(out.size() * 2, out_used_ + piece.size() / 4 + 65536));
+    const size_t in_chunk = std::min(piece.size() - in_off, kSlice);
+    const size_t out_chunk = std::min(out.size() - out_used_, kSlice);
+    s.next_in = reinterpret_cast<uint8_t*>(const_cast<char*>(piece.data() + in_off));
+    s.avail_in = static_cast<uint32_t>(in_chunk);
+    s.end_of_stream = last && in_off + in_chunk == piece.size() ? 1 : 0;
+    s.next_out = reinterpret_cast<uint8_t*>(out.data() + out_used_);
+    s.avail_out = static_cast<uint32_t>(out_chunk);
+    const int rc = isal_deflate(&s);
+    clearUpperVectorState();
+    if (rc != COMP_OK) return Status::internal("gzip: ISA-L compression failed");
+    in_off += in_chunk - s.avail_in;
+    out_used_ += out_chunk - s.avail_out;
+    const bool consumed_all = in_off == piece.size();
+    if (last ? s.internal_state.state == ZSTATE_END : consumed_all && s.avail_out > 0) break;
+  }
+  if (last) {
+    out.resize(out_used_);
+    spareState() = std::move(state_);
+  }
   return Status::ok();
 }
 

@@ -10,6 +10,7 @@
 #pragma once
 
 #include <cstddef>
+#include <memory>
 #include <string>
 #include <string_view>
 
@@ -29,5 +30,27 @@ inline constexpr size_t kIsalFixedCodesBelow = 16 << 10;
 
 // Compresses `in` as one gzip member at `level` (1..kIsalMaxLevel) into `out`.
 Status isalGzipCompress(std::string_view in, std::string& out, int level);
+
+// One gzip member from input handed over in pieces: ISA-L keeps the history it matches against
+// between calls, so a piece's buffer may be reused as soon as write() returns. Appends to `out`.
+// Holds ~2 MB of state (its own, not the one-shot path's); one stream per thread at a time.
+class IsalGzipStream {
+ public:
+  IsalGzipStream();
+  ~IsalGzipStream();
+  IsalGzipStream(const IsalGzipStream&) = delete;
+  IsalGzipStream& operator=(const IsalGzipStream&) = delete;
+
+  Status begin(int level, std::string* out);
+  // `last` ends the member (header, data, trailer complete in `out`).
+  Status write(std::string_view piece, bool last);
+
+  struct State;
+
+ private:
+  std::unique_ptr<State> state_;
+  std::string* out_ = nullptr;
+  size_t out_used_ = 0;
+};
 
 }  // namespace proflow::compression::internal

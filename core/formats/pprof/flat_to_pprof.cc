@@ -602,9 +602,8 @@ Status flatToPprofBytes(const flat::Batch& in, std::vector<EncodedPprof>* out, c
                         Encoding encoding, int level) {
   return convertBatch(in, options, [&](const ProfileDraft& draft, std::vector<int> indices, int r, int s) {
     EncodedPprof e;
-    std::string raw;
-    internal::writeProfile(draft, &raw);  // no Profile message on the way to bytes
-    if (auto st = compressProfile(std::move(raw), &e.data, encoding, level); !st) return st;
+    // No Profile message on the way to bytes, and no buffer of the whole serialized profile.
+    if (auto st = internal::writeProfile(draft, &e.data, encoding, level); !st) return st;
     e.profile_indices = std::move(indices);
     e.resource_index = r;
     e.scope_index = s;

@@ -218,9 +218,8 @@ class BytesSink : public GroupSink {
   BytesSink(std::vector<EncodedPprof>* out, Encoding enc, int level) : out_(out), enc_(enc), level_(level) {}
   Status take(const ProfileDraft& draft, std::vector<int> indices) override {
     EncodedPprof e;
-    std::string raw;
-    internal::writeProfile(draft, &raw);  // no Profile message on the way to bytes
-    if (auto st = compressProfile(std::move(raw), &e.data, enc_, level_); !st) return st;
+    // No Profile message on the way to bytes, and no buffer of the whole serialized profile.
+    if (auto st = internal::writeProfile(draft, &e.data, enc_, level_); !st) return st;
     e.profile_indices = std::move(indices);
     out_->push_back(std::move(e));
     return {};

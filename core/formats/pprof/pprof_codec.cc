@@ -44,6 +44,14 @@ Status compressProfile(std::string raw, std::string* out, Encoding encoding, int
     *out = std::move(raw);
     return {};
   }
+  return compressProfileBytes(raw, out, encoding, level);
+}
+
+Status compressProfileBytes(std::string_view raw, std::string* out, Encoding encoding, int level) {
+  if (encoding == Encoding::kRaw) {
+    out->assign(raw);
+    return {};
+  }
   out->clear();
   if (encoding == Encoding::kGzip) return compression::compress(compression::Codec::kGzip, raw, *out, level);
   // kDefaultGzipLevel means "fast" for zstd too: its level 1.

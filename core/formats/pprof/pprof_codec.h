@@ -64,5 +64,8 @@ Status encodeProfile(const Profile& p, std::string* out, Encoding encoding = Enc
 // The second half of encodeProfile, for an already serialized Profile.
 Status compressProfile(std::string raw, std::string* out, Encoding encoding = Encoding::kGzip,
                        int level = kDefaultGzipLevel);
+// The same from bytes the caller keeps (kRaw copies them).
+Status compressProfileBytes(std::string_view raw, std::string* out, Encoding encoding = Encoding::kGzip,
+                            int level = kDefaultGzipLevel);
 
 }  // namespace proflow::pprof

@@ -1,6 +1,11 @@
 #include "core/formats/pprof/profile_draft.h"
 
+#include <algorithm>
 #include <cstring>
+#include <memory>
+#include <optional>
+
+#include "core/compression/compression.h"
 
 namespace proflow::pprof::internal {
 
@@ -81,12 +86,36 @@ size_t packedPayload(const T* v, uint32_t n) {
 // Field tags here are all below 16: one byte.
 size_t lengthDelimited(size_t payload) { return 1 + varintSize(payload) + payload; }
 
+// The bytes being written, a chunk at a time: when the next field does not fit, what the chunk
+// holds goes to the sink and the chunk is reused. Callers ask for room (ensure) for a whole
+// top-level field, whose size they know, before writing it.
+// Memory to write into, allocated without being initialized: a small profile touches (and makes
+// resident) only the part it writes.
+struct Chunk {
+  std::unique_ptr<char[]> data;
+  size_t size = 0;
+  void allocate(size_t n) {
+    data.reset(new char[n]);
+    size = n;
+  }
+};
+
 class Out {
  public:
-  explicit Out(std::string* s, size_t size) : s_(s) {
-    s_->resize(size);
-    p_ = s_->data();
+  Out(Chunk& chunk, const ChunkSink& sink) : chunk_(chunk), sink_(sink) {
+    if (chunk_.size < kWriteChunk) chunk_.allocate(kWriteChunk);
+    p_ = begin();
   }
+  void ensure(size_t n) {
+    if (static_cast<size_t>(end() - p_) >= n) return;
+    if (p_ != begin()) emit(false);
+    if (chunk_.size < n) {  // one field larger than a chunk (a huge string): a chunk its size
+      chunk_.allocate(n);
+      p_ = begin();
+    }
+  }
+  void finish() { emit(true); }
+
   void varint(uint64_t v) {
     while (v >= 0x80) {
       *p_++ = static_cast<char>(v | 0x80);
@@ -106,7 +135,7 @@ class Out {
     tag(field, 2);
     varint(payload);
   }
-  // `payload` is packedPayload(v, n), computed once by the size pass.
+  // `payload` is packedPayload(v, n).
   template <class T>
   void packed(uint32_t field, const T* v, uint32_t n, size_t payload) {
     if (n == 0) return;
@@ -115,20 +144,84 @@ class Out {
   }
   void bytes(uint32_t field, std::string_view b) {
     header(field, b.size());
+    raw(b);
+  }
+  void raw(std::string_view b) {
     if (!b.empty()) std::memcpy(p_, b.data(), b.size());
     p_ += b.size();
   }
-  size_t written() const { return static_cast<size_t>(p_ - s_->data()); }
 
  private:
-  std::string* s_;
+  char* begin() { return chunk_.data.get(); }
+  char* end() { return chunk_.data.get() + chunk_.size; }
+  void emit(bool last) {
+    sink_(std::string_view(begin(), static_cast<size_t>(p_ - begin())), last);
+    p_ = begin();
+  }
+
+  Chunk& chunk_;
+  const ChunkSink& sink_;
   char* p_;
 };
 
+// A part of a message encoded on its own, in a buffer kept from one use to the next.
+class Piece {
+ public:
+  void clear() { size_ = 0; }
+  size_t size() const { return size_; }
+  std::string_view view() const { return {buf_.data(), size_}; }
+
+  template <class T>
+  void packed(uint32_t field, const T* v, uint32_t n) {
+    if (n == 0) return;
+    const size_t payload = packedPayload(v, n);
+    char* p = room(1 + 10 + payload);
+    *p++ = static_cast<char>(field << 3 | 2);
+    p = putVarint(p, payload);
+    for (uint32_t i = 0; i < n; ++i) p = putVarint(p, static_cast<uint64_t>(v[i]));
+    size_ = static_cast<size_t>(p - buf_.data());
+  }
+  // A Label (field 3 of Sample). Its payload is at most 4 x 11 bytes: its length is one byte, filled
+  // in once the fields are written, so the label is not sized first.
+  void label(const view::Label& l) {
+    char* p = room(2 + 4 * 11);
+    *p++ = static_cast<char>(3 << 3 | 2);
+    char* length = p++;
+    p = putScalar(p, 1, static_cast<uint64_t>(l.key_));
+    p = putScalar(p, 2, static_cast<uint64_t>(l.str_));
+    p = putScalar(p, 3, static_cast<uint64_t>(l.num_));
+    p = putScalar(p, 4, static_cast<uint64_t>(l.num_unit_));
+    *length = static_cast<char>(p - length - 1);
+    size_ = static_cast<size_t>(p - buf_.data());
+  }
+
+ private:
+  static char* putVarint(char* p, uint64_t v) {
+    while (v >= 0x80) {
+      *p++ = static_cast<char>(v | 0x80);
+      v >>= 7;
+    }
+    *p++ = static_cast<char>(v);
+    return p;
+  }
+  static char* putScalar(char* p, uint32_t field, uint64_t v) {
+    if (v == 0) return p;
+    *p++ = static_cast<char>(field << 3);
+    return putVarint(p, v);
+  }
+  char* room(size_t n) {
+    if (buf_.size() < size_ + n) buf_.resize(std::max(2 * buf_.size(), size_ + n));
+    return buf_.data() + size_;
+  }
+
+  std::string buf_;
+  size_t size_ = 0;
+};
+
+// Room for a whole top-level field: tag, length and payload.
+size_t fieldRoom(size_t payload) { return 1 + 10 + payload; }
+
 size_t valueTypeSize(const view::ValueType& v) { return scalarSize(v.type_) + scalarSize(v.unit_); }
-size_t labelSize(const view::Label& l) {
-  return scalarSize(l.key_) + scalarSize(l.str_) + scalarSize(l.num_) + scalarSize(l.num_unit_);
-}
 size_t lineSize(const view::Line& l) {
   return scalarSize(l.function_id_) + scalarSize(l.line_) + scalarSize(l.column_);
 }
@@ -143,132 +236,166 @@ size_t functionSize(const view::Function& f) {
          scalarSize(f.start_line_);
 }
 
+// Writes each top-level field as soon as its size is known: no pass over the whole profile to
+// size it first, and no buffer of the whole serialized profile.
 class DraftWriter {
  public:
-  explicit DraftWriter(const ProfileDraft& d) : d_(d) {}
+  DraftWriter(const ProfileDraft& d, Chunk& chunk, const ChunkSink& sink) : d_(d), o_(chunk, sink) {}
 
-  void run(std::string* out) {
-    Out o(out, totalSize());
-    for (const auto& vt : d_.sample_type) valueType(o, 1, vt);
-    for (size_t i = 0; i < d_.samples.size(); ++i) {
-      const auto& s = d_.samples[i];
-      const SampleSizes& z = sample_sizes_[i];
-      o.header(2, z.total);
-      o.packed(1, d_.location_ids.data() + s.locations.offset, s.locations.count, z.locations);
-      o.packed(2, d_.values.data() + s.values.offset, s.values.count, z.values);
-      forEachLabel(d_, s, [&](const view::Label& l) { label(o, l); });
+  void run() {
+    for (const auto& vt : d_.sample_type) valueType(1, vt);
+    for (const auto& s : d_.samples) sample(s);
+    for (const auto& m : d_.mappings) mapping(m);
+    for (const auto& l : d_.locations) location(l);
+    for (const auto& f : d_.functions) function(f);
+    for (std::string_view s : d_.strings) {
+      o_.ensure(fieldRoom(s.size()));
+      o_.bytes(6, s);
     }
-    for (const auto& m : d_.mappings) mapping(o, m);
-    for (size_t i = 0; i < d_.locations.size(); ++i) {
-      const auto& l = d_.locations[i];
-      o.header(4, location_sizes_[i]);
-      o.scalar(1, l.id);
-      o.scalar(2, l.mapping_id);
-      o.scalar(3, l.address);
-      for (uint32_t k = 0; k < l.lines.count; ++k) line(o, d_.lines[l.lines.offset + k]);
-      o.scalar(5, l.is_folded);
-    }
-    for (const auto& f : d_.functions) function(o, f);
-    for (std::string_view s : d_.strings) o.bytes(6, s);
-    o.scalar(7, d_.drop_frames);
-    o.scalar(8, d_.keep_frames);
-    o.scalar(9, d_.time_nanos);
-    o.scalar(10, d_.duration_nanos);
-    if (d_.has_period_type) valueType(o, 11, d_.period_type);
-    o.scalar(12, d_.period);
+    o_.ensure(6 * fieldRoom(0));
+    o_.scalar(7, d_.drop_frames);
+    o_.scalar(8, d_.keep_frames);
+    o_.scalar(9, d_.time_nanos);
+    o_.scalar(10, d_.duration_nanos);
+    if (d_.has_period_type) valueType(11, d_.period_type);
+    o_.ensure(fieldRoom(0));
+    o_.scalar(12, d_.period);
     const auto ncomments = static_cast<uint32_t>(d_.comment.size());
-    o.packed(13, d_.comment.data(), ncomments, packedPayload(d_.comment.data(), ncomments));
-    o.scalar(14, d_.default_sample_type);
-    o.scalar(15, d_.doc_url);
-    out->resize(o.written());  // equal to totalSize(); resize only guards a miscount
+    const size_t comments = packedPayload(d_.comment.data(), ncomments);
+    o_.ensure(fieldRoom(comments) + 2 * fieldRoom(0));
+    o_.packed(13, d_.comment.data(), ncomments, comments);
+    o_.scalar(14, d_.default_sample_type);
+    o_.scalar(15, d_.doc_url);
+    o_.finish();
   }
 
  private:
-  size_t totalSize() {
-    size_t n = 0;
-    for (const auto& vt : d_.sample_type) n += lengthDelimited(valueTypeSize(vt));
-    sample_sizes_.reserve(d_.samples.size());
-    for (const auto& s : d_.samples) {
-      SampleSizes z;
-      z.locations = packedPayload(d_.location_ids.data() + s.locations.offset, s.locations.count);
-      z.values = packedPayload(d_.values.data() + s.values.offset, s.values.count);
-      if (s.locations.count > 0) z.total += lengthDelimited(z.locations);
-      if (s.values.count > 0) z.total += lengthDelimited(z.values);
-      forEachLabel(d_, s, [&](const view::Label& l) { z.total += lengthDelimited(labelSize(l)); });
-      sample_sizes_.push_back(z);
-      n += lengthDelimited(z.total);
+  // A sample is assembled from encoded pieces: its packed location ids, its values, its shared
+  // labels and its tail labels. A repeat right after the sample it repeats (the later events of a
+  // split sample, one pprof sample each) reuses the first two pieces it shares with it.
+  void sample(const ProfileDraft::Sample& s) {
+    const bool same_stack = cached_ && s.locations.offset == cached_locations_.offset &&
+                            s.locations.count == cached_locations_.count;
+    if (!same_stack) {
+      stack_.clear();
+      stack_.packed(1, d_.location_ids.data() + s.locations.offset, s.locations.count);
+      cached_locations_ = s.locations;
     }
-    for (const auto& m : d_.mappings) n += lengthDelimited(mappingSize(m));
-    location_sizes_.reserve(d_.locations.size());
-    for (const auto& l : d_.locations) {
-      size_t payload = scalarSize(l.id) + scalarSize(l.mapping_id) + scalarSize(l.address) + boolSize(l.is_folded);
-      for (uint32_t k = 0; k < l.lines.count; ++k) payload += lengthDelimited(lineSize(d_.lines[l.lines.offset + k]));
-      location_sizes_.push_back(payload);
-      n += lengthDelimited(payload);
+    if (!same_stack || s.labels.offset != cached_labels_.offset || s.labels.count != cached_labels_.count) {
+      shared_labels_.clear();
+      for (uint32_t k = 0; k < s.labels.count; ++k) shared_labels_.label(d_.labels[s.labels.offset + k]);
+      cached_labels_ = s.labels;
     }
-    for (const auto& f : d_.functions) n += lengthDelimited(functionSize(f));
-    for (std::string_view s : d_.strings) n += lengthDelimited(s.size());
-    n += scalarSize(d_.drop_frames) + scalarSize(d_.keep_frames) + scalarSize(d_.time_nanos) +
-         scalarSize(d_.duration_nanos) + scalarSize(d_.period) + scalarSize(d_.default_sample_type) +
-         scalarSize(d_.doc_url);
-    if (d_.has_period_type) n += lengthDelimited(valueTypeSize(d_.period_type));
-    if (!d_.comment.empty())
-      n += lengthDelimited(packedPayload(d_.comment.data(), static_cast<uint32_t>(d_.comment.size())));
-    return n;
+    cached_ = true;
+    own_.clear();
+    own_.packed(2, d_.values.data() + s.values.offset, s.values.count);
+    const size_t values_end = own_.size();
+    for (uint32_t k = 0; k < s.tail_labels.count; ++k) own_.label(d_.labels[s.tail_labels.offset + k]);
+    const std::string_view values = own_.view().substr(0, values_end), tail = own_.view().substr(values_end);
+    const size_t total = stack_.size() + values.size() + shared_labels_.size() + tail.size();
+    o_.ensure(fieldRoom(total));
+    o_.header(2, total);
+    o_.raw(stack_.view());
+    o_.raw(values);
+    o_.raw(shared_labels_.view());
+    o_.raw(tail);
   }
-
-  static void valueType(Out& o, uint32_t field, const view::ValueType& vt) {
-    o.header(field, valueTypeSize(vt));
-    o.scalar(1, vt.type_);
-    o.scalar(2, vt.unit_);
+  void location(const ProfileDraft::Location& l) {
+    size_t payload = scalarSize(l.id) + scalarSize(l.mapping_id) + scalarSize(l.address) + boolSize(l.is_folded);
+    for (uint32_t k = 0; k < l.lines.count; ++k) payload += lengthDelimited(lineSize(d_.lines[l.lines.offset + k]));
+    o_.ensure(fieldRoom(payload));
+    o_.header(4, payload);
+    o_.scalar(1, l.id);
+    o_.scalar(2, l.mapping_id);
+    o_.scalar(3, l.address);
+    for (uint32_t k = 0; k < l.lines.count; ++k) {
+      const view::Line& line = d_.lines[l.lines.offset + k];
+      o_.header(4, lineSize(line));
+      o_.scalar(1, line.function_id_);
+      o_.scalar(2, line.line_);
+      o_.scalar(3, line.column_);
+    }
+    o_.scalar(5, l.is_folded);
   }
-  static void label(Out& o, const view::Label& l) {
-    o.header(3, labelSize(l));
-    o.scalar(1, l.key_);
-    o.scalar(2, l.str_);
-    o.scalar(3, l.num_);
-    o.scalar(4, l.num_unit_);
+  void valueType(uint32_t field, const view::ValueType& vt) {
+    o_.ensure(fieldRoom(valueTypeSize(vt)));
+    o_.header(field, valueTypeSize(vt));
+    o_.scalar(1, vt.type_);
+    o_.scalar(2, vt.unit_);
   }
-  static void line(Out& o, const view::Line& l) {
-    o.header(4, lineSize(l));
-    o.scalar(1, l.function_id_);
-    o.scalar(2, l.line_);
-    o.scalar(3, l.column_);
+  void mapping(const view::Mapping& m) {
+    o_.ensure(fieldRoom(mappingSize(m)));
+    o_.header(3, mappingSize(m));
+    o_.scalar(1, m.id_);
+    o_.scalar(2, m.memory_start_);
+    o_.scalar(3, m.memory_limit_);
+    o_.scalar(4, m.file_offset_);
+    o_.scalar(5, m.filename_);
+    o_.scalar(6, m.build_id_);
+    o_.scalar(7, m.has_functions_);
+    o_.scalar(8, m.has_filenames_);
+    o_.scalar(9, m.has_line_numbers_);
+    o_.scalar(10, m.has_inline_frames_);
   }
-  static void mapping(Out& o, const view::Mapping& m) {
-    o.header(3, mappingSize(m));
-    o.scalar(1, m.id_);
-    o.scalar(2, m.memory_start_);
-    o.scalar(3, m.memory_limit_);
-    o.scalar(4, m.file_offset_);
-    o.scalar(5, m.filename_);
-    o.scalar(6, m.build_id_);
-    o.scalar(7, m.has_functions_);
-    o.scalar(8, m.has_filenames_);
-    o.scalar(9, m.has_line_numbers_);
-    o.scalar(10, m.has_inline_frames_);
+  void function(const view::Function& f) {
+    o_.ensure(fieldRoom(functionSize(f)));
+    o_.header(5, functionSize(f));
+    o_.scalar(1, f.id_);
+    o_.scalar(2, f.name_);
+    o_.scalar(3, f.system_name_);
+    o_.scalar(4, f.filename_);
+    o_.scalar(5, f.start_line_);
   }
-  static void function(Out& o, const view::Function& f) {
-    o.header(5, functionSize(f));
-    o.scalar(1, f.id_);
-    o.scalar(2, f.name_);
-    o.scalar(3, f.system_name_);
-    o.scalar(4, f.filename_);
-    o.scalar(5, f.start_line_);
-  }
-
-  struct SampleSizes {
-    size_t total = 0, locations = 0, values = 0;  // message, packed location ids, packed values
-  };
 
   const ProfileDraft& d_;
-  std::vector<SampleSizes> sample_sizes_;
-  std::vector<size_t> location_sizes_;
+  Out o_;
+  Piece stack_, shared_labels_, own_;
+  view::Range cached_locations_, cached_labels_;
+  bool cached_ = false;
 };
+
+// This thread's chunk: written in place, reused from one profile to the next.
+Chunk& threadChunk() {
+  thread_local Chunk chunk;
+  return chunk;
+}
 
 }  // namespace
 
-void writeProfile(const ProfileDraft& d, std::string* out) { DraftWriter(d).run(out); }
+void writeProfile(const ProfileDraft& d, const ChunkSink& sink) {
+  Chunk& chunk = threadChunk();
+  DraftWriter(d, chunk, sink).run();
+  // A field larger than a chunk grew it: do not keep that much for every later profile.
+  if (chunk.size > kWriteChunk) chunk = Chunk{};
+}
+
+void writeProfile(const ProfileDraft& d, std::string* out) {
+  out->clear();
+  writeProfile(d, [&](std::string_view chunk, bool) { out->append(chunk); });
+}
+
+Status writeProfile(const ProfileDraft& d, std::string* out, Encoding encoding, int level) {
+  if (encoding == Encoding::kRaw) {
+    writeProfile(d, out);
+    return {};
+  }
+  Status st;
+  std::optional<compression::StreamCompressor> stream;
+  writeProfile(d, [&](std::string_view chunk, bool last) {
+    if (!st) return;
+    // The whole profile in one chunk (most of them): one call, the same bytes as compressing the
+    // serialized profile, and ISA-L's fixed codes for small ones.
+    if (!stream && last) {
+      st = compressProfileBytes(chunk, out, encoding, level);
+      return;
+    }
+    if (!stream) stream.emplace(encoding == Encoding::kGzip ? compression::Codec::kGzip : compression::Codec::kZstd,
+                                level, out);
+    st = stream->write(chunk, last);
+  });
+  return st;
+}
+
 
 void toProfile(const ProfileDraft& d, Profile* out) {
   out->Clear();

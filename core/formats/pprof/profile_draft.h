@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -73,6 +74,16 @@ struct ProfileDraft {
 // The serialized Profile, as protobuf's serializer would write it (fields in number order, packed
 // repeated scalars, proto3 defaults omitted): byte-identical to toProfile() + SerializeToString.
 void writeProfile(const ProfileDraft& d, std::string* out);
+
+// The same bytes in consecutive chunks of about kWriteChunk (more when one field is larger), each
+// valid only during the call; `last` marks the final one. A large profile is then never held whole.
+inline constexpr size_t kWriteChunk = 256 << 10;
+using ChunkSink = std::function<void(std::string_view chunk, bool last)>;
+void writeProfile(const ProfileDraft& d, const ChunkSink& sink);
+
+// Serialized and compressed as compressProfile() would; a profile larger than a chunk is
+// compressed chunk by chunk as it is written (compression::StreamCompressor).
+Status writeProfile(const ProfileDraft& d, std::string* out, Encoding encoding, int level);
 
 void toProfile(const ProfileDraft& d, Profile* out);
 

@@ -6,6 +6,7 @@
 #include <zlib.h>
 #include <zstd.h>
 
+#include <algorithm>
 #include <random>
 #include <string>
 
@@ -300,6 +301,40 @@ TEST(Compression, GzipOfLittleCompressibleDataAllocatesOnlyTheOutput) {
   ASSERT_TRUE(decompress(Codec::kGzip, z, out, Limits{}).isOk());
   EXPECT_EQ(out, data);
   EXPECT_EQ(out.capacity(), data.size());
+}
+
+// A payload handed over in pieces of uneven sizes (empty ones too, and an empty last one)
+// decompresses to the pieces joined, for the streaming path (gzip 1-3) and the collecting ones.
+TEST(Compression, StreamCompressorOutputInflatesToThePiecesJoined) {
+  const std::string data = sampleData(3u << 20);
+  for (auto [codec, level] : {std::pair{Codec::kGzip, 1}, {Codec::kGzip, 2}, {Codec::kGzip, 3}, {Codec::kGzip, 0},
+                              {Codec::kGzip, 9}, {Codec::kZstd, 0}, {Codec::kLz4, 0}}) {
+    SCOPED_TRACE(std::string(codecName(codec)) + " level " + std::to_string(level));
+    std::string out = "left over from an earlier use", joined;
+    {
+      StreamCompressor stream(codec, level, &out);
+      std::mt19937 rng(11);
+      size_t at = 0;
+      while (at < data.size()) {
+        const size_t n = std::min<size_t>(data.size() - at, rng() % 3 == 0 ? 0 : rng() % (700u << 10));
+        ASSERT_TRUE(stream.write(std::string_view(data).substr(at, n), false).isOk());
+        at += n;
+      }
+      ASSERT_TRUE(stream.write({}, true).isOk());
+    }
+    ASSERT_TRUE(decompress(codec, out, joined, Limits{.max_output_bytes = 8u << 20, .max_inflate_ratio = 1e6}).isOk());
+    EXPECT_TRUE(joined == data);
+    EXPECT_LT(out.size(), data.size() / 2);
+  }
+  // Two streams one after the other on one thread (the second takes over the first's state).
+  for (int round = 0; round < 2; ++round) {
+    std::string out, joined;
+    StreamCompressor stream(Codec::kGzip, 1, &out);
+    ASSERT_TRUE(stream.write(std::string_view(data).substr(0, 100000), false).isOk());
+    ASSERT_TRUE(stream.write(std::string_view(data).substr(100000, 100000), true).isOk());
+    ASSERT_TRUE(decompress(Codec::kGzip, out, joined, Limits{}).isOk());
+    EXPECT_TRUE(joined == data.substr(0, 200000));
+  }
 }
 
 TEST(Compression, GzipWithWrongSizeTrailerIsInvalid) {

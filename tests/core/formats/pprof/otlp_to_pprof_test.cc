@@ -9,6 +9,7 @@
 #include "core/formats/pprof/otlp_to_pprof.h"
 #include "core/formats/pprof/pprof_ids.h"
 #include "core/formats/pprof/pprof_to_otlp.h"
+#include "core/formats/pprof/profile_draft.h"
 #include "tests/support/request_merger.h"
 #include "tests/core/formats/pprof/conversion_helpers.h"
 #include "tests/core/formats/pprof/test_profiles.h"
@@ -172,6 +173,49 @@ TEST(OtlpToPprof, WireWriterMatchesProtobufSerializer) {
       EXPECT_GT(messages[i].profile.sample_size(), 0);
       EXPECT_EQ(raw[i].data, messages[i].profile.SerializeAsString()) << "pprof " << i;
     }
+  }
+}
+
+// Larger than the writer's chunk, with one string larger than a chunk on its own: the bytes
+// written chunk by chunk are still exactly protobuf's, and compressed as they are written (gzip
+// through the streaming path, zstd collected) they inflate to the same bytes.
+TEST(OtlpToPprof, ProfilesLargerThanAChunkAreWrittenAndCompressedInPieces) {
+  Profile p = smallProfile();
+  p.mutable_function(0)->set_name(addString(&p, std::string(3 * internal::kWriteChunk / 2, 'f')));
+  std::mt19937 rng(3);
+  const int key = addString(&p, "request"), unit = addString(&p, "bytes");
+  for (int i = 0; i < 40000; ++i) {
+    auto* s = p.add_sample();
+    s->add_location_id(1 + rng() % 2);
+    s->add_location_id(1 + rng() % 2);
+    s->add_value(static_cast<int64_t>(rng() % 1000));
+    s->add_value(static_cast<int64_t>(rng()));
+    auto* l = s->add_label();
+    l->set_key(key);
+    l->set_num(static_cast<int64_t>(rng() % 100000));
+    l->set_num_unit(unit);
+  }
+  otlp::Request req;
+  ASSERT_TRUE(pprofToOtlp(p, {}, &req).isOk());
+  std::vector<PprofFromOtlp> messages;
+  ASSERT_TRUE(otlpToPprof(req, &messages).isOk());
+  ASSERT_EQ(messages.size(), 1u);
+  const std::string want = messages[0].profile.SerializeAsString();
+  ASSERT_GT(want.size(), 4 * internal::kWriteChunk);
+  std::vector<EncodedPprof> raw;
+  ASSERT_TRUE(otlpToPprofBytes(req, &raw, {}, Encoding::kRaw).isOk());
+  ASSERT_EQ(raw.size(), 1u);
+  EXPECT_TRUE(raw[0].data == want);
+  for (auto [encoding, level] : {std::pair{Encoding::kGzip, 1}, {Encoding::kGzip, 3}, {Encoding::kGzip, 6},
+                                 {Encoding::kZstd, 1}}) {
+    SCOPED_TRACE(std::to_string(static_cast<int>(encoding)) + " level " + std::to_string(level));
+    std::vector<EncodedPprof> packed;
+    ASSERT_TRUE(otlpToPprofBytes(req, &packed, {}, encoding, level).isOk());
+    ASSERT_EQ(packed.size(), 1u);
+    EXPECT_LT(packed[0].data.size(), want.size() / 2);
+    std::string inflated;
+    ASSERT_TRUE(decompressProfile(packed[0].data, &inflated, {.max_output_bytes = 64u << 20}).isOk());
+    EXPECT_TRUE(inflated == want);
   }
 }
 
