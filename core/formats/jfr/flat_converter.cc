@@ -61,6 +61,7 @@ class FlatConverter::Impl {
   void startPerEventValues(Acc& acc, int64_t value);
   void placePrimary(Acc& acc, int64_t factor, Placed* placed);
   void placeCompanion(const Acc& acc, int64_t factor, const Placed& primary);
+  void reserveColumns();
 
   void startChunk(Chunk& chunk);
   void onEvent(const Event& e);
@@ -473,6 +474,26 @@ void FlatConverter::Impl::placeCompanion(const Acc& acc, int64_t factor, const P
   }
 }
 
+// The batch's columns are sized once for every profile placed next (a companion repeats its
+// primary's rows): growing them profile by profile copied them each time, into fresh memory.
+void FlatConverter::Impl::reserveColumns() {
+  flat::Batch& b = out_;
+  size_t stamps = 0, values = 0, rows = 0;
+  for (const Acc& acc : accs_) {
+    if (!acc.used) continue;
+    const bool primary = acc.primary == kProfileCount;
+    stamps += primary ? acc.event_row.size() : 0;
+    values += primary ? acc.event_row.size() : acc.event_value.size();
+    rows += primary ? acc.rows() : accs_[acc.primary].rows();
+  }
+  b.timestamps.reserve(b.timestamps.size() + stamps);
+  b.values.reserve(b.values.size() + values);
+  auto& s = b.samples;
+  s.stack_index.reserve(s.size() + rows);
+  s.link_index.reserve(s.size() + rows);
+  for (auto* column : {&s.attributes, &s.values, &s.timestamps}) column->reserve(s.size() + rows);
+}
+
 void FlatConverter::Impl::finish(std::span<const uint8_t> original) {
   flat::Batch& b = out_;
   int64_t cpu = opts_.cpu_period_nanos > 0 ? opts_.cpu_period_nanos
@@ -487,6 +508,7 @@ void FlatConverter::Impl::finish(std::span<const uint8_t> original) {
   b.resources.emplace_back();
   const uint32_t first_profile = static_cast<uint32_t>(b.profiles.size());
   const flat::Bytes format = b.addBytes("jfr");
+  reserveColumns();
   Placed placed[kProfileCount];
   bool first = true;
   for (int id = 0; id < kProfileCount; ++id) {
