@@ -197,13 +197,14 @@ class DraftBuilder {
     return {};
   }
 
-  // One per event of a split sample: its key and unit strings are interned once per draft.
-  void addTimestampLabel(int64_t nanos) {
-    if (timestamp_key_ == 0) {
-      timestamp_key_ = str(kTimestampLabel);
-      nanoseconds_ = str("nanoseconds");
+  // One per event of a split sample: the timestamp label's key and unit strings are interned at
+  // the first, where a label of their own would have interned them.
+  void addEvent(int64_t nanos) {
+    if (out_->event_key == 0) {
+      out_->event_key = str(kTimestampLabel);
+      out_->event_unit = str("nanoseconds");
     }
-    out_->labels.push_back(view::Label{timestamp_key_, 0, nanos, nanoseconds_});
+    out_->addEvent(nanos);
   }
 
   Status addLabels(uint32_t row) {
@@ -379,7 +380,6 @@ class DraftBuilder {
   std::vector<int32_t> used_mappings_;
   std::vector<view::Mapping> mappings_;
   std::vector<CachedLabel> labels_;
-  int64_t timestamp_key_ = 0, nanoseconds_ = 0;  // string indices, once a timestamp label was added
 };
 
 int64_t sum(std::span<const int64_t> values) {
@@ -467,21 +467,20 @@ class GroupConverter {
   // sample each, e.g. from JFR) does not grow them by copying. Dangling indices count as empty:
   // sample() reports them.
   void reserveOutput(uint32_t n) {
-    size_t samples = 0, location_ids = 0, labels = 0;
+    size_t events = 0, location_ids = 0, labels = 0;
     for (uint32_t i = 0; i < n; ++i) {
       const uint32_t row = profiles_[0]->samples.begin + i;
-      const size_t events = b_.samples.timestamps[row].size;
-      // Split into one sample per event, the later ones repeats: one stack, one timestamp label each.
-      const size_t copies = events > 0 && o_.timestamps == OtlpToPprofOptions::Timestamps::kLabel ? events : 1;
+      // A split sample: one time and one value per sample type for each event.
+      if (o_.timestamps == OtlpToPprofOptions::Timestamps::kLabel) events += b_.samples.timestamps[row].size;
       const int32_t stack = b_.samples.stack_index[row];
-      samples += copies;
       location_ids += inRange(b_.stacks, stack) ? b_.stacks[static_cast<size_t>(stack)].locations.size : 0;
-      labels += b_.samples.attributes[row].size + copies;
+      labels += b_.samples.attributes[row].size;
     }
-    out_->samples.reserve(samples);
+    out_->samples.reserve(n);
     out_->location_ids.reserve(location_ids);
-    out_->values.reserve(samples * profiles_.size());
+    out_->values.reserve((n + events) * profiles_.size());
     out_->labels.reserve(labels);
+    out_->event_times.reserve(events);
   }
 
   bool hasTimestampAttribute(uint32_t row) const {
@@ -515,14 +514,12 @@ class GroupConverter {
       return {};
     }
     // One pprof sample per event (same stack and labels), each labelled with its timestamp.
-    const size_t first = out_->samples.size() - 1;
     for (size_t e = 0; e < events; ++e) {
-      if (e > 0) out_->beginRepeatSample(first);
       for (size_t k = 0; k < profiles_.size(); ++k) {
         auto v = values(k, i);
         out_->values.push_back(v.size() == events ? v[e] : v.empty() ? 1 : e == 0 ? sum(v) : 0);
       }
-      builder_.addTimestampLabel(static_cast<int64_t>(timestamps[e]));
+      builder_.addEvent(static_cast<int64_t>(timestamps[e]));
     }
     return {};
   }

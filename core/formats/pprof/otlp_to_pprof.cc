@@ -169,9 +169,7 @@ class GroupConverter {
       return {};
     }
     // One pprof sample per event (same stack and labels), each labelled with its timestamp.
-    const size_t first = out_->samples.size() - 1;
     for (int e = 0; e < events; ++e) {
-      if (e > 0) out_->beginRepeatSample(first);
       for (const auto* p : profiles) {
         const auto& ps = p->samples(i);
         int64_t v = ps.values_size() == events ? ps.values(e)
@@ -180,7 +178,7 @@ class GroupConverter {
                                                : 0;
         out_->values.push_back(v);
       }
-      b_.addNumLabel(kTimestampLabel, static_cast<int64_t>(base.timestamps_unix_nano(e)), "nanoseconds");
+      b_.addEvent(static_cast<int64_t>(base.timestamps_unix_nano(e)));
     }
     return {};
   }

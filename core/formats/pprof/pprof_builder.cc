@@ -182,12 +182,12 @@ Status PprofBuilder::addStack(int32_t stack_index) {
   return {};
 }
 
-void PprofBuilder::addNumLabel(std::string_view key, int64_t v, std::string_view unit) {
-  view::Label l;
-  l.key_ = str(key);
-  l.num_ = v;
-  if (!unit.empty()) l.num_unit_ = str(unit);
-  out_->labels.push_back(l);
+void PprofBuilder::addEvent(int64_t nanos) {
+  if (out_->event_key == 0) {  // interned where the first timestamp label would have interned them
+    out_->event_key = str(kTimestampLabel);
+    out_->event_unit = str("nanoseconds");
+  }
+  out_->addEvent(nanos);
 }
 
 // Sample attributes repeat across samples: resolve each one to its label once.

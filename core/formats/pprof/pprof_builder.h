@@ -26,7 +26,8 @@ class PprofBuilder {
   Status addStack(int32_t stack_index);
   // Labels for sample attributes and the link (when its ids are not labels already).
   Status addLabels(const otlp::Sample& os);
-  void addNumLabel(std::string_view key, int64_t v, std::string_view unit);
+  // One event of a split sample (ProfileDraft::addEvent) at `nanos`, after its values.
+  void addEvent(int64_t nanos);
   // Header fields from a profile's attributes: drop/keep frames, doc_url, comments.
   Status addProfileAttributes(const otlp::Profile& op);
   // Puts the mappings collected so far in dictionary order (which preserves the producer's order)

@@ -35,40 +35,20 @@ void ProfileDraft::beginSample() {
   s.locations.offset = static_cast<uint32_t>(location_ids.size());
   s.values.offset = static_cast<uint32_t>(values.size());
   s.labels.offset = static_cast<uint32_t>(labels.size());
-  samples.push_back(s);
-}
-
-void ProfileDraft::beginRepeatSample(size_t from) {
-  closeSample();  // `from` has its final ranges
-  const Sample& src = samples[from];
-  Sample s;
-  s.repeat = true;
-  s.locations = src.locations;
-  s.labels = {src.labels.offset, src.labels.count > 0 ? src.labels.count - 1 : 0};
-  s.values.offset = static_cast<uint32_t>(values.size());
-  s.tail_labels.offset = static_cast<uint32_t>(labels.size());
+  s.events.offset = static_cast<uint32_t>(event_times.size());
   samples.push_back(s);
 }
 
 void ProfileDraft::closeSample() {
   if (samples.empty()) return;
   Sample& s = samples.back();
-  s.values.count = static_cast<uint32_t>(values.size() - s.values.offset);
-  if (s.repeat) {
-    s.tail_labels.count = static_cast<uint32_t>(labels.size() - s.tail_labels.offset);
-    return;
-  }
   s.locations.count = static_cast<uint32_t>(location_ids.size() - s.locations.offset);
+  s.values.count = static_cast<uint32_t>(values.size() - s.values.offset);
   s.labels.count = static_cast<uint32_t>(labels.size() - s.labels.offset);
+  s.events.count = static_cast<uint32_t>(event_times.size() - s.events.offset);
 }
 
 namespace {
-
-template <class F>
-void forEachLabel(const ProfileDraft& d, const ProfileDraft::Sample& s, F f) {
-  for (uint32_t k = 0; k < s.labels.count; ++k) f(d.labels[s.labels.offset + k]);
-  for (uint32_t k = 0; k < s.tail_labels.count; ++k) f(d.labels[s.tail_labels.offset + k]);
-}
 
 // 7 payload bits per byte: branch-free, this runs for every location id of every sample.
 size_t varintSize(uint64_t v) { return (64 - static_cast<size_t>(__builtin_clzll(v | 1)) + 6) / 7; }
@@ -270,35 +250,35 @@ class DraftWriter {
   }
 
  private:
-  // A sample is assembled from encoded pieces: its packed location ids, its values, its shared
-  // labels and its tail labels. A repeat right after the sample it repeats (the later events of a
-  // split sample, one pprof sample each) reuses the first two pieces it shares with it.
+  // A sample is assembled from encoded pieces: its packed location ids, its values, its labels
+  // and, for each event of a split sample, the event's timestamp label. The stack and labels are
+  // encoded once for all the events of a split sample.
   void sample(const ProfileDraft::Sample& s) {
-    const bool same_stack = cached_ && s.locations.offset == cached_locations_.offset &&
-                            s.locations.count == cached_locations_.count;
-    if (!same_stack) {
-      stack_.clear();
-      stack_.packed(1, d_.location_ids.data() + s.locations.offset, s.locations.count);
-      cached_locations_ = s.locations;
+    stack_.clear();
+    stack_.packed(1, d_.location_ids.data() + s.locations.offset, s.locations.count);
+    labels_.clear();
+    for (uint32_t k = 0; k < s.labels.count; ++k) labels_.label(d_.labels[s.labels.offset + k]);
+    if (s.events.count == 0) return emit(d_.values.data() + s.values.offset, s.values.count, nullptr);
+    const size_t per_event = d_.valuesPerSample();
+    for (uint32_t e = 0; e < s.events.count; ++e) {
+      const view::Label stamp{d_.event_key, 0, d_.event_times[s.events.offset + e], d_.event_unit};
+      emit(d_.values.data() + s.values.offset + e * per_event, static_cast<uint32_t>(per_event), &stamp);
     }
-    if (!same_stack || s.labels.offset != cached_labels_.offset || s.labels.count != cached_labels_.count) {
-      shared_labels_.clear();
-      for (uint32_t k = 0; k < s.labels.count; ++k) shared_labels_.label(d_.labels[s.labels.offset + k]);
-      cached_labels_ = s.labels;
-    }
-    cached_ = true;
+  }
+  // One pprof sample: the pieces of the current sample, these values and an optional last label.
+  void emit(const int64_t* values, uint32_t nvalues, const view::Label* last_label) {
     own_.clear();
-    own_.packed(2, d_.values.data() + s.values.offset, s.values.count);
+    own_.packed(2, values, nvalues);
     const size_t values_end = own_.size();
-    for (uint32_t k = 0; k < s.tail_labels.count; ++k) own_.label(d_.labels[s.tail_labels.offset + k]);
-    const std::string_view values = own_.view().substr(0, values_end), tail = own_.view().substr(values_end);
-    const size_t total = stack_.size() + values.size() + shared_labels_.size() + tail.size();
+    if (last_label != nullptr) own_.label(*last_label);
+    const std::string_view own = own_.view();
+    const size_t total = stack_.size() + own.size() + labels_.size();
     o_.ensure(fieldRoom(total));
     o_.header(2, total);
     o_.raw(stack_.view());
-    o_.raw(values);
-    o_.raw(shared_labels_.view());
-    o_.raw(tail);
+    o_.raw(own.substr(0, values_end));
+    o_.raw(labels_.view());
+    o_.raw(own.substr(values_end));
   }
   void location(const ProfileDraft::Location& l) {
     size_t payload = scalarSize(l.id) + scalarSize(l.mapping_id) + scalarSize(l.address) + boolSize(l.is_folded);
@@ -349,9 +329,7 @@ class DraftWriter {
 
   const ProfileDraft& d_;
   Out o_;
-  Piece stack_, shared_labels_, own_;
-  view::Range cached_locations_, cached_labels_;
-  bool cached_ = false;
+  Piece stack_, labels_, own_;
 };
 
 // This thread's chunk: written in place, reused from one profile to the next.
@@ -404,17 +382,31 @@ void toProfile(const ProfileDraft& d, Profile* out) {
     vt->set_unit(v.unit_);
   };
   for (const auto& vt : d.sample_type) valueType(out->add_sample_type(), vt);
-  for (const auto& s : d.samples) {
+  auto addLabel = [](perftools::profiles::Sample* ps, const view::Label& l) {
+    auto* pl = ps->add_label();
+    pl->set_key(l.key_);
+    pl->set_str(l.str_);
+    pl->set_num(l.num_);
+    pl->set_num_unit(l.num_unit_);
+  };
+  // One pprof sample: the stack and labels of `s`, `n` values from `values`, and `stamp` if any.
+  auto addSample = [&](const ProfileDraft::Sample& s, const int64_t* values, uint32_t n, const view::Label* stamp) {
     auto* ps = out->add_sample();
     for (uint32_t k = 0; k < s.locations.count; ++k) ps->add_location_id(d.location_ids[s.locations.offset + k]);
-    for (uint32_t k = 0; k < s.values.count; ++k) ps->add_value(d.values[s.values.offset + k]);
-    forEachLabel(d, s, [&](const view::Label& l) {
-      auto* pl = ps->add_label();
-      pl->set_key(l.key_);
-      pl->set_str(l.str_);
-      pl->set_num(l.num_);
-      pl->set_num_unit(l.num_unit_);
-    });
+    for (uint32_t k = 0; k < n; ++k) ps->add_value(values[k]);
+    for (uint32_t k = 0; k < s.labels.count; ++k) addLabel(ps, d.labels[s.labels.offset + k]);
+    if (stamp != nullptr) addLabel(ps, *stamp);
+  };
+  const size_t per_event = d.valuesPerSample();
+  for (const auto& s : d.samples) {
+    if (s.events.count == 0) {
+      addSample(s, d.values.data() + s.values.offset, s.values.count, nullptr);
+      continue;
+    }
+    for (uint32_t e = 0; e < s.events.count; ++e) {
+      const view::Label stamp{d.event_key, 0, d.event_times[s.events.offset + e], d.event_unit};
+      addSample(s, d.values.data() + s.values.offset + e * per_event, static_cast<uint32_t>(per_event), &stamp);
+    }
   }
   for (const auto& m : d.mappings) {
     auto* pm = out->add_mapping();

@@ -29,13 +29,13 @@ class StringPool {
 };
 
 struct ProfileDraft {
-  // A sample's labels are `labels` then `tail_labels`. A repeat (beginRepeatSample) shares its
-  // stack and all but the last label with an earlier sample and owns only its values and tail: a
-  // profile of many events (one pprof sample each, the last label a timestamp) then holds each
-  // stack once instead of once per event.
+  // A sample's values are one per sample type. A split sample (events.count > 0) stands for one
+  // pprof sample per event, written out only as bytes or messages are made: each has the sample's
+  // stack and labels, its own values (values holds events.count x sample types of them, event by
+  // event) and a timestamp label (event_key = event_times[...] event_unit). A profile of many
+  // events then holds each stack and label list once, and 8 bytes plus its values per event.
   struct Sample {
-    view::Range locations, values, labels, tail_labels;
-    bool repeat = false;
+    view::Range locations, values, labels, events;
   };
   struct Location {
     uint64_t id = 0, mapping_id = 0, address = 0;
@@ -60,15 +60,19 @@ struct ProfileDraft {
   std::vector<int64_t> values;
   std::vector<view::Label> labels;
   std::vector<view::Line> lines;
+  std::vector<int64_t> event_times;
+  int64_t event_key = 0, event_unit = 0;  // string indexes of the split samples' timestamp label
   StringPool pool;
 
   // Opens a sample at the end of the flat arrays; its ranges grow with what is appended until the
   // next beginSample (or closeSample).
   void beginSample();
-  // Opens a sample with the stack and the labels but the last of sample `from` (not itself a
-  // repeat); the values and labels appended next are its own.
-  void beginRepeatSample(size_t from);
+  // Makes the open sample a split one, or adds to its events: the values appended next (one per
+  // sample type) are this event's.
+  void addEvent(int64_t nanos) { event_times.push_back(nanos); }
   void closeSample();
+  // Values per pprof sample: one per sample type.
+  size_t valuesPerSample() const { return sample_type.size(); }
 };
 
 // The serialized Profile, as protobuf's serializer would write it (fields in number order, packed
