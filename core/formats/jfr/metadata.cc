@@ -1,5 +1,6 @@
 #include "core/formats/jfr/metadata.h"
 
+#include <algorithm>
 #include <charconv>
 
 namespace proflow::jfr {
@@ -86,12 +87,18 @@ bool Metadata::parse(ByteReader& r, uint64_t end, std::string* error) {
   computeFlatSteps();
   strings_.clear();
   elements_.clear();
+  attributes_.clear();
   return true;
 }
 
 // Reads the element tree iteratively (explicit stack) so hostile nesting cannot overflow the C++ stack.
 bool Metadata::readTree(ByteReader& r, uint64_t end, std::string* error) {
   elements_.clear();
+  attributes_.clear();
+  // An element takes at least three bytes (name, attribute count, child count); a JDK's metadata
+  // has a few thousand. The cap keeps a hostile size from reserving much.
+  const uint64_t bytes = std::min<uint64_t>(r.remaining(), end > r.offset() ? end - r.offset() : 0);
+  elements_.reserve(std::min<uint64_t>(bytes / 3, 1u << 16));
   struct Pending {
     uint32_t element;
     uint64_t children_left;
@@ -102,14 +109,15 @@ bool Metadata::readTree(ByteReader& r, uint64_t end, std::string* error) {
     e.name = static_cast<uint32_t>(r.varint());
     uint64_t attrs = r.varint();
     if (!r.ok() || e.name >= strings_.size() || attrs > r.remaining()) return false;
-    e.attributes.reserve(attrs);
+    e.attributes_begin = static_cast<uint32_t>(attributes_.size());
+    e.attributes_count = static_cast<uint32_t>(attrs);
     for (uint64_t i = 0; i < attrs; ++i) {
       uint64_t k = r.varint(), v = r.varint();
       if (!r.ok() || k >= strings_.size() || v >= strings_.size()) return false;
-      e.attributes.emplace_back(static_cast<uint32_t>(k), static_cast<uint32_t>(v));
+      attributes_.emplace_back(static_cast<uint32_t>(k), static_cast<uint32_t>(v));
     }
     *index = static_cast<uint32_t>(elements_.size());
-    elements_.push_back(std::move(e));
+    elements_.push_back(e);
     uint64_t children = r.varint();
     if (!r.ok() || children > r.remaining() || stack.size() >= kMaxDepth) return false;
     stack.push_back({*index, children});
@@ -133,7 +141,9 @@ bool Metadata::readTree(ByteReader& r, uint64_t end, std::string* error) {
       *error = "bad metadata element";
       return false;
     }
-    elements_[parent].children.push_back(child);
+    Element& p = elements_[parent];
+    (p.last_child == kNone ? p.first_child : elements_[p.last_child].next_sibling) = child;
+    p.last_child = child;
   }
   if (!stack.empty() || !r.ok()) {
     *error = "truncated metadata element tree";
@@ -147,10 +157,13 @@ bool Metadata::buildClasses(std::string* error) {
   by_id_.clear();
   by_name_.clear();
   auto attr = [&](const Element& e, std::string_view key) -> const std::string* {
-    for (auto [k, v] : e.attributes)
+    for (uint32_t i = 0; i < e.attributes_count; ++i) {
+      auto [k, v] = attributes_[e.attributes_begin + i];
       if (strings_[k] == key) return &strings_[v];
+    }
     return nullptr;
   };
+
   auto name = [&](const Element& e) -> const std::string& { return strings_[e.name]; };
   // Annotations are resolved after all classes are known (they reference classes by id).
   struct PendingAnnotation {
@@ -159,9 +172,10 @@ bool Metadata::buildClasses(std::string* error) {
     std::string value;
   };
   std::vector<PendingAnnotation> annotations;
-  for (uint32_t top : elements_.empty() ? std::vector<uint32_t>{} : elements_[0].children) {
+  auto next = [&](uint32_t element) { return elements_[element].next_sibling; };
+  for (uint32_t top = elements_.empty() ? kNone : elements_[0].first_child; top != kNone; top = next(top)) {
     if (name(elements_[top]) != "metadata") continue;
-    for (uint32_t ci : elements_[top].children) {
+    for (uint32_t ci = elements_[top].first_child; ci != kNone; ci = next(ci)) {
       const Element& ce = elements_[ci];
       if (name(ce) != "class") continue;
       ClassDesc c;
@@ -175,7 +189,7 @@ bool Metadata::buildClasses(std::string* error) {
       if (const std::string* s = attr(ce, "superType")) c.super_type = *s;
       if (const std::string* s = attr(ce, "simpleType")) c.simple_type = *s == "true";
       c.kind = primitiveKind(c.name);
-      for (uint32_t fi : ce.children) {
+      for (uint32_t fi = ce.first_child; fi != kNone; fi = next(fi)) {
         const Element& fe = elements_[fi];
         if (name(fe) != "field") continue;
         FieldDesc f;
@@ -188,7 +202,7 @@ bool Metadata::buildClasses(std::string* error) {
         f.name = *fname;
         if (const std::string* s = attr(fe, "constantPool")) f.constant_pool = *s == "true";
         if (const std::string* s = attr(fe, "dimension")) f.array = *s != "0";
-        for (uint32_t ai : fe.children) {
+        for (uint32_t ai = fe.first_child; ai != kNone; ai = next(ai)) {
           const Element& ae = elements_[ai];
           uint64_t acls = 0;
           const std::string* aclass = attr(ae, "class");
