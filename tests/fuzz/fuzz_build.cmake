@@ -39,9 +39,10 @@ target_link_libraries(proflow_proto INTERFACE protobuf::libprotobuf gRPC::grpc++
 proflow_fuzz_import(proflow_core core/libproflow_core.a)
 find_package(OpenSSL REQUIRED)
 target_include_directories(proflow_core INTERFACE ${PROJECT_SOURCE_DIR})
-target_compile_definitions(proflow_core INTERFACE PROFLOW_VERSION="${PROJECT_VERSION}")
+target_compile_definitions(proflow_core INTERFACE PROFLOW_VERSION="${PROJECT_VERSION}" SPDLOG_COMPILED_LIB
+  SPDLOG_FMT_EXTERNAL)  # spdlog and fmt are compiled into proflow_core
 target_link_libraries(proflow_core INTERFACE
-  proflow_proto yaml-cpp spdlog::spdlog Boost::headers Threads::Threads ZLIB::ZLIB PkgConfig::LIBDEFLATE
+  proflow_proto yaml-cpp Boost::headers Threads::Threads ZLIB::ZLIB PkgConfig::LIBDEFLATE
   PkgConfig::LIBISAL PkgConfig::ZSTD PkgConfig::LZ4 gRPC::grpc++ OpenSSL::SSL OpenSSL::Crypto proflow_proto)
 
 proflow_fuzz_import(proflow_processor_batch processors/batch/libproflow_processor_batch.a)
