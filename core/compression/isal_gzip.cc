@@ -95,7 +95,7 @@ struct IsalGzipStream::State {
 
 namespace {
 // The state and level buffer of this thread's last finished stream: a large profile per export
-// would otherwise allocate (and fault in) a few MB each time.
+// would otherwise allocate (and fault in) ~0.4 MB each time.
 std::unique_ptr<IsalGzipStream::State>& spareState() {
   thread_local std::unique_ptr<IsalGzipStream::State> spare;
   return spare;

@@ -33,7 +33,7 @@ Status isalGzipCompress(std::string_view in, std::string& out, int level);
 
 // One gzip member from input handed over in pieces: ISA-L keeps the history it matches against
 // between calls, so a piece's buffer may be reused as soon as write() returns. Appends to `out`.
-// Holds ~2 MB of state (its own, not the one-shot path's); one stream per thread at a time.
+// Holds ~0.4 MB of state (its own, not the one-shot path's); one stream per thread at a time.
 class IsalGzipStream {
  public:
   IsalGzipStream();

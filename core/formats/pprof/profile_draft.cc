@@ -66,9 +66,6 @@ size_t packedPayload(const T* v, uint32_t n) {
 // Field tags here are all below 16: one byte.
 size_t lengthDelimited(size_t payload) { return 1 + varintSize(payload) + payload; }
 
-// The bytes being written, a chunk at a time: when the next field does not fit, what the chunk
-// holds goes to the sink and the chunk is reused. Callers ask for room (ensure) for a whole
-// top-level field, whose size they know, before writing it.
 // Memory to write into, allocated without being initialized: a small profile touches (and makes
 // resident) only the part it writes.
 struct Chunk {
@@ -80,6 +77,9 @@ struct Chunk {
   }
 };
 
+// The bytes being written, a chunk at a time: when the next field does not fit, what the chunk
+// holds goes to the sink and the chunk is reused. Callers ask for room (ensure) for a whole
+// top-level field, whose size they know, before writing it.
 class Out {
  public:
   Out(Chunk& chunk, const ChunkSink& sink) : chunk_(chunk), sink_(sink) {
@@ -259,10 +259,10 @@ class DraftWriter {
     labels_.clear();
     for (uint32_t k = 0; k < s.labels.count; ++k) labels_.label(d_.labels[s.labels.offset + k]);
     if (s.events.count == 0) return emit(d_.values.data() + s.values.offset, s.values.count, nullptr);
-    const size_t per_event = d_.valuesPerSample();
+    const uint32_t per_event = s.values.count / s.events.count;
     for (uint32_t e = 0; e < s.events.count; ++e) {
       const view::Label stamp{d_.event_key, 0, d_.event_times[s.events.offset + e], d_.event_unit};
-      emit(d_.values.data() + s.values.offset + e * per_event, static_cast<uint32_t>(per_event), &stamp);
+      emit(d_.values.data() + s.values.offset + e * per_event, per_event, &stamp);
     }
   }
   // One pprof sample: the pieces of the current sample, these values and an optional last label.
@@ -397,15 +397,15 @@ void toProfile(const ProfileDraft& d, Profile* out) {
     for (uint32_t k = 0; k < s.labels.count; ++k) addLabel(ps, d.labels[s.labels.offset + k]);
     if (stamp != nullptr) addLabel(ps, *stamp);
   };
-  const size_t per_event = d.valuesPerSample();
   for (const auto& s : d.samples) {
     if (s.events.count == 0) {
       addSample(s, d.values.data() + s.values.offset, s.values.count, nullptr);
       continue;
     }
+    const uint32_t per_event = s.values.count / s.events.count;
     for (uint32_t e = 0; e < s.events.count; ++e) {
       const view::Label stamp{d.event_key, 0, d.event_times[s.events.offset + e], d.event_unit};
-      addSample(s, d.values.data() + s.values.offset + e * per_event, static_cast<uint32_t>(per_event), &stamp);
+      addSample(s, d.values.data() + s.values.offset + e * per_event, per_event, &stamp);
     }
   }
   for (const auto& m : d.mappings) {

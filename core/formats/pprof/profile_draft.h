@@ -31,7 +31,7 @@ class StringPool {
 struct ProfileDraft {
   // A sample's values are one per sample type. A split sample (events.count > 0) stands for one
   // pprof sample per event, written out only as bytes or messages are made: each has the sample's
-  // stack and labels, its own values (values holds events.count x sample types of them, event by
+  // stack and labels, its own values (values holds the same number for every event, event by
   // event) and a timestamp label (event_key = event_times[...] event_unit). A profile of many
   // events then holds each stack and label list once, and 8 bytes plus its values per event.
   struct Sample {
@@ -71,8 +71,6 @@ struct ProfileDraft {
   // sample type) are this event's.
   void addEvent(int64_t nanos) { event_times.push_back(nanos); }
   void closeSample();
-  // Values per pprof sample: one per sample type.
-  size_t valuesPerSample() const { return sample_type.size(); }
 };
 
 // The serialized Profile, as protobuf's serializer would write it (fields in number order, packed
