@@ -14,7 +14,8 @@ build_pkgs=(g++ make cmake ninja-build pkg-config ccache
   libgrpc++-dev protobuf-compiler-grpc libprotobuf-dev protobuf-compiler
   libyaml-cpp-dev libzstd-dev liblz4-dev libdeflate-dev libisal-dev libboost-dev libspdlog-dev zlib1g-dev
   libdw-dev libelf-dev libdebuginfod-dev libgtest-dev libgmock-dev libbenchmark-dev libssl-dev
-  llvm-14-dev libre2-dev libcrypt-dev libnats-dev librdkafka-dev)
+  llvm-14-dev libre2-dev libcrypt-dev libnats-dev librdkafka-dev
+  libbz2-dev liblzma-dev)  # the archives libdw.a needs: proflow links elfutils statically
 test_pkgs=(curl openssl
   golang-go golang-github-google-pprof-dev openjdk-17-jdk-headless
   debuginfod llvm-14 libgoogle-perftools-dev binutils elfutils

@@ -64,7 +64,7 @@ class Metadata {
   // One node of the metadata element tree; names and attribute values index strings_. Attributes
   // are a run of attributes_; children a list through next_sibling (kNone ends it). Thousands of
   // elements per chunk without two vectors each: every chunk's metadata is parsed, and for a small
-  // recording that was about half of its conversion.
+  // recording that was about 40% of its conversion.
   static constexpr uint32_t kNone = UINT32_MAX;
   struct Element {
     uint32_t name = 0;
