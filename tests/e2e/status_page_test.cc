@@ -106,6 +106,14 @@ TEST(StatusPage, ChromiumRendersThePipelinesAndTheFlameGraphOfWhatPassedThrough)
            tree.find("\"total\":20000000") != std::string::npos;
   })) << tree;
 
+  // Rates need a snapshot at least a second old, and the page polls on chromium's virtual time,
+  // where no real time passes: browsing within the daemon's first second would never show them.
+  std::string status;
+  ASSERT_TRUE(testing::waitFor([&] {
+    return testing::httpGet(telemetry, "/api/status", &status) == 200 &&
+           status.find("\"rates\":{") != std::string::npos;
+  })) << status;
+
   const std::string page = "http://127.0.0.1:" + std::to_string(telemetry) + "/";
   const std::string dom = browse(page, dir);
   // The pipeline graph: every component of the (reloaded) pipeline, with its rates.
