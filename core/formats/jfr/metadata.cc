@@ -163,7 +163,6 @@ bool Metadata::buildClasses(std::string* error) {
     }
     return nullptr;
   };
-
   auto name = [&](const Element& e) -> const std::string& { return strings_[e.name]; };
   // Annotations are resolved after all classes are known (they reference classes by id).
   struct PendingAnnotation {
