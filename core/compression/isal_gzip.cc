@@ -9,16 +9,18 @@
 namespace proflow::compression::internal {
 namespace {
 
-// The per-level match buffer ISA-L wants next to its stream (up to a few MB at level 3): allocated
-// once per thread and level, like the libdeflate compressors, so a small payload does not pay for it.
+// The size of the match buffer ISA-L wants next to its stream, per level.
+constexpr uint32_t kLevelBufferSizes[kIsalMaxLevel + 1] = {ISAL_DEF_LVL0_DEFAULT, ISAL_DEF_LVL1_DEFAULT,
+                                                          ISAL_DEF_LVL2_DEFAULT, ISAL_DEF_LVL3_DEFAULT};
+
+// The per-level match buffer (a few hundred kB): allocated once per thread and level, like the
+// libdeflate compressors, so a small payload does not pay for it.
 struct LevelBuffers {
   std::vector<uint8_t> by_level[kIsalMaxLevel + 1];
 
   std::vector<uint8_t>& get(int level) {
-    static constexpr uint32_t kSizes[kIsalMaxLevel + 1] = {ISAL_DEF_LVL0_DEFAULT, ISAL_DEF_LVL1_DEFAULT,
-                                                          ISAL_DEF_LVL2_DEFAULT, ISAL_DEF_LVL3_DEFAULT};
     auto& buf = by_level[level];
-    if (buf.empty()) buf.resize(kSizes[level]);
+    if (buf.empty()) buf.resize(kLevelBufferSizes[level]);
     return buf;
   }
 };
@@ -110,9 +112,7 @@ IsalGzipStream::~IsalGzipStream() {
 Status IsalGzipStream::begin(int level, std::string* out) {
   if (level < 1 || level > kIsalMaxLevel) return Status::invalid("gzip: ISA-L level out of range");
   if (!state_) state_ = spareState() ? std::move(spareState()) : std::make_unique<State>();
-  static constexpr uint32_t kSizes[kIsalMaxLevel + 1] = {ISAL_DEF_LVL0_DEFAULT, ISAL_DEF_LVL1_DEFAULT,
-                                                        ISAL_DEF_LVL2_DEFAULT, ISAL_DEF_LVL3_DEFAULT};
-  state_->level_buf.resize(std::max<size_t>(state_->level_buf.size(), kSizes[level]));
+  state_->level_buf.resize(std::max<size_t>(state_->level_buf.size(), kLevelBufferSizes[level]));
   isal_zstream& s = state_->stream;
   isal_deflate_init(&s);
   s.level = static_cast<uint32_t>(level);

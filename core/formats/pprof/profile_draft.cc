@@ -66,6 +66,23 @@ size_t packedPayload(const T* v, uint32_t n) {
 // Field tags here are all below 16: one byte.
 size_t lengthDelimited(size_t payload) { return 1 + varintSize(payload) + payload; }
 
+// Writes `v` as a varint at `p`; returns the end. Through a local pointer: a loop over a member
+// pointer reloads and stores it at every byte (the char stores may alias it).
+char* putVarint(char* p, uint64_t v) {
+  while (v >= 0x80) {
+    *p++ = static_cast<char>(v | 0x80);
+    v >>= 7;
+  }
+  *p++ = static_cast<char>(v);
+  return p;
+}
+// A proto3 varint field: nothing when `v` is the default.
+char* putScalar(char* p, uint32_t field, uint64_t v) {
+  if (v == 0) return p;
+  *p++ = static_cast<char>(field << 3);
+  return putVarint(p, v);
+}
+
 // Memory to write into, allocated without being initialized: a small profile touches (and makes
 // resident) only the part it writes.
 struct Chunk {
@@ -96,19 +113,9 @@ class Out {
   }
   void finish() { emit(true); }
 
-  void varint(uint64_t v) {
-    while (v >= 0x80) {
-      *p_++ = static_cast<char>(v | 0x80);
-      v >>= 7;
-    }
-    *p_++ = static_cast<char>(v);
-  }
+  void varint(uint64_t v) { p_ = putVarint(p_, v); }
   void tag(uint32_t field, uint32_t wire_type) { *p_++ = static_cast<char>(field << 3 | wire_type); }
-  void scalar(uint32_t field, uint64_t v) {
-    if (v == 0) return;
-    tag(field, 0);
-    varint(v);
-  }
+  void scalar(uint32_t field, uint64_t v) { p_ = putScalar(p_, field, v); }
   void scalar(uint32_t field, int64_t v) { scalar(field, static_cast<uint64_t>(v)); }
   void scalar(uint32_t field, bool v) { scalar(field, static_cast<uint64_t>(v)); }
   void header(uint32_t field, size_t payload) {
@@ -176,19 +183,6 @@ class Piece {
   }
 
  private:
-  static char* putVarint(char* p, uint64_t v) {
-    while (v >= 0x80) {
-      *p++ = static_cast<char>(v | 0x80);
-      v >>= 7;
-    }
-    *p++ = static_cast<char>(v);
-    return p;
-  }
-  static char* putScalar(char* p, uint32_t field, uint64_t v) {
-    if (v == 0) return p;
-    *p++ = static_cast<char>(field << 3);
-    return putVarint(p, v);
-  }
   char* room(size_t n) {
     if (buf_.size() < size_ + n) buf_.resize(std::max(2 * buf_.size(), size_ + n));
     return buf_.data() + size_;
