@@ -238,15 +238,17 @@ void DictionaryIndex::reserve(const Expected& e) {
   grow(mappings_, b.mappings, e.mappings);
   grow(locations_, b.locations, e.locations);
   grow(stacks_, b.stacks, e.stacks);
+  grow(attributes_, b.attributes, e.attributes);
+  grow(links_, b.links, e.links);
 }
 
 int32_t DictionaryIndex::attribute(const Attribute& candidate) {
   Batch& b = *b_;
-  std::string identity;
-  putString(identity, b.string(candidate.key_strindex));
-  putString(identity, b.string(candidate.unit_strindex));
-  appendValueIdentity(identity, candidate.value, b, [&](int32_t s) { return b.string(s); });
-  return attribute(identity, [&] {
+  identity_.clear();
+  putString(identity_, b.string(candidate.key_strindex));
+  putString(identity_, b.string(candidate.unit_strindex));
+  appendValueIdentity(identity_, candidate.value, b, [&](int32_t s) { return b.string(s); });
+  return attribute(identity_, [&] {
     b.attributes.push_back(candidate);
     return static_cast<int32_t>(b.attributes.size() - 1);
   });

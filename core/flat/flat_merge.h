@@ -50,7 +50,7 @@ class DictionaryIndex {
   // Entries a converter expects to add (it knows its input's table sizes): the sets and tables are
   // sized once instead of rehashing and regrowing on the way.
   struct Expected {
-    size_t strings = 0, functions = 0, mappings = 0, locations = 0, stacks = 0;
+    size_t strings = 0, functions = 0, mappings = 0, locations = 0, stacks = 0, attributes = 0, links = 0;
   };
   void reserve(const Expected& e);
 
@@ -58,6 +58,7 @@ class DictionaryIndex {
   Batch* b_;
   IndexSet strings_, functions_, mappings_, locations_, stacks_, links_, attributes_;
   mutable std::string cmp_;
+  std::string identity_;  // attribute(const Attribute&)'s candidate: one buffer, not an allocation per call
 };
 
 class Merger {

@@ -26,9 +26,15 @@ bool isHex(char c) { return kHexDigit[static_cast<unsigned char>(c)] >= 0; }
 
 // Hex text (already checked to be hex) -> `width` big-endian bytes, left-padded with zeros.
 std::optional<IdBytes> fromHex(std::string_view s, size_t width) {
+  uint8_t bytes[16] = {};
+  if (s.size() == 2 * width) {  // the usual full-width spelling: two digits a byte
+    for (size_t i = 0; i < width; ++i)
+      bytes[i] = static_cast<uint8_t>((kHexDigit[static_cast<unsigned char>(s[2 * i])] & 15) << 4 |
+                                      (kHexDigit[static_cast<unsigned char>(s[2 * i + 1])] & 15));
+    return IdBytes(bytes, width);
+  }
   while (s.size() > 1 && s.front() == '0') s.remove_prefix(1);
   if (s.size() > 2 * width) return std::nullopt;
-  uint8_t bytes[16] = {};
   const size_t skip = 2 * width - s.size();  // leading zero nibbles
   for (size_t i = 0; i < s.size(); ++i) {
     const size_t nibble = skip + i;

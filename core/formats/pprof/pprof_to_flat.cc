@@ -1,5 +1,7 @@
 #include "core/formats/pprof/pprof_to_flat.h"
 
+#include <algorithm>
+
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -94,11 +96,16 @@ class FlatConverter {
   void reserve() {
     const size_t samples = static_cast<size_t>(p_.sample_size()) * static_cast<size_t>(p_.sample_type_size());
     b_.arena.reserve(b_.arena.size() + p_.raw().size() / 2);
+    // Distinct labels (attributes) and span/trace pairs (links) are at most the labels, and in
+    // practice no more than the strings that spell them (span ids are strings in the table).
+    const size_t label_guess = std::min(p_.total_labels(), static_cast<size_t>(p_.string_table_size()));
     dict_.reserve({.strings = static_cast<size_t>(p_.string_table_size()),
                    .functions = static_cast<size_t>(p_.function_size()),
                    .mappings = static_cast<size_t>(p_.mapping_size()),
                    .locations = static_cast<size_t>(p_.location_size()),
-                   .stacks = static_cast<size_t>(p_.sample_size())});
+                   .stacks = static_cast<size_t>(p_.sample_size()),
+                   .attributes = label_guess,
+                   .links = o_.trace_links ? std::min(label_guess, static_cast<size_t>(p_.sample_size())) : 0});
     auto& s = b_.samples;
     for (auto* column : {&s.stack_index, &s.link_index}) column->reserve(column->size() + samples);
     for (auto* column : {&s.attributes, &s.values, &s.timestamps}) column->reserve(column->size() + samples);

@@ -89,7 +89,32 @@ class ViewParser {
     return fail(p, "unterminated group");
   }
 
-  bool readField(const uint8_t*& p, const uint8_t* end, Field* f, int depth = 0) {
+  // Most fields of a profile have a one-byte key and a varint of at most 8 bytes or a one-byte
+  // length (ids, addresses, values, string indexes, small messages): those are decoded inline,
+  // everything else by readFieldSlow.
+  [[gnu::always_inline]] bool readField(const uint8_t*& p, const uint8_t* end, Field* f, int depth = 0) {
+    if (end - p >= 2 && p[0] >= 8 && p[0] < 0x80) {
+      const uint32_t key = p[0];
+      if ((key & 7) == kVarint) {
+        uint64_t v = p[1];
+        size_t n = 1;
+        if (v >= 0x80 && (end - p < 9 || (n = formats::decodeVarintInWord(formats::loadLittleEndian64(p + 1), &v)) == 0))
+          return readFieldSlow(p, end, f, depth);
+        *f = {key >> 3, kVarint, v, nullptr, nullptr};
+        p += 1 + n;
+        return true;
+      }
+      const uint32_t n = p[1];
+      if ((key & 7) == kBytes && n < 0x80 && n <= static_cast<size_t>(end - p - 2)) {
+        *f = {key >> 3, kBytes, 0, p + 2, p + 2 + n};
+        p += 2 + n;
+        return true;
+      }
+    }
+    return readFieldSlow(p, end, f, depth);
+  }
+
+  [[gnu::noinline]] bool readFieldSlow(const uint8_t*& p, const uint8_t* end, Field* f, int depth) {
     const uint8_t* at = p;
     uint64_t key;
     if (!varint(p, end, &key)) return false;
