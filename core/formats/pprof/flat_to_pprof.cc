@@ -150,6 +150,11 @@ class DraftBuilder {
           return static_cast<int32_t>(table.size() - 1);
         });
   }
+  // Sizes the string table and its index for `n` strings, so interning does not regrow them.
+  void reserveStrings(size_t n) {
+    strings_.reserve(n);
+    out_->strings.reserve(n);
+  }
   int64_t dictStr(int32_t index) {
     if (!inRange(dict_strings_, index)) return str("");
     int64_t& slot = dict_strings_[static_cast<size_t>(index)];
@@ -476,6 +481,11 @@ class GroupConverter {
       location_ids += inRange(b_.stacks, stack) ? b_.stacks[static_cast<size_t>(stack)].locations.size : 0;
       labels += b_.samples.attributes[row].size;
     }
+    // Strings: this group's share of the batch's strings and attribute values (each group of a
+    // merged batch interns only its own, so a batch of many groups does not size each for all).
+    const size_t rows = b_.samples.stack_index.size();
+    const size_t group_rows = std::min(rows, size_t{n} * profiles_.size());
+    if (rows > 0) builder_.reserveStrings((b_.strings.size() + b_.attributes.size()) * group_rows / rows);
     out_->samples.reserve(n);
     out_->location_ids.reserve(location_ids);
     out_->values.reserve((n + events) * profiles_.size());
