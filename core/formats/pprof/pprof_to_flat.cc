@@ -1,7 +1,6 @@
 #include "core/formats/pprof/pprof_to_flat.h"
 
 #include <algorithm>
-
 #include <cstdint>
 #include <optional>
 #include <string>

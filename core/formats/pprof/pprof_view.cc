@@ -98,8 +98,10 @@ class ViewParser {
       if ((key & 7) == kVarint) {
         uint64_t v = p[1];
         size_t n = 1;
-        if (v >= 0x80 && (end - p < 9 || (n = formats::decodeVarintInWord(formats::loadLittleEndian64(p + 1), &v)) == 0))
-          return readFieldSlow(p, end, f, depth);
+        if (v >= 0x80) {  // a longer varint: decoded from one 8-byte load when 8 bytes follow the key
+          n = end - p >= 9 ? formats::decodeVarintInWord(formats::loadLittleEndian64(p + 1), &v) : 0;
+          if (n == 0) return readFieldSlow(p, end, f, depth);
+        }
         *f = {key >> 3, kVarint, v, nullptr, nullptr};
         p += 1 + n;
         return true;
