@@ -35,6 +35,9 @@ class Reader {
   }
 
   [[gnu::always_inline]] uint64_t varint() {
+    // One byte (most keys, indexes and lengths) first: a nested message's reader ends with it, and
+    // its last few fields have fewer than 8 bytes left for the word path below.
+    if (p_ < end_ && *p_ < 0x80) return *p_++;
     if (end_ - p_ >= 8) {
       uint64_t v;
       const size_t n = formats::decodeVarintInWord(formats::loadLittleEndian64(p_), &v);
