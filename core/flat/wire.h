@@ -45,6 +45,10 @@ class Reader {
         p_ += n;
         return v;
       }
+    } else if (end_ - p_ >= 2 && p_[1] < 0x80) {  // two bytes near the end of a message
+      const uint64_t v = (p_[0] & 0x7fu) | uint64_t{p_[1]} << 7;
+      p_ += 2;
+      return v;
     }
     return slowVarint();
   }
