@@ -35,8 +35,8 @@ class Reader {
   }
 
   [[gnu::always_inline]] uint64_t varint() {
-    // One byte (most keys, indexes and lengths) first: a nested message's reader ends with it, and
-    // its last few fields have fewer than 8 bytes left for the word path below.
+    // One byte (most keys, indexes and lengths) first. The word path below needs 8 bytes left in
+    // the message, which the last fields of every nested message (each read by its own Reader) lack.
     if (p_ < end_ && *p_ < 0x80) return *p_++;
     if (end_ - p_ >= 8) {
       uint64_t v;
