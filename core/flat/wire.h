@@ -35,19 +35,9 @@ class Reader {
   }
 
   [[gnu::always_inline]] uint64_t varint() {
-    // One byte (most keys, indexes and lengths) first. The word path below needs 8 bytes left in
-    // the message, which the last fields of every nested message (each read by its own Reader) lack.
-    if (p_ < end_ && *p_ < 0x80) return *p_++;
-    if (end_ - p_ >= 8) {
-      uint64_t v;
-      const size_t n = formats::decodeVarintInWord(formats::loadLittleEndian64(p_), &v);
-      if (n != 0) {
-        p_ += n;
-        return v;
-      }
-    } else if (end_ - p_ >= 2 && p_[1] < 0x80) {  // two bytes near the end of a message
-      const uint64_t v = (p_[0] & 0x7fu) | uint64_t{p_[1]} << 7;
-      p_ += 2;
+    uint64_t v;
+    if (const size_t n = formats::decodeVarintPrefix(p_, end_, &v); n != 0) {
+      p_ += n;
       return v;
     }
     return slowVarint();
@@ -113,19 +103,12 @@ class Reader {
   bool failed_ = false;
 };
 
-inline size_t varintSize(uint64_t v) { return (static_cast<size_t>(std::bit_width(v | 1)) * 9 + 64) / 64; }
+using formats::putVarint;
+using formats::varintSize;
 // int32 fields are sign-extended to 64 bits on the wire.
 inline size_t int32Size(int32_t v) { return varintSize(static_cast<uint64_t>(static_cast<int64_t>(v))); }
 inline size_t lenFieldSize(size_t payload) { return 1 + varintSize(payload) + payload; }  // field numbers < 16
 
-inline uint8_t* putVarint(uint8_t* p, uint64_t v) {
-  while (v >= 0x80) {
-    *p++ = static_cast<uint8_t>(v | 0x80);
-    v >>= 7;
-  }
-  *p++ = static_cast<uint8_t>(v);
-  return p;
-}
 inline uint8_t* putKey(uint8_t* p, uint32_t field, WireType t) {
   *p++ = static_cast<uint8_t>(field << 3 | t);  // field numbers < 16: one byte
   return p;

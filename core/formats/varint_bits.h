@@ -1,7 +1,8 @@
-// Bit tricks shared by the wire readers (protobuf's LEB128 in pprof, Hotspot's Varint128 in JFR):
-// decode a varint of up to 8 bytes from one little-endian 8-byte load, with one bit scan instead of a
-// data-dependent branch per byte. Location ids, string indexes and event fields have lengths that
-// change from one value to the next, so the byte loop mispredicts on most of them.
+// Varint primitives shared by the wire readers and writers (protobuf's LEB128 in pprof and OTLP,
+// Hotspot's Varint128 in JFR). Reading: a varint of up to 8 bytes from one little-endian 8-byte load,
+// with one bit scan instead of a data-dependent branch per byte. Location ids, string indexes and
+// event fields have lengths that change from one value to the next, so the byte loop mispredicts on
+// most of them.
 #pragma once
 
 #include <bit>
@@ -37,6 +38,37 @@ inline size_t decodeVarintInWord(uint64_t word, uint64_t* value) {
   const int stop_bit = std::countr_zero(stops);  // 8 * (length - 1) + 7
   *value = squeezeVarintBytes(word & (~0ull >> (63 - stop_bit)));
   return static_cast<size_t>(stop_bit >> 3) + 1;
+}
+
+// Decodes the varint at `p`, within the bytes before `end`, on its common paths: one byte (most keys,
+// indexes and lengths); up to 8 bytes from one load when 8 are left; two bytes when fewer are left
+// (the last fields of a small message). Returns its length, or 0 for the caller's checked byte loop
+// (a longer varint, a truncated one, or no bytes left).
+[[gnu::always_inline]] inline size_t decodeVarintPrefix(const uint8_t* p, const uint8_t* end, uint64_t* value) {
+  if (p < end && *p < 0x80) {
+    *value = *p;
+    return 1;
+  }
+  if (end - p >= 8) return decodeVarintInWord(loadLittleEndian64(p), value);
+  if (end - p >= 2 && p[1] < 0x80) {
+    *value = (p[0] & 0x7fu) | uint64_t{p[1]} << 7;
+    return 2;
+  }
+  return 0;
+}
+
+// Bytes of `v` as a varint: 7 payload bits a byte, without a branch.
+inline size_t varintSize(uint64_t v) { return (static_cast<size_t>(std::bit_width(v | 1)) * 9 + 64) / 64; }
+
+// Writes `v` as a varint at `p` (char or uint8_t); returns the end.
+template <class Byte>
+inline Byte* putVarint(Byte* p, uint64_t v) {
+  while (v >= 0x80) {
+    *p++ = static_cast<Byte>(v | 0x80);
+    v >>= 7;
+  }
+  *p++ = static_cast<Byte>(v);
+  return p;
 }
 
 }  // namespace proflow::formats

@@ -89,29 +89,20 @@ class ViewParser {
     return fail(p, "unterminated group");
   }
 
-  // Most fields of a profile have a one-byte key and a varint of at most 8 bytes or a length of one
-  // or two bytes (ids, addresses, values, line numbers, string indexes, messages): those are decoded
-  // inline, everything else by readFieldSlow.
+  // Most fields of a profile have a one-byte key and a varint or length on the common paths of
+  // formats::decodeVarintPrefix (ids, addresses, values, line numbers, string indexes, messages):
+  // those are decoded inline, everything else by readFieldSlow.
   [[gnu::always_inline]] bool readField(const uint8_t*& p, const uint8_t* end, Field* f, int depth = 0) {
     if (end - p >= 2 && p[0] >= 8 && p[0] < 0x80) {
       const uint32_t key = p[0];
-      uint64_t v = p[1];
-      size_t n = 1;  // bytes of the varint after the key
-      if (v >= 0x80) {
-        if (end - p >= 9)  // up to 8 bytes from one load
-          n = formats::decodeVarintInWord(formats::loadLittleEndian64(p + 1), &v);
-        else if (end - p >= 3 && p[2] < 0x80)  // two bytes near the end of a message (a line number)
-          v = (v & 0x7f) | uint64_t{p[2]} << 7, n = 2;
-        else
-          n = 0;
-        if (n == 0) return readFieldSlow(p, end, f, depth);
-      }
-      if ((key & 7) == kVarint) {
+      uint64_t v;
+      const size_t n = formats::decodeVarintPrefix(p + 1, end, &v);
+      if (n != 0 && (key & 7) == kVarint) {
         *f = {key >> 3, kVarint, v, nullptr, nullptr};
         p += 1 + n;
         return true;
       }
-      if ((key & 7) == kBytes && v <= static_cast<size_t>(end - p) - 1 - n) {
+      if (n != 0 && (key & 7) == kBytes && v <= static_cast<size_t>(end - p) - 1 - n) {
         const uint8_t* data = p + 1 + n;
         *f = {key >> 3, kBytes, 0, data, data + v};
         p = data + v;

@@ -6,6 +6,7 @@
 #include <optional>
 
 #include "core/compression/compression.h"
+#include "core/formats/varint_bits.h"
 
 namespace proflow::pprof::internal {
 
@@ -50,8 +51,8 @@ void ProfileDraft::closeSample() {
 
 namespace {
 
-// 7 payload bits per byte: branch-free, this runs for every location id of every sample.
-size_t varintSize(uint64_t v) { return (64 - static_cast<size_t>(__builtin_clzll(v | 1)) + 6) / 7; }
+using formats::putVarint;
+using formats::varintSize;
 
 // Size of "tag + varint" for a proto3 scalar: nothing when it is the default.
 size_t scalarSize(uint64_t v) { return v == 0 ? 0 : 1 + varintSize(v); }
@@ -66,16 +67,6 @@ size_t packedPayload(const T* v, uint32_t n) {
 // Field tags here are all below 16: one byte.
 size_t lengthDelimited(size_t payload) { return 1 + varintSize(payload) + payload; }
 
-// Writes `v` as a varint at `p`; returns the end. Through a local pointer: a loop over a member
-// pointer reloads and stores it at every byte (the char stores may alias it).
-char* putVarint(char* p, uint64_t v) {
-  while (v >= 0x80) {
-    *p++ = static_cast<char>(v | 0x80);
-    v >>= 7;
-  }
-  *p++ = static_cast<char>(v);
-  return p;
-}
 // A proto3 varint field: nothing when `v` is the default.
 char* putScalar(char* p, uint32_t field, uint64_t v) {
   if (v == 0) return p;
@@ -113,6 +104,8 @@ class Out {
   }
   void finish() { emit(true); }
 
+  // Through a local pointer: a loop over the member pointer would reload and store it at every
+  // byte (the char stores may alias it).
   void varint(uint64_t v) { p_ = putVarint(p_, v); }
   void tag(uint32_t field, uint32_t wire_type) { *p_++ = static_cast<char>(field << 3 | wire_type); }
   void scalar(uint32_t field, uint64_t v) { p_ = putScalar(p_, field, v); }
