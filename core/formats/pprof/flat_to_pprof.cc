@@ -197,7 +197,7 @@ class DraftBuilder {
       uint64_t id = inRange(location_ids_, li) ? location_ids_[static_cast<size_t>(li)] : 0;
       if (id == 0)
         if (auto st = location(li, &id); !st) return st;
-      out_->location_ids.push_back(id);
+      out_->location_ids.push_back(static_cast<uint32_t>(id));  // position + 1
     }
     return {};
   }

@@ -177,7 +177,7 @@ Status PprofBuilder::addStack(int32_t stack_index) {
     uint64_t id = li >= 0 && static_cast<size_t>(li) < location_ids_.size() ? location_ids_[static_cast<size_t>(li)] : 0;
     if (id == 0)
       if (auto status = location(li, &id); !status) return status;
-    out_->location_ids.push_back(id);
+    out_->location_ids.push_back(static_cast<uint32_t>(id));  // position + 1
   }
   return {};
 }

@@ -393,7 +393,7 @@ class FlatConverter {
     std::vector<int32_t> stack, attrs, slots;
     for (const auto& smp : p_.sample()) {
       stack.clear();
-      for (uint64_t id : smp.location_id()) stack.push_back(locations_.get(id));
+      smp.location_id().forEach([&](uint64_t id) { stack.push_back(locations_.get(id)); });
       cols.stack_index.push_back(dict_.stack(stack));
       slots.clear();
       for (const auto& l : smp.label()) slots.push_back(labelSlot(l));

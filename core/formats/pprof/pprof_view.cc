@@ -385,6 +385,16 @@ class ViewParser {
   size_t offset_ = 0;
 };
 
+void view::LocationIdColumn::pushWide(uint64_t id) {
+  if (!wide_) {
+    wide_ids_.reserve(narrow_.capacity());
+    wide_ids_.assign(narrow_.begin(), narrow_.end());
+    narrow_ = {};
+    wide_ = true;
+  }
+  wide_ids_.push_back(id);
+}
+
 Status parseProfileView(std::string_view raw, ProfileView* out) {
   // Offsets into the flat arrays are 32-bit; decodeProfile caps input at 2 GiB, and no array can
   // hold more entries than there are bytes.

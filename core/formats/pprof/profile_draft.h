@@ -55,8 +55,9 @@ struct ProfileDraft {
   std::vector<int64_t> comment;
   int64_t default_sample_type = 0, doc_url = 0;
 
-  // What the ranges of samples and locations index.
-  std::vector<uint64_t> location_ids;
+  // What the ranges of samples and locations index. Builders number locations by position
+  // (1..N, N < 2^31), so the samples' location ids take 32 bits.
+  std::vector<uint32_t> location_ids;
   std::vector<int64_t> values;
   std::vector<view::Label> labels;
   std::vector<view::Line> lines;

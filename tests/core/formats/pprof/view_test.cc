@@ -211,6 +211,39 @@ TEST(PprofView, PackedVarintsOfEveryLengthAndAtEveryEdge) {
 // 200 k empty sample types and 200 k empty samples fit in 800 kB: nothing may be sized from their
 // product (4e10 values). The profile is refused by validation, cleanly: by the sample type limit, and
 // past it by the value count check.
+// Ids are stored in 32 bits until one needs more: a profile whose ids above 2^32 appear only after
+// small ones must read (and convert) every id as protobuf does, the earlier samples' too.
+TEST(PprofView, LocationIdsAbove32BitsAfterSmallOnes) {
+  Profile p = richProfile();
+  ASSERT_GE(p.location_size(), 2);
+  ASSERT_GE(p.sample_size(), 2);
+  const uint64_t kHigh = uint64_t{1} << 40;
+  auto widen = [&](uint64_t id) { return id == p.location(0).id() ? id : id + kHigh; };
+  for (auto& s : *p.mutable_sample())
+    for (auto& id : *s.mutable_location_id()) id = widen(id);
+  for (int i = 1; i < p.location_size(); ++i) p.mutable_location(i)->set_id(p.location(i).id() + kHigh);
+  // The first sample holds only the small id, so the view starts narrow and widens later.
+  p.mutable_sample(0)->clear_location_id();
+  p.mutable_sample(0)->add_location_id(p.location(0).id());
+  const std::string raw = p.SerializeAsString();
+  expectSameConversion(raw);
+
+  ProfileView v;
+  ASSERT_TRUE(parseProfileView(raw, &v).isOk());
+  ASSERT_TRUE(validateProfile(v).isOk());
+  ASSERT_EQ(v.sample_size(), p.sample_size());
+  for (int i = 0; i < p.sample_size(); ++i) {
+    std::vector<uint64_t> by_index, by_each;
+    const auto ids = v.sample(i).location_id();
+    for (size_t k = 0; k < ids.size(); ++k) by_index.push_back(ids[k]);
+    ids.forEach([&](uint64_t id) { by_each.push_back(id); });
+    const std::vector<uint64_t> want(p.sample(i).location_id().begin(), p.sample(i).location_id().end());
+    EXPECT_EQ(std::vector<uint64_t>(ids.begin(), ids.end()), want) << "sample " << i;
+    EXPECT_EQ(by_index, want) << "sample " << i;
+    EXPECT_EQ(by_each, want) << "sample " << i;
+  }
+}
+
 TEST(PprofView, TableSizesComeFromBytesNotFromCounts) {
   Wire w;
   w.bytes(6, "");
