@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <new>
+#include <string_view>
 
 namespace proflow {
 namespace {
@@ -29,9 +30,15 @@ void adviseHugePages(void* p, size_t n) {
   if (begin < end) madvise(reinterpret_cast<void*>(begin), end - begin, MADV_HUGEPAGE);
 }
 
+// glibc's own switch for huge pages in malloc, read the same way: hugetlb=0 turns the advice off.
+bool hugePagesRefused() {
+  const char* tunables = std::getenv("GLIBC_TUNABLES");
+  return tunables != nullptr && std::string_view(tunables).find("glibc.malloc.hugetlb=0") != std::string_view::npos;
+}
+
 void useHugePagesFrom(size_t bytes) {
 #if defined(MADV_HUGEPAGE)
-  huge_pages_from.store(bytes, std::memory_order_relaxed);
+  huge_pages_from.store(hugePagesRefused() ? 0 : bytes, std::memory_order_relaxed);
 #else
   (void)bytes;
 #endif

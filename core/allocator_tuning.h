@@ -15,6 +15,7 @@ namespace proflow {
 // fault once per 2 MiB instead of once per 4 KiB. A buffer may hold up to 2 MiB more resident than
 // it has touched; it is returned whole when freed. The advice is given by this library's global
 // operator new, which is otherwise the standard one (sanitizer builds keep their own).
+// GLIBC_TUNABLES=glibc.malloc.hugetlb=0, glibc's own switch, turns the advice off.
 void tuneAllocatorForThroughput();
 
 // For a process that converts one large input and exits (`proflow convert`): every buffer comes

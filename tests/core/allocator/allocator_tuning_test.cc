@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <memory>
 #include <new>
@@ -48,6 +49,17 @@ void fill(char* p, size_t n) {
   for (size_t i = 0; i < n; i += 4096) p[i] = static_cast<char>(i);
 }
 
+// Why this build or kernel cannot show the advice ("" when it can).
+std::string whyAdviceIsUnobservable() {
+#if defined(PROFLOW_SANITIZE)
+  return "sanitizer builds keep the sanitizer's operator new, without the advice";
+#endif
+  struct stat st;
+  if (stat("/sys/kernel/mm/transparent_hugepage/enabled", &st) != 0)
+    return "this kernel has no transparent huge pages: madvise(MADV_HUGEPAGE) cannot be observed";
+  return "";
+}
+
 int handler_calls = 0;
 void countingHandler() {
   ++handler_calls;
@@ -55,12 +67,7 @@ void countingHandler() {
 }
 
 TEST(AllocatorTuning, LargeBuffersGetHugePageAdviceOnlyOnceTuned) {
-#if defined(PROFLOW_SANITIZE)
-  GTEST_SKIP() << "sanitizer builds keep the sanitizer's operator new, without the advice";
-#endif
-  struct stat st;
-  if (stat("/sys/kernel/mm/transparent_hugepage/enabled", &st) != 0)
-    GTEST_SKIP() << "this kernel has no transparent huge pages: madvise(MADV_HUGEPAGE) cannot be observed";
+  if (std::string why = whyAdviceIsUnobservable(); !why.empty()) GTEST_SKIP() << why;
   constexpr size_t kLarge = 16 << 20, kSmall = 64 << 10;
 
   // Untuned, operator new is plain malloc.
@@ -80,6 +87,22 @@ TEST(AllocatorTuning, LargeBuffersGetHugePageAdviceOnlyOnceTuned) {
   column.reserve(kLarge / sizeof(uint32_t));
   column.assign(kLarge / sizeof(uint32_t), 7);
   EXPECT_TRUE(advisedHuge(column.data() + column.size() / 2));
+}
+
+TEST(AllocatorTuning, GlibcsHugetlbZeroTurnsTheAdviceOff) {
+  if (std::string why = whyAdviceIsUnobservable(); !why.empty()) GTEST_SKIP() << why;
+  constexpr size_t kLarge = 16 << 20;
+  ASSERT_EQ(setenv("GLIBC_TUNABLES", "glibc.malloc.check=0:glibc.malloc.hugetlb=0", 1), 0);
+  tuneAllocatorForOneShot();
+  std::unique_ptr<char[]> refused(new char[kLarge]);
+  fill(refused.get(), kLarge);
+  EXPECT_FALSE(advisedHuge(refused.get() + kLarge / 2)) << mappingFlags(refused.get() + kLarge / 2);
+
+  ASSERT_EQ(unsetenv("GLIBC_TUNABLES"), 0);
+  tuneAllocatorForOneShot();
+  std::unique_ptr<char[]> advised(new char[kLarge]);
+  fill(advised.get(), kLarge);
+  EXPECT_TRUE(advisedHuge(advised.get() + kLarge / 2)) << mappingFlags(advised.get() + kLarge / 2);
 }
 
 TEST(AllocatorTuning, OperatorNewCallsTheNewHandlerThenThrowsBadAlloc) {
