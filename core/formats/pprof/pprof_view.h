@@ -130,13 +130,25 @@ class LocationIds {
   uint64_t operator[](size_t i) const { return narrow_ ? narrow_[i] : wide_[i]; }
   iterator begin() const { return {this, 0}; }
   iterator end() const { return {this, n_}; }
-  // The hot loops' form: the width is tested once, not per id.
+  // The hot loops' forms: the width is tested once, not per id.
   template <class F>
   void forEach(const F& f) const {
     if (narrow_)
       for (size_t i = 0; i < n_; ++i) f(static_cast<uint64_t>(narrow_[i]));
     else
       for (size_t i = 0; i < n_; ++i) f(wide_[i]);
+  }
+  // True when `f` holds for every id; stops at the first that fails.
+  template <class F>
+  bool allOf(const F& f) const {
+    if (narrow_) {
+      for (size_t i = 0; i < n_; ++i)
+        if (!f(static_cast<uint64_t>(narrow_[i]))) return false;
+    } else {
+      for (size_t i = 0; i < n_; ++i)
+        if (!f(wide_[i])) return false;
+    }
+    return true;
   }
 
  private:

@@ -39,6 +39,19 @@ class IdSet {
   std::unordered_set<uint64_t> sparse_;
 };
 
+// True when `f` holds for every location id of a sample: the view's ids test their width once
+// (LocationIds::allOf), protobuf's are a plain repeated field.
+template <class Ids, class F>
+bool allIds(const Ids& ids, const F& f) {
+  if constexpr (requires { ids.allOf(f); }) {
+    return ids.allOf(f);
+  } else {
+    for (uint64_t id : ids)
+      if (!f(id)) return false;
+    return true;
+  }
+}
+
 template <class P>
 class ProfileValidator {
  public:
@@ -158,8 +171,9 @@ class ProfileValidator {
       if (static_cast<uint64_t>(s.label_size()) > limits_.max_labels_per_sample)
         return overLimit(where() + " label count", static_cast<uint64_t>(s.label_size()), "max_labels_per_sample",
                          limits_.max_labels_per_sample);
-      for (uint64_t id : s.location_id())
-        if (!locations_.contains(id)) return fail(where() + ": location_id " + str(id) + " not found");
+      uint64_t missing = 0;
+      if (!allIds(s.location_id(), [&](uint64_t id) { return locations_.contains(id) || (missing = id, false); }))
+        return fail(where() + ": location_id " + str(missing) + " not found");
       for (int j = 0; j < s.label_size(); ++j) {
         const auto& l = s.label(j);
         auto lw = [&] { return where() + " label " + std::to_string(j); };
