@@ -10,6 +10,7 @@
 #include "core/flat/flat_merge.h"
 #include "core/formats/pprof/id_map.h"
 #include "core/formats/pprof/pprof_ids.h"
+#include "core/formats/varint_bits.h"
 #include "core/index_set.h"
 #include "core/utf8.h"
 
@@ -23,8 +24,8 @@ using internal::IdMap;
 namespace nested {
 enum : uint32_t { kString = 1, kBool = 2, kInt = 3, kArray = 5, kKvList = 6 };
 void varint(std::string& out, uint64_t v) {
-  for (; v >= 0x80; v >>= 7) out.push_back(static_cast<char>(v | 0x80));
-  out.push_back(static_cast<char>(v));
+  char bytes[10];
+  out.append(bytes, formats::putVarint(bytes, v));
 }
 void len(std::string& out, uint32_t field, std::string_view payload) {
   varint(out, field << 3 | 2);

@@ -131,13 +131,6 @@ class LocationIds {
   iterator begin() const { return {this, 0}; }
   iterator end() const { return {this, n_}; }
   // The hot loops' forms: the width is tested once, not per id.
-  template <class F>
-  void forEach(const F& f) const {
-    if (narrow_)
-      for (size_t i = 0; i < n_; ++i) f(static_cast<uint64_t>(narrow_[i]));
-    else
-      for (size_t i = 0; i < n_; ++i) f(wide_[i]);
-  }
   // True when `f` holds for every id; stops at the first that fails.
   template <class F>
   bool allOf(const F& f) const {
@@ -149,6 +142,10 @@ class LocationIds {
         if (!f(wide_[i])) return false;
     }
     return true;
+  }
+  template <class F>
+  void forEach(const F& f) const {
+    allOf([&](uint64_t id) { return f(id), true; });
   }
 
  private:
