@@ -12,15 +12,46 @@ namespace {
 using wire::Reader;
 using wire::WireType;
 
-const char* wireTypeName(uint32_t t) {
-  switch (t) {
-    case wire::kVarint: return "varint";
-    case wire::kFixed64: return "fixed64";
-    case wire::kLen: return "length-delimited";
-    case wire::kFixed32: return "fixed32";
-    default: return "group";
-  }
+constexpr uint8_t V = wire::accepts(wire::kVarint), L = wire::accepts(wire::kLen),
+                  F64 = wire::accepts(wire::kFixed64);
+
+// The wire types protobuf accepts for each field of each message (index: field number). A known
+// field with another wire type is an unknown field to protobuf: skipped, not refused.
+constexpr uint8_t kRequestFields[] = {0, L, L};
+constexpr uint8_t kResourceProfilesFields[] = {0, L, L, L};
+constexpr uint8_t kResourceFields[] = {0, L, V, L};
+constexpr uint8_t kEntityRefFields[] = {0, L, L, L, L};
+constexpr uint8_t kKeyValueFields[] = {0, L, L, V};
+constexpr uint8_t kAnyValueFields[] = {0, L, V, V, F64, L, L, L, V};
+constexpr uint8_t kListFields[] = {0, L};  // ArrayValue, KeyValueList
+constexpr uint8_t kScopeProfilesFields[] = {0, L, L, L};
+constexpr uint8_t kScopeFields[] = {0, L, L, L, V};
+constexpr uint8_t kValueTypeFields[] = {0, V, V};
+constexpr uint8_t kProfileFields[] = {0, L, L, F64, V, L, V, L, V, L, L, V | L};
+constexpr uint8_t kSampleFields[] = {0, V, V | L, V, V | L, F64 | L};
+constexpr uint8_t kDictionaryFields[] = {0, L, L, L, L, L, L, L};
+constexpr uint8_t kMappingFields[] = {0, V, V, V, V, V | L};
+constexpr uint8_t kLocationFields[] = {0, V, V, L, V | L};
+constexpr uint8_t kLineFields[] = {0, V, V, V};
+constexpr uint8_t kFunctionFields[] = {0, V, V, V, V};
+constexpr uint8_t kLinkFields[] = {0, L, L};
+constexpr uint8_t kAttributeFields[] = {0, V, L, V};  // KeyValueAndUnit
+constexpr uint8_t kStackFields[] = {0, V | L};
+
+// Reader::next relies on it: no field 0, and only the wire types of values.
+template <size_t N>
+constexpr bool onlyValueFields(const uint8_t (&types)[N]) {
+  for (uint8_t t : types)
+    if ((t & ~(V | L | F64)) != 0) return false;
+  return types[0] == 0;
 }
+static_assert(onlyValueFields(kRequestFields) && onlyValueFields(kResourceProfilesFields) &&
+              onlyValueFields(kResourceFields) && onlyValueFields(kEntityRefFields) && onlyValueFields(kKeyValueFields) &&
+              onlyValueFields(kAnyValueFields) && onlyValueFields(kListFields) && onlyValueFields(kScopeProfilesFields) &&
+              onlyValueFields(kScopeFields) && onlyValueFields(kValueTypeFields) && onlyValueFields(kProfileFields) &&
+              onlyValueFields(kSampleFields) && onlyValueFields(kDictionaryFields) && onlyValueFields(kMappingFields) &&
+              onlyValueFields(kLocationFields) && onlyValueFields(kLineFields) && onlyValueFields(kFunctionFields) &&
+              onlyValueFields(kLinkFields) && onlyValueFields(kAttributeFields) && onlyValueFields(kStackFields));
 
 // Moves `range` to the end of `column` when something else was appended after it, so one more
 // element can be appended to it (a repeated field split by other fields stays one range).
@@ -40,17 +71,14 @@ class Decoder {
   Decoder(Batch& b, const DecodeOptions& o) : b_(b), options_(o) {}
 
   Status run(std::string_view in) {
-    Reader r(in);
+    Reader r = reader(in, 0);
     uint32_t f, t;
-    while (r.next(&f, &t)) {
+    while (r.next(&f, &t, kRequestFields)) {
       if (f == 1) {
-        if (!expect("ExportProfilesServiceRequest", f, t, wire::kLen) || !resourceProfiles(r.bytes())) break;
+        if (!resourceProfiles(r.bytes())) break;
       } else if (f == 2) {
-        if (!expect("ExportProfilesServiceRequest", f, t, wire::kLen)) break;
         b_.has_dictionary = true;
         if (!dictionary(r.bytes())) break;
-      } else {
-        r.skip(t);
       }
     }
     if (r.failed() && error_.empty()) truncated("ExportProfilesServiceRequest");
@@ -66,14 +94,8 @@ class Decoder {
     return false;
   }
   bool truncated(const char* message) { return fail(std::string(message) + " is truncated or malformed"); }
-  // The checks below run per field and per entry: the test inline, the message out of line.
-  bool expect(const char* message, uint32_t field, uint32_t t, WireType want) {
-    return t == want || wrongWireType(message, field, t, want);
-  }
-  [[gnu::cold, gnu::noinline]] bool wrongWireType(const char* message, uint32_t field, uint32_t t, WireType want) {
-    return fail(std::string(message) + " field " + std::to_string(field) + " has wire type " + wireTypeName(t) +
-                ", expected " + wireTypeName(want));
-  }
+  // A reader for a message nested `level` deep (the request being 0).
+  Reader reader(std::string_view in, int level) const { return Reader(in, level, options_.max_depth); }
   bool count(size_t n) {
     entries_ += n;
     return entries_ <= options_.max_entries || tooMany();
@@ -94,7 +116,7 @@ class Decoder {
 
   // A repeated int32/int64/uint64 field, packed or not, appended to `column` under `range`.
   template <class T>
-  bool repeated(Reader& r, uint32_t field, uint32_t t, WireType element, const char* message,
+  bool repeated(Reader& r, uint32_t t, WireType element, const char* message,
                 std::vector<T>& column, Range& range) {
     prepareAppend(column, range);
     if (t == wire::kLen) {
@@ -122,7 +144,6 @@ class Decoder {
       range.size += static_cast<uint32_t>(column.size() - before);
       return count(column.size() - before);
     }
-    if (!expect(message, field, t, element)) return false;
     column.push_back(static_cast<T>(element == wire::kFixed64 ? r.fixed64() : r.varint()));
     ++range.size;
     return count(1);
@@ -132,52 +153,42 @@ class Decoder {
     const auto index = static_cast<uint32_t>(b_.resources.size());
     b_.resources.emplace_back();
     if (!count(1)) return false;
-    Reader r(in);
+    Reader r = reader(in, 1);
     uint32_t f, t;
-    while (r.next(&f, &t)) {
+    while (r.next(&f, &t, kResourceProfilesFields)) {
       if (f == 1) {
-        if (!expect("ResourceProfiles", f, t, wire::kLen)) return false;
         b_.resources[index].present = true;
         if (!resource(r.bytes(), index)) return false;
       } else if (f == 2) {
-        if (!expect("ResourceProfiles", f, t, wire::kLen)) return false;
         Scope scope;
         if (!scopeProfiles(r.bytes(), &scope)) return false;
         b_.addScope(index, scope);
       } else if (f == 3) {
-        if (!expect("ResourceProfiles", f, t, wire::kLen)) return false;
         if (!text(r.bytes(), "ResourceProfiles.schema_url", &b_.resources[index].schema_url)) return false;
-      } else {
-        r.skip(t);
       }
     }
     return finish(r, "ResourceProfiles");
   }
 
   bool resource(std::string_view in, uint32_t index) {
-    Reader r(in);
+    Reader r = reader(in, 2);
     uint32_t f, t;
-    while (r.next(&f, &t)) {
+    while (r.next(&f, &t, kResourceFields)) {
       Resource& res = b_.resources[index];
       if (f == 1) {
-        if (!expect("Resource", f, t, wire::kLen)) return false;
         KeyValue kv;
         if (!keyValue(r.bytes(), &kv, 3)) return false;
         prepareAppend(b_.key_values, res.attributes);
         b_.key_values.push_back(kv);
         ++res.attributes.size;
       } else if (f == 2) {
-        if (!expect("Resource", f, t, wire::kVarint)) return false;
         res.dropped_attributes_count = static_cast<uint32_t>(r.varint());
       } else if (f == 3) {
-        if (!expect("Resource", f, t, wire::kLen)) return false;
         std::string_view ref = r.bytes();
         if (!entityRef(ref)) return false;
         prepareAppend(b_.entity_refs, res.entity_refs);
         b_.entity_refs.push_back(b_.addBytes(ref));
         ++res.entity_refs.size;
-      } else {
-        r.skip(t);
       }
       if (!count(1)) return false;
     }
@@ -186,32 +197,26 @@ class Decoder {
 
   // EntityRef holds strings only; checked and kept as its bytes.
   bool entityRef(std::string_view in) {
-    Reader r(in);
+    Reader r = reader(in, 3);
     uint32_t f, t;
-    while (r.next(&f, &t)) {
+    while (r.next(&f, &t, kEntityRefFields)) {
       if (f >= 1 && f <= 4) {
-        if (!expect("EntityRef", f, t, wire::kLen)) return false;
         if (!utf8(r.bytes())) return fail("EntityRef holds a string that is not valid UTF-8");
-      } else {
-        r.skip(t);
       }
     }
     return finish(r, "EntityRef");
   }
 
   bool keyValue(std::string_view in, KeyValue* kv, int depth) {
-    Reader r(in);
+    Reader r = reader(in, depth);
     uint32_t f, t;
-    while (r.next(&f, &t)) {
+    while (r.next(&f, &t, kKeyValueFields)) {
       if (f == 1) {
-        if (!expect("KeyValue", f, t, wire::kLen) || !text(r.bytes(), "KeyValue.key", &kv->key)) return false;
+        if (!text(r.bytes(), "KeyValue.key", &kv->key)) return false;
       } else if (f == 2) {
-        if (!expect("KeyValue", f, t, wire::kLen) || !anyValue(r.bytes(), &kv->value, depth + 1)) return false;
+        if (!anyValue(r.bytes(), &kv->value, depth + 1)) return false;
       } else if (f == 3) {
-        if (!expect("KeyValue", f, t, wire::kVarint)) return false;
         kv->key_strindex = static_cast<int32_t>(r.varint());
-      } else {
-        r.skip(t);
       }
     }
     return finish(r, "KeyValue");
@@ -224,51 +229,53 @@ class Decoder {
     return fail("AnyValue nests deeper than " + std::to_string(options_.max_depth) + " messages");
   }
 
+  // A value field sent twice merges into the value read so far, as protobuf merges a message: a
+  // member of the oneof replaces another, and an array or key-value list sent again is appended to.
   bool anyValue(std::string_view in, Value* v, int depth) {
     if (tooDeep(depth)) return false;
-    *v = Value{};
-    v->kind = ValueKind::kEmpty;
-    Reader r(in);
+    if (v->kind == ValueKind::kAbsent) v->kind = ValueKind::kEmpty;
+    Reader r = reader(in, depth);
     uint32_t f, t;
-    while (r.next(&f, &t)) {
+    while (r.next(&f, &t, kAnyValueFields)) {
       switch (f) {
         case 1:
-          if (!expect("AnyValue", f, t, wire::kLen)) return false;
           v->kind = ValueKind::kString;
           if (!text(r.bytes(), "AnyValue.string_value", &v->bytes)) return false;
           break;
         case 2:
         case 3:
         case 8:
-          if (!expect("AnyValue", f, t, wire::kVarint)) return false;
           v->kind = f == 2 ? ValueKind::kBool : f == 3 ? ValueKind::kInt : ValueKind::kStrindex;
           v->scalar = static_cast<int64_t>(r.varint());
           if (f == 2) v->scalar = v->scalar != 0;
           if (f == 8) v->scalar = static_cast<int32_t>(v->scalar);
           break;
         case 4:
-          if (!expect("AnyValue", f, t, wire::kFixed64)) return false;
           v->kind = ValueKind::kDouble;
           v->scalar = static_cast<int64_t>(r.fixed64());
           break;
         case 5:
         case 6: {
-          if (!expect("AnyValue", f, t, wire::kLen)) return false;
           std::string_view nested = r.bytes();
           bool refs = false;
           if (!r.failed() && !nestedList(nested, f == 6, depth + 1, &refs)) return false;
-          v->kind = f == 5 ? ValueKind::kArray : ValueKind::kKvList;
-          v->nested_refs = refs;
-          v->bytes = b_.addBytes(nested);
+          const ValueKind kind = f == 5 ? ValueKind::kArray : ValueKind::kKvList;
+          if (v->kind == kind) {  // both lists' entries, in order
+            std::string both(b_.view(v->bytes));
+            both.append(nested);
+            v->bytes = b_.addBytes(both);
+            v->nested_refs |= refs;
+          } else {
+            v->kind = kind;
+            v->nested_refs = refs;
+            v->bytes = b_.addBytes(nested);
+          }
           break;
         }
         case 7:
-          if (!expect("AnyValue", f, t, wire::kLen)) return false;
           v->kind = ValueKind::kBytes;
           v->bytes = b_.addBytes(r.bytes());
           break;
-        default:
-          r.skip(t);
       }
     }
     return finish(r, "AnyValue");
@@ -278,49 +285,33 @@ class Decoder {
   // whether reference-based strings occur inside.
   bool nestedList(std::string_view in, bool kv, int depth, bool* refs) {
     if (tooDeep(depth)) return false;
-    Reader r(in);
+    Reader r = reader(in, depth);
     uint32_t f, t;
-    while (r.next(&f, &t)) {
-      if (f != 1) {
-        r.skip(t);
-        continue;
-      }
-      if (!expect(kv ? "KeyValueList" : "ArrayValue", f, t, wire::kLen)) return false;
+    while (r.next(&f, &t, kListFields)) {
       if (!(kv ? nestedKeyValue(r.bytes(), depth + 1, refs) : nestedValue(r.bytes(), depth + 1, refs))) return false;
     }
     return finish(r, kv ? "KeyValueList" : "ArrayValue");
   }
   bool nestedKeyValue(std::string_view in, int depth, bool* refs) {
     if (tooDeep(depth)) return false;
-    Reader r(in);
+    Reader r = reader(in, depth);
     uint32_t f, t;
-    while (r.next(&f, &t)) {
+    while (r.next(&f, &t, kKeyValueFields)) {
       if (f == 1) {
-        if (!expect("KeyValue", f, t, wire::kLen)) return false;
         if (!utf8(r.bytes())) return fail("KeyValue.key is not valid UTF-8");
       } else if (f == 2) {
-        if (!expect("KeyValue", f, t, wire::kLen) || !nestedValue(r.bytes(), depth + 1, refs)) return false;
+        if (!nestedValue(r.bytes(), depth + 1, refs)) return false;
       } else if (f == 3) {
-        if (!expect("KeyValue", f, t, wire::kVarint)) return false;
         *refs |= r.varint() != 0;
-      } else {
-        r.skip(t);
       }
     }
     return finish(r, "KeyValue");
   }
   bool nestedValue(std::string_view in, int depth, bool* refs) {
     if (tooDeep(depth)) return false;
-    Reader r(in);
+    Reader r = reader(in, depth);
     uint32_t f, t;
-    static constexpr WireType kTypes[] = {wire::kVarint, wire::kLen,    wire::kVarint, wire::kVarint, wire::kFixed64,
-                                          wire::kLen,    wire::kLen,    wire::kLen,    wire::kVarint};
-    while (r.next(&f, &t)) {
-      if (f > 8) {
-        r.skip(t);
-        continue;
-      }
-      if (!expect("AnyValue", f, t, kTypes[f])) return false;
+    while (r.next(&f, &t, kAnyValueFields)) {
       if (f == 1) {
         if (!utf8(r.bytes())) return fail("AnyValue.string_value is not valid UTF-8");
       } else if (f == 5 || f == 6) {
@@ -329,7 +320,7 @@ class Decoder {
         r.varint();
         *refs = true;
       } else {
-        r.skip(t);
+        r.skip(t, f);
       }
     }
     return finish(r, "AnyValue");
@@ -337,50 +328,41 @@ class Decoder {
 
   bool scopeProfiles(std::string_view in, Scope* scope) {
     scope->profiles.begin = static_cast<uint32_t>(b_.profiles.size());
-    Reader r(in);
+    Reader r = reader(in, 2);
     uint32_t f, t;
-    while (r.next(&f, &t)) {
+    while (r.next(&f, &t, kScopeProfilesFields)) {
       if (f == 1) {
-        if (!expect("ScopeProfiles", f, t, wire::kLen)) return false;
         scope->present = true;
         if (!instrumentationScope(r.bytes(), scope)) return false;
       } else if (f == 2) {
-        if (!expect("ScopeProfiles", f, t, wire::kLen)) return false;
         Profile p;
         if (!profile(r.bytes(), &p)) return false;
         b_.profiles.push_back(p);
         ++scope->profiles.size;
         if (!count(1)) return false;
       } else if (f == 3) {
-        if (!expect("ScopeProfiles", f, t, wire::kLen) || !text(r.bytes(), "ScopeProfiles.schema_url", &scope->schema_url))
+        if (!text(r.bytes(), "ScopeProfiles.schema_url", &scope->schema_url))
           return false;
-      } else {
-        r.skip(t);
       }
     }
     return finish(r, "ScopeProfiles");
   }
 
   bool instrumentationScope(std::string_view in, Scope* scope) {
-    Reader r(in);
+    Reader r = reader(in, 3);
     uint32_t f, t;
-    while (r.next(&f, &t)) {
+    while (r.next(&f, &t, kScopeFields)) {
       if (f == 1 || f == 2) {
-        if (!expect("InstrumentationScope", f, t, wire::kLen) ||
-            !text(r.bytes(), "InstrumentationScope", f == 1 ? &scope->name : &scope->version))
+        if (!text(r.bytes(), "InstrumentationScope", f == 1 ? &scope->name : &scope->version))
           return false;
       } else if (f == 3) {
-        if (!expect("InstrumentationScope", f, t, wire::kLen)) return false;
         KeyValue kv;
         if (!keyValue(r.bytes(), &kv, 4) || !count(1)) return false;
         prepareAppend(b_.key_values, scope->attributes);
         b_.key_values.push_back(kv);
         ++scope->attributes.size;
       } else if (f == 4) {
-        if (!expect("InstrumentationScope", f, t, wire::kVarint)) return false;
         scope->dropped_attributes_count = static_cast<uint32_t>(r.varint());
-      } else {
-        r.skip(t);
       }
     }
     return finish(r, "InstrumentationScope");
@@ -388,14 +370,11 @@ class Decoder {
 
   bool valueType(std::string_view in, ValueType* vt) {
     vt->present = true;
-    Reader r(in);
+    Reader r = reader(in, 4);
     uint32_t f, t;
-    while (r.next(&f, &t)) {
+    while (r.next(&f, &t, kValueTypeFields)) {
       if (f == 1 || f == 2) {
-        if (!expect("ValueType", f, t, wire::kVarint)) return false;
         (f == 1 ? vt->type_strindex : vt->unit_strindex) = static_cast<int32_t>(r.varint());
-      } else {
-        r.skip(t);
       }
     }
     return finish(r, "ValueType");
@@ -403,77 +382,67 @@ class Decoder {
 
   bool profile(std::string_view in, Profile* p) {
     p->samples.begin = static_cast<uint32_t>(b_.samples.size());
-    Reader r(in);
+    Reader r = reader(in, 3);
     uint32_t f, t;
-    while (r.next(&f, &t)) {
+    while (r.next(&f, &t, kProfileFields)) {
       switch (f) {
         case 1:
         case 5:
-          if (!expect("Profile", f, t, wire::kLen) || !valueType(r.bytes(), f == 1 ? &p->sample_type : &p->period_type))
+          if (!valueType(r.bytes(), f == 1 ? &p->sample_type : &p->period_type))
             return false;
           break;
         case 2:
-          if (!expect("Profile", f, t, wire::kLen) || !sample(r.bytes())) return false;
+          if (!sample(r.bytes())) return false;
           ++p->samples.size;
           break;
         case 3:
-          if (!expect("Profile", f, t, wire::kFixed64)) return false;
           p->time_unix_nano = r.fixed64();
           break;
         case 4:
         case 6:
         case 8:
-          if (!expect("Profile", f, t, wire::kVarint)) return false;
           if (f == 4) p->duration_nano = r.varint();
           else if (f == 6) p->period = static_cast<int64_t>(r.varint());
           else p->dropped_attributes_count = static_cast<uint32_t>(r.varint());
           break;
         case 7:
         case 10:
-          if (!expect("Profile", f, t, wire::kLen)) return false;
           (f == 7 ? p->profile_id : p->original_payload) = b_.addBytes(r.bytes());
           break;
         case 9:
-          if (!expect("Profile", f, t, wire::kLen) ||
-              !text(r.bytes(), "Profile.original_payload_format", &p->original_payload_format))
+          if (!text(r.bytes(), "Profile.original_payload_format", &p->original_payload_format))
             return false;
           break;
         case 11:
-          if (!repeated(r, f, t, wire::kVarint, "Profile", b_.indices, p->attributes)) return false;
+          if (!repeated(r, t, wire::kVarint, "Profile", b_.indices, p->attributes)) return false;
           break;
-        default:
-          r.skip(t);
       }
     }
     return finish(r, "Profile");
   }
 
-  // A Sample row. Fields of the wrong wire type are skipped like unknown fields, as protobuf does:
-  // that is how a pre-v1.10 sender shows, and validation then names the layout change.
+  // A Sample row. Its unknown fields (fields of the wrong wire type among them, as protobuf reads
+  // them) are how a pre-v1.10 sender shows, and validation then names the layout change.
   bool sample(std::string_view in) {
     int32_t stack = 0, link = 0;
     Range attributes, values, timestamps;
-    bool unknown = false;
-    Reader r(in);
+    Reader r = reader(in, 4);
     uint32_t f, t;
-    while (r.next(&f, &t)) {
-      if (f == 1 && t == wire::kVarint) {
+    while (r.next(&f, &t, kSampleFields)) {
+      if (f == 1) {
         stack = static_cast<int32_t>(r.varint());
-      } else if (f == 2 && (t == wire::kLen || t == wire::kVarint)) {
-        if (!repeated(r, f, t, wire::kVarint, "Sample", b_.indices, attributes)) return false;
-      } else if (f == 3 && t == wire::kVarint) {
+      } else if (f == 2) {
+        if (!repeated(r, t, wire::kVarint, "Sample", b_.indices, attributes)) return false;
+      } else if (f == 3) {
         link = static_cast<int32_t>(r.varint());
-      } else if (f == 4 && (t == wire::kLen || t == wire::kVarint)) {
-        if (!repeated(r, f, t, wire::kVarint, "Sample", b_.values, values)) return false;
-      } else if (f == 5 && (t == wire::kLen || t == wire::kFixed64)) {
-        if (!repeated(r, f, t, wire::kFixed64, "Sample", b_.timestamps, timestamps)) return false;
+      } else if (f == 4) {
+        if (!repeated(r, t, wire::kVarint, "Sample", b_.values, values)) return false;
       } else {
-        unknown = true;
-        r.skip(t);
+        if (!repeated(r, t, wire::kFixed64, "Sample", b_.timestamps, timestamps)) return false;
       }
     }
     if (!finish(r, "Sample") || !count(1)) return false;
-    if (unknown) unknown_samples.push_back(static_cast<uint32_t>(b_.samples.size()));
+    if (r.skippedUnknown()) unknown_samples.push_back(static_cast<uint32_t>(b_.samples.size()));
     auto& s = b_.samples;
     s.stack_index.push_back(stack);
     s.link_index.push_back(link);
@@ -484,14 +453,10 @@ class Decoder {
   }
 
   bool dictionary(std::string_view in) {
-    Reader r(in);
+    Reader r = reader(in, 1);
     uint32_t f, t;
-    while (r.next(&f, &t)) {
-      if (f < 1 || f > 7) {
-        r.skip(t);
-        continue;
-      }
-      if (!expect("ProfilesDictionary", f, t, wire::kLen) || !count(1)) return false;
+    while (r.next(&f, &t, kDictionaryFields)) {
+      if (!count(1)) return false;
       std::string_view entry = r.bytes();
       if (r.failed()) break;
       bool ok = true;
@@ -516,20 +481,17 @@ class Decoder {
 
   bool mapping(std::string_view in) {
     Mapping m;
-    Reader r(in);
+    Reader r = reader(in, 2);
     uint32_t f, t;
-    while (r.next(&f, &t)) {
+    while (r.next(&f, &t, kMappingFields)) {
       if (f >= 1 && f <= 4) {
-        if (!expect("Mapping", f, t, wire::kVarint)) return false;
         const uint64_t v = r.varint();
         if (f == 1) m.memory_start = v;
         else if (f == 2) m.memory_limit = v;
         else if (f == 3) m.file_offset = v;
         else m.filename_strindex = static_cast<int32_t>(v);
       } else if (f == 5) {
-        if (!repeated(r, f, t, wire::kVarint, "Mapping", b_.indices, m.attributes)) return false;
-      } else {
-        r.skip(t);
+        if (!repeated(r, t, wire::kVarint, "Mapping", b_.indices, m.attributes)) return false;
       }
     }
     b_.mappings.push_back(m);
@@ -538,24 +500,20 @@ class Decoder {
 
   bool location(std::string_view in) {
     Location l;
-    Reader r(in);
+    Reader r = reader(in, 2);
     uint32_t f, t;
-    while (r.next(&f, &t)) {
+    while (r.next(&f, &t, kLocationFields)) {
       if (f == 1 || f == 2) {
-        if (!expect("Location", f, t, wire::kVarint)) return false;
         if (f == 1) l.mapping_index = static_cast<int32_t>(r.varint());
         else l.address = r.varint();
       } else if (f == 3) {
-        if (!expect("Location", f, t, wire::kLen)) return false;
         Line line;
         if (!lineEntry(r.bytes(), &line) || !count(1)) return false;
         prepareAppend(b_.lines, l.lines);
         b_.lines.push_back(line);
         ++l.lines.size;
       } else if (f == 4) {
-        if (!repeated(r, f, t, wire::kVarint, "Location", b_.indices, l.attributes)) return false;
-      } else {
-        r.skip(t);
+        if (!repeated(r, t, wire::kVarint, "Location", b_.indices, l.attributes)) return false;
       }
     }
     b_.locations.push_back(l);
@@ -563,17 +521,14 @@ class Decoder {
   }
 
   bool lineEntry(std::string_view in, Line* line) {
-    Reader r(in);
+    Reader r = reader(in, 3);
     uint32_t f, t;
-    while (r.next(&f, &t)) {
+    while (r.next(&f, &t, kLineFields)) {
       if (f >= 1 && f <= 3) {
-        if (!expect("Line", f, t, wire::kVarint)) return false;
         const uint64_t v = r.varint();
         if (f == 1) line->function_index = static_cast<int32_t>(v);
         else if (f == 2) line->line = static_cast<int64_t>(v);
         else line->column = static_cast<int64_t>(v);
-      } else {
-        r.skip(t);
       }
     }
     return finish(r, "Line");
@@ -581,18 +536,15 @@ class Decoder {
 
   bool function(std::string_view in) {
     Function fn;
-    Reader r(in);
+    Reader r = reader(in, 2);
     uint32_t f, t;
-    while (r.next(&f, &t)) {
+    while (r.next(&f, &t, kFunctionFields)) {
       if (f >= 1 && f <= 4) {
-        if (!expect("Function", f, t, wire::kVarint)) return false;
         const uint64_t v = r.varint();
         if (f == 1) fn.name_strindex = static_cast<int32_t>(v);
         else if (f == 2) fn.system_name_strindex = static_cast<int32_t>(v);
         else if (f == 3) fn.filename_strindex = static_cast<int32_t>(v);
         else fn.start_line = static_cast<int64_t>(v);
-      } else {
-        r.skip(t);
       }
     }
     b_.functions.push_back(fn);
@@ -601,14 +553,11 @@ class Decoder {
 
   bool link(std::string_view in) {
     Link l;
-    Reader r(in);
+    Reader r = reader(in, 2);
     uint32_t f, t;
-    while (r.next(&f, &t)) {
+    while (r.next(&f, &t, kLinkFields)) {
       if (f == 1 || f == 2) {
-        if (!expect("Link", f, t, wire::kLen)) return false;
         (f == 1 ? l.trace_id : l.span_id) = b_.addBytes(r.bytes());
-      } else {
-        r.skip(t);
       }
     }
     b_.links.push_back(l);
@@ -617,16 +566,13 @@ class Decoder {
 
   bool attribute(std::string_view in) {
     Attribute a;
-    Reader r(in);
+    Reader r = reader(in, 2);
     uint32_t f, t;
-    while (r.next(&f, &t)) {
+    while (r.next(&f, &t, kAttributeFields)) {
       if (f == 1 || f == 3) {
-        if (!expect("KeyValueAndUnit", f, t, wire::kVarint)) return false;
         (f == 1 ? a.key_strindex : a.unit_strindex) = static_cast<int32_t>(r.varint());
       } else if (f == 2) {
-        if (!expect("KeyValueAndUnit", f, t, wire::kLen) || !anyValue(r.bytes(), &a.value, 3)) return false;
-      } else {
-        r.skip(t);
+        if (!anyValue(r.bytes(), &a.value, 3)) return false;
       }
     }
     b_.attributes.push_back(a);
@@ -635,13 +581,11 @@ class Decoder {
 
   bool stack(std::string_view in) {
     Stack s;
-    Reader r(in);
+    Reader r = reader(in, 2);
     uint32_t f, t;
-    while (r.next(&f, &t)) {
+    while (r.next(&f, &t, kStackFields)) {
       if (f == 1) {
-        if (!repeated(r, f, t, wire::kVarint, "Stack", b_.indices, s.locations)) return false;
-      } else {
-        r.skip(t);
+        if (!repeated(r, t, wire::kVarint, "Stack", b_.indices, s.locations)) return false;
       }
     }
     b_.stacks.push_back(s);

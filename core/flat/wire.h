@@ -14,10 +14,21 @@ namespace proflow::flat::wire {
 
 enum WireType : uint32_t { kVarint = 0, kFixed64 = 1, kLen = 2, kStartGroup = 3, kEndGroup = 4, kFixed32 = 5 };
 
+// Wire types a field accepts, one bit each (`accepts(kVarint) | accepts(kLen)` for a repeated
+// scalar, packed or not).
+constexpr uint8_t accepts(WireType t) { return static_cast<uint8_t>(1u << t); }
+
+// The wire types each field number of a message accepts, indexed by field number (0 unused).
+template <size_t N>
+using FieldTypes = uint8_t[N];
+
 class Reader {
  public:
-  explicit Reader(std::string_view bytes)
-      : p_(reinterpret_cast<const uint8_t*>(bytes.data())), end_(p_ + bytes.size()) {}
+  // `level`: how deep the message is nested, the request being 0; groups in unknown fields nest
+  // further, up to `max_level` (protobuf's recursion limit counts both the same way).
+  explicit Reader(std::string_view bytes, int level = 0, int max_level = 100)
+      : p_(reinterpret_cast<const uint8_t*>(bytes.data())), end_(p_ + bytes.size()), level_(level),
+        max_level_(max_level) {}
 
   bool done() const { return p_ >= end_ || failed_; }
   bool failed() const { return failed_; }
@@ -26,13 +37,30 @@ class Reader {
   // Next field key; false at the end of the message or on error.
   [[gnu::always_inline]] bool next(uint32_t* field, uint32_t* wire_type) {
     if (done()) return false;
-    const uint64_t key = varint();
-    if (failed_) return false;
-    *field = static_cast<uint32_t>(key >> 3);
-    *wire_type = static_cast<uint32_t>(key & 7);
-    if (*field == 0) return fail();
+    const uint32_t k = key();
+    if (failed_ || !validKey(k)) return fail();
+    *field = k >> 3;
+    *wire_type = k & 7;
     return true;
   }
+
+  // Next field the message knows with a wire type it accepts (`types`); every other field is
+  // skipped as an unknown field, as protobuf does (skippedUnknown() tells).
+  template <size_t N>
+  [[gnu::always_inline]] bool next(uint32_t* field, uint32_t* wire_type, const FieldTypes<N>& types) {
+    while (!done()) {
+      const uint32_t k = *p_ < 0x80 ? *p_++ : key();  // one byte for field numbers below 16
+      if (failed_) return false;
+      *field = k >> 3;
+      *wire_type = k & 7;
+      // No table accepts field 0 or wire types 3, 4, 6, 7: a key found there is a valid one.
+      if (*field < N && (types[*field] >> *wire_type & 1) != 0) [[likely]]
+        return true;
+      if (!skipUnknown(k)) return false;
+    }
+    return false;
+  }
+  bool skippedUnknown() const { return skipped_unknown_; }
 
   [[gnu::always_inline]] uint64_t varint() {
     uint64_t v;
@@ -59,8 +87,8 @@ class Reader {
     return out;
   }
 
-  // Skips a field of `wire_type`; groups are refused (OTLP has none).
-  void skip(uint32_t wire_type) {
+  // Skips the value of field `field` of `wire_type` (a group up to its end key).
+  void skip(uint32_t wire_type, uint32_t field) {
     switch (wire_type) {
       case kVarint:
         varint();
@@ -75,6 +103,9 @@ class Reader {
       case kFixed32:
         if (end_ - p_ < 4) fail();
         else p_ += 4;
+        break;
+      case kStartGroup:
+        skipGroup(field, level_ + 1);
         break;
       default:
         fail();
@@ -98,9 +129,49 @@ class Reader {
     return fail(), 0;  // more than 10 bytes
   }
 
+  // A field key as protobuf reads one: at most 5 bytes, bits past 32 dropped.
+  uint32_t key() {
+    const uint8_t* start = p_;
+    const auto k = static_cast<uint32_t>(varint());
+    if (p_ - start > 5) fail();
+    return k;
+  }
+  // Field number 0 and wire types 6 and 7 do not exist; an end-group key outside its group ends
+  // the message early, which protobuf refuses at the top level and in every length-delimited one.
+  static bool validKey(uint32_t k) { return k >> 3 != 0 && (k & 7) != kEndGroup && (k & 7) <= kFixed32; }
+
+  // A field the message does not know (or not with this wire type): skipped, out of the hot loop.
+  [[gnu::noinline]] bool skipUnknown(uint32_t k) {
+    if (!validKey(k)) return fail();
+    skipped_unknown_ = true;
+    skip(k & 7, k >> 3);
+    return !failed_;
+  }
+
+  // The fields of a group that started at nesting `level`, through its end key.
+  [[gnu::noinline]] void skipGroup(uint32_t field, int level) {
+    if (level > max_level_) return (void)fail();
+    while (!done()) {
+      const uint32_t k = key();
+      if (failed_) return;
+      const uint32_t f = k >> 3, t = k & 7;
+      if (t == kEndGroup) {
+        if (f != field) fail();
+        return;
+      }
+      if (!validKey(k)) return (void)fail();
+      if (t == kStartGroup) skipGroup(f, level + 1);
+      else skip(t, f);
+    }
+    fail();  // the message ended inside the group
+  }
+
   const uint8_t* p_;
   const uint8_t* end_;
+  int level_;
+  int max_level_;
   bool failed_ = false;
+  bool skipped_unknown_ = false;
 };
 
 using formats::putVarint;

@@ -7,7 +7,8 @@
 # instead of compiling them again, and build only the decoders (core/formats, receivers/pyroscope,
 # receivers/datadog) and the targets with clang. Both compilers use libstdc++, so the objects link;
 # the framework is then not instrumented, which is fine for fuzzing the decoders and saves most of
-# the build.
+# the build. The OTLP wire decoder (core/flat) is part of the framework: fuzz otlp_proto in a full
+# build, where libFuzzer sees its coverage.
 add_compile_options(-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize=vptr
                     -fno-sanitize-recover=undefined -fno-omit-frame-pointer)
 add_link_options(-fsanitize=address,undefined)

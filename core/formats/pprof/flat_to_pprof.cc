@@ -52,7 +52,7 @@ AnyScalar readAny(std::string_view any_value) {
     } else if (wire_type == flat::wire::kVarint) {
       a.field = field, a.num = r.varint();
     } else {
-      r.skip(wire_type);
+      r.skip(wire_type, field);
     }
   }
   return a;
@@ -67,7 +67,7 @@ void forEachElement(std::string_view message, Fn&& fn) {
     if (field == 1 && wire_type == flat::wire::kLen)
       fn(r.bytes());
     else
-      r.skip(wire_type);
+      r.skip(wire_type, field);
   }
 }
 
@@ -452,7 +452,7 @@ class GroupConverter {
         while (r.next(&field, &wire_type)) {
           if (field == 1 && wire_type == flat::wire::kLen) k = r.bytes();
           else if (field == 2 && wire_type == flat::wire::kLen) v = readAny(r.bytes());
-          else r.skip(wire_type);
+          else r.skip(wire_type, field);
         }
         if (k == "memory_start") m.memory_start_ = static_cast<uint64_t>(v.intValue());
         if (k == "memory_limit") m.memory_limit_ = static_cast<uint64_t>(v.intValue());

@@ -66,15 +66,95 @@ TEST(FlatDecode, SurvivesRandomCorruptionAndReencodesOnlyValidProtobuf) {
   EXPECT_GT(accepted, 0);
 }
 
-TEST(FlatDecode, RefusesAWrongWireTypeNamingTheField) {
-  // Location.mapping_index (field 1, varint) sent length-delimited.
-  const std::string location = "\x0a\x01\x00";
-  const std::string dict = "\x12" + std::string(1, static_cast<char>(location.size())) + location;
-  const std::string wire = "\x12" + std::string(1, static_cast<char>(dict.size())) + dict;
+// Decodes `wire` without validation and checks the verdict and the meaning against protobuf's.
+void expectProtobufReading(const std::string& wire, bool accepted) {
+  otlp::Request want;
+  ASSERT_EQ(want.ParseFromString(wire), accepted);
+  DecodeOptions structural;
+  structural.validate = false;
   Batch batch;
-  const DecodeResult result = decode(wire, &batch);
-  EXPECT_EQ(result.request.code(), StatusCode::kInvalidArgument);
-  EXPECT_THAT(result.request.message(), HasSubstr("Location field 1 has wire type length-delimited"));
+  const DecodeResult result = decode(wire, &batch, structural);
+  ASSERT_EQ(result.request.isOk(), accepted) << result.request.message();
+  if (!accepted) return;
+  otlp::Request got;
+  ASSERT_TRUE(got.ParseFromString(encode(batch)));
+  want.DiscardUnknownFields();
+  EXPECT_EQ(got.SerializeAsString(), want.SerializeAsString());
+}
+
+std::string lenField(int field, const std::string& payload) {
+  return std::string(1, static_cast<char>(field << 3 | 2)) + static_cast<char>(payload.size()) + payload;
+}
+
+TEST(FlatDecode, ReadsAWrongWireTypeAsAnUnknownFieldLikeProtobuf) {
+  // Location.mapping_index (field 1, varint) sent length-delimited, then its address as it should be.
+  const std::string location = std::string("\x0a\x01\x00", 3) + std::string("\x10\x07", 2);
+  const std::string wire = lenField(2, lenField(2, location));
+  expectProtobufReading(wire, true);
+  Batch batch;
+  DecodeOptions structural;
+  structural.validate = false;
+  ASSERT_TRUE(decode(wire, &batch, structural).request.isOk());
+  ASSERT_EQ(batch.locations.size(), 1u);
+  EXPECT_EQ(batch.locations[0].mapping_index, 0);
+  EXPECT_EQ(batch.locations[0].address, 7u);
+}
+
+TEST(FlatDecode, SkipsGroupsInUnknownFieldsLikeProtobuf) {
+  const std::string wire = testing::everyFieldRequest().SerializeAsString();
+  const std::string group = "\xab\x06" "\x08\x01" "\xb3\x06" "\x10\x02" "\xb4\x06" "\xac\x06";  // 101 { 102 { } }
+  expectProtobufReading(wire + group, true);
+  expectProtobufReading(group + wire, true);
+  // Inside a Function of the dictionary.
+  const std::string function = std::string("\x08\x01", 2) + "\x1b" "\x08\x05" "\x1c";  // 3 { 1: 5 }
+  expectProtobufReading(lenField(2, lenField(3, function)), true);
+  // An end key that does not close the open group, a group left open, an end key with no group.
+  expectProtobufReading(wire + "\xab\x06" "\xb4\x06", false);
+  expectProtobufReading(wire + "\xab\x06" "\x08\x01", false);
+  expectProtobufReading(wire + "\xac\x06", false);
+  expectProtobufReading(lenField(2, lenField(3, std::string("\x08\x01\x1c", 3))), false);
+  // Groups nested around protobuf's recursion limit, at the top and in a dictionary entry.
+  for (int levels = 95; levels <= 101; ++levels) {
+    std::string nested;
+    for (int i = 0; i < levels; ++i) nested += "\xab\x06";
+    for (int i = 0; i < levels; ++i) nested += "\xac\x06";
+    otlp::Request check;
+    const bool top = check.ParseFromString(wire + nested);
+    expectProtobufReading(wire + nested, top);
+    std::string in_function = std::string("\x08\x01", 2);
+    for (int i = 0; i < levels; ++i) in_function += "\x1b";
+    for (int i = 0; i < levels; ++i) in_function += "\x1c";
+    std::string payload = lenField(3, in_function);
+    std::string dict = "\x12" + std::string(1, static_cast<char>(0x80 | (payload.size() & 0x7f))) +
+                       static_cast<char>(payload.size() >> 7) + payload;
+    const bool nested_ok = check.ParseFromString(dict);
+    expectProtobufReading(dict, nested_ok);
+  }
+}
+
+TEST(FlatDecode, MergesAValueSentTwiceLikeProtobuf) {
+  // KeyValue.value sent three times: a string, an empty AnyValue (keeps it), then arrays twice in
+  // one AnyValue (appended); and an attribute whose value is an array sent in two AnyValues.
+  otlp::Request r = testing::everyFieldRequest();
+  otlp::KeyValue kv;
+  kv.set_key("merged");
+  otlp::AnyValue first, second;
+  first.set_string_value("dropped by the array");
+  second.mutable_array_value()->add_values()->set_int_value(1);
+  std::string three_values = kv.SerializeAsString() + lenField(2, first.SerializeAsString()) + lenField(2, "");
+  three_values += lenField(2, second.SerializeAsString() + second.SerializeAsString());
+  const std::string resource_wire = lenField(1, three_values);
+  std::string rp = lenField(1, resource_wire);
+  const std::string wire = r.SerializeAsString() + lenField(1, rp);
+  expectProtobufReading(wire, true);
+  otlp::Request parsed;
+  ASSERT_TRUE(parsed.ParseFromString(wire));
+  ASSERT_EQ(parsed.resource_profiles_size(), r.resource_profiles_size() + 1);
+  const auto& value = parsed.resource_profiles(r.resource_profiles_size()).resource().attributes(0).value();
+  ASSERT_EQ(value.array_value().values_size(), 2);  // the case is what the test claims
+
+  const std::string kept = kv.SerializeAsString() + lenField(2, first.SerializeAsString()) + lenField(2, "");
+  expectProtobufReading(r.SerializeAsString() + lenField(1, lenField(1, lenField(1, kept))), true);
 }
 
 TEST(FlatDecode, RefusesInvalidUtf8InStringFieldsLikeProtobuf) {
