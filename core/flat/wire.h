@@ -78,9 +78,10 @@ class Reader {
     return v;
   }
 
-  // A length-delimited payload.
+  // A length-delimited payload. Its length is read as protobuf reads one: at most 5 bytes, and
+  // below 2 GiB.
   std::string_view bytes() {
-    const uint64_t n = varint();
+    const uint64_t n = p_ < end_ && *p_ < 0x80 ? *p_++ : length();
     if (failed_ || n > static_cast<uint64_t>(end_ - p_)) return fail(), std::string_view();
     std::string_view out(reinterpret_cast<const char*>(p_), static_cast<size_t>(n));
     p_ += n;
@@ -129,6 +130,13 @@ class Reader {
     return fail(), 0;  // more than 10 bytes
   }
 
+  [[gnu::noinline]] uint64_t length() {
+    const uint8_t* start = p_;
+    const uint64_t n = varint();
+    if (p_ - start > 5 || n > kMaxLength) fail();
+    return n;
+  }
+
   // A field key as protobuf reads one: at most 5 bytes, bits past 32 dropped.
   uint32_t key() {
     const uint8_t* start = p_;
@@ -165,6 +173,8 @@ class Reader {
     }
     fail();  // the message ended inside the group
   }
+
+  static constexpr uint64_t kMaxLength = INT32_MAX - 16;  // protobuf's, with its parser's slop bytes
 
   const uint8_t* p_;
   const uint8_t* end_;

@@ -1,8 +1,8 @@
 // pprof as the receivers take it: gzip, zstd or raw protobuf (told apart by magic bytes), decompressed
 // within the default limits. Both decoders run: the wire view the push receivers use (pprofBytesToOtlp)
-// and the protobuf messages the scraper and Pyroscope use (decodeProfile + pprofToOtlp). When both
-// accept, they must build the same OTLP request, and it must pass the receivers' validation and
-// convert back to pprof.
+// and the protobuf messages the scraper and Pyroscope use (decodeProfile + pprofToOtlp). Both must
+// accept the same bytes and build the same OTLP request, and it must pass the receivers'
+// validation and convert back to pprof.
 #include <string_view>
 
 #include "core/formats/pprof/pprof_codec.h"
@@ -22,6 +22,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     FUZZ_CHECK(pprof::validateProfile(profile).isOk(), "decodeProfile returned an invalid profile");
     messages_ok = pprof::pprofToOtlp(profile, {}, &from_messages).isOk();
   }
+  FUZZ_CHECK(view_ok == messages_ok, view_ok ? "the protobuf messages refused what the wire view accepts"
+                                             : "the wire view refused what the protobuf messages accept");
   if (view_ok && messages_ok)
     FUZZ_CHECK(from_view.SerializeAsString() == from_messages.SerializeAsString(),
                "the wire view and the protobuf messages convert differently");

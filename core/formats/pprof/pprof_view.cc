@@ -77,13 +77,15 @@ class ViewParser {
     return fail(p, "varint longer than 10 bytes");
   }
 
-  // Skips a group up to its end tag (groups are obsolete; protobuf skips unknown ones).
-  bool skipGroup(const uint8_t*& p, const uint8_t* end, uint32_t number, int depth) {
-    if (depth > 64) return fail(p, "groups nested too deep");
+  // Skips a group up to its end tag (groups are obsolete; protobuf skips unknown ones). `level`:
+  // how deep the message holding it is nested (the profile being 0); `groups`: groups already open
+  // around it. Messages and groups together nest up to protobuf's recursion limit.
+  bool skipGroup(const uint8_t*& p, const uint8_t* end, uint32_t number, int level, int groups) {
+    if (level + groups + 1 > kMaxNesting) return fail(p, "groups nested too deep");
     while (p < end) {
       Field f;
       const uint8_t* at = p;
-      if (!readField(p, end, &f, depth + 1)) return false;
+      if (!readField(p, end, &f, level, groups + 1)) return false;
       if (f.type == kEndGroup) return f.number == number ? true : fail(at, "mismatched end-group tag");
     }
     return fail(p, "unterminated group");
@@ -92,7 +94,8 @@ class ViewParser {
   // Most fields of a profile have a one-byte key and a varint or length on the common paths of
   // formats::decodeVarintPrefix (ids, addresses, values, line numbers, string indexes, messages):
   // those are decoded inline, everything else by readFieldSlow.
-  [[gnu::always_inline]] bool readField(const uint8_t*& p, const uint8_t* end, Field* f, int depth = 0) {
+  [[gnu::always_inline]] bool readField(const uint8_t*& p, const uint8_t* end, Field* f, int level = 0,
+                                       int groups = 0) {
     if (end - p >= 2 && p[0] >= 8 && p[0] < 0x80) {
       const uint32_t key = p[0];
       uint64_t v;
@@ -102,23 +105,26 @@ class ViewParser {
         p += 1 + n;
         return true;
       }
-      if (n != 0 && (key & 7) == kBytes && v <= static_cast<size_t>(end - p) - 1 - n) {
+      if (n != 0 && n <= 5 && (key & 7) == kBytes && v <= static_cast<size_t>(end - p) - 1 - n) {
         const uint8_t* data = p + 1 + n;
         *f = {key >> 3, kBytes, 0, data, data + v};
         p = data + v;
         return true;
       }
     }
-    return readFieldSlow(p, end, f, depth);
+    return readFieldSlow(p, end, f, level, groups);
   }
 
-  [[gnu::noinline]] bool readFieldSlow(const uint8_t*& p, const uint8_t* end, Field* f, int depth) {
+  [[gnu::noinline]] bool readFieldSlow(const uint8_t*& p, const uint8_t* end, Field* f, int level, int groups) {
     const uint8_t* at = p;
-    uint64_t key;
-    if (!varint(p, end, &key)) return false;
-    f->number = static_cast<uint32_t>(key >> 3);
-    f->type = static_cast<uint32_t>(key & 7);
-    if (f->number == 0 || key >> 3 > 0x1fffffff) return fail(at, "invalid field number");
+    uint64_t wide;
+    if (!varint(p, end, &wide)) return false;
+    // As protobuf reads a key: at most 5 bytes, and only its low 32 bits count.
+    if (p - at > 5) return fail(at, "field key longer than 5 bytes");
+    const auto key = static_cast<uint32_t>(wide);
+    f->number = key >> 3;
+    f->type = key & 7;
+    if (f->number == 0) return fail(at, "invalid field number");
     switch (f->type) {
       case kVarint:
         return varint(p, end, &f->value);
@@ -132,7 +138,10 @@ class ViewParser {
         return true;
       case kBytes: {
         uint64_t n;
+        const uint8_t* length_at = p;
         if (!varint(p, end, &n)) return false;
+        // As protobuf reads a length: at most 5 bytes, below 2 GiB.
+        if (p - length_at > 5 || n > kMaxLength) return fail(length_at, "invalid length");
         if (n > static_cast<uint64_t>(end - p)) return fail(at, "length past the end of its message");
         f->data = p;
         f->data_end = p + n;
@@ -140,9 +149,9 @@ class ViewParser {
         return true;
       }
       case kStartGroup:
-        return skipGroup(p, end, f->number, depth);
+        return skipGroup(p, end, f->number, level, groups);
       case kEndGroup:
-        if (depth == 0) return fail(at, "end-group tag outside a group");
+        if (groups == 0) return fail(at, "end-group tag outside a group");
         return true;
       default:
         return fail(at, "invalid wire type");
@@ -178,12 +187,13 @@ class ViewParser {
   }
 
   // Parses an embedded message field by field; `on` returns false on error.
-  template <class On>
+  // `Level`: how deep the message is nested, the profile being 0.
+  template <int Level, class On>
   bool message(const Field& f, const On& on) {
     if (f.type != kBytes) return true;
     for (const uint8_t* p = f.data; p < f.data_end;) {
       Field inner;
-      if (!readField(p, f.data_end, &inner)) return false;
+      if (!readField(p, f.data_end, &inner, Level)) return false;
       if (!on(inner)) return false;
     }
     return true;
@@ -224,7 +234,7 @@ class ViewParser {
   }
 
   bool valueType(const Field& f, view::ValueType* vt) {
-    return message(f, [&](const Field& x) {
+    return message<1>(f, [&](const Field& x) {
       if (!isVarint(x)) return true;
       if (x.number == 1) vt->type_ = asInt(x);
       if (x.number == 2) vt->unit_ = asInt(x);
@@ -237,7 +247,7 @@ class ViewParser {
     s.locations_.offset = static_cast<uint32_t>(out_->location_ids_.size());
     s.values_.offset = static_cast<uint32_t>(out_->values_.size());
     s.labels_.offset = static_cast<uint32_t>(out_->labels_.size());
-    bool ok = message(f, [&](const Field& x) {
+    bool ok = message<1>(f, [&](const Field& x) {
       switch (x.number) {
         case 1: return repeatedVarint<uint64_t>(x, out_->location_ids_);
         case 2: return repeatedVarint<int64_t>(x, out_->values_);
@@ -257,7 +267,7 @@ class ViewParser {
     // Filled in place: a label built on the stack and copied in was read back before its stores
     // had landed (a store-forwarding stall on every label).
     view::Label& l = out_->labels_.emplace_back();
-    return message(f, [&](const Field& x) {
+    return message<2>(f, [&](const Field& x) {
       if (!isVarint(x)) return true;
       switch (x.number) {
         case 1: l.key_ = asInt(x); break;
@@ -271,7 +281,7 @@ class ViewParser {
 
   bool mapping(const Field& f) {
     view::Mapping m;
-    bool ok = message(f, [&](const Field& x) {
+    bool ok = message<1>(f, [&](const Field& x) {
       if (!isVarint(x)) return true;
       switch (x.number) {
         case 1: m.id_ = x.value; break;
@@ -294,7 +304,7 @@ class ViewParser {
   bool location(const Field& f) {
     view::Location l;
     l.lines_.offset = static_cast<uint32_t>(out_->lines_.size());
-    bool ok = message(f, [&](const Field& x) {
+    bool ok = message<1>(f, [&](const Field& x) {
       if (x.number == 4) return line(x);
       if (!isVarint(x)) return true;
       switch (x.number) {
@@ -313,7 +323,7 @@ class ViewParser {
   bool line(const Field& f) {
     if (f.type != kBytes) return true;
     view::Line ln;
-    bool ok = message(f, [&](const Field& x) {
+    bool ok = message<2>(f, [&](const Field& x) {
       if (!isVarint(x)) return true;
       switch (x.number) {
         case 1: ln.function_id_ = x.value; break;
@@ -328,7 +338,7 @@ class ViewParser {
 
   bool function(const Field& f) {
     view::Function fn;
-    bool ok = message(f, [&](const Field& x) {
+    bool ok = message<1>(f, [&](const Field& x) {
       if (!isVarint(x)) return true;
       switch (x.number) {
         case 1: fn.id_ = x.value; break;
@@ -382,6 +392,8 @@ class ViewParser {
   const uint8_t* end_;
   ProfileView* out_;
   const char* what_ = nullptr;
+  static constexpr int kMaxNesting = 100;                   // protobuf's recursion limit
+  static constexpr uint64_t kMaxLength = INT32_MAX - 16;  // protobuf's, with its parser's slop bytes
   size_t offset_ = 0;
 };
 

@@ -132,6 +132,18 @@ TEST(FlatDecode, SkipsGroupsInUnknownFieldsLikeProtobuf) {
   }
 }
 
+TEST(FlatDecode, ReadsKeysAndLengthsAsProtobufDoes) {
+  const std::string wire = testing::everyFieldRequest().SerializeAsString();
+  // A 5-byte key whose last byte sets bits past 32 (protobuf keeps the low 32), then in 6 bytes.
+  expectProtobufReading(wire + std::string("\xb8\x87\x87\x8c\x72\x00", 6), true);
+  expectProtobufReading(wire + std::string("\xb8\x87\x87\x8c\x82\x00\x00", 7), false);
+  // A length of 0 written in 5 bytes, then in 6, for an unknown field and for a known message.
+  expectProtobufReading(wire + std::string("\xa2\x06\x80\x80\x80\x80\x00", 7), true);
+  expectProtobufReading(wire + std::string("\xa2\x06\x80\x80\x80\x80\x80\x00", 8), false);
+  expectProtobufReading(wire + std::string("\x12\x80\x80\x80\x80\x00", 6), true);
+  expectProtobufReading(wire + std::string("\x12\x80\x80\x80\x80\x80\x00", 7), false);
+}
+
 TEST(FlatDecode, MergesAValueSentTwiceLikeProtobuf) {
   // KeyValue.value sent three times: a string, an empty AnyValue (keeps it), then arrays twice in
   // one AnyValue (appended); and an attribute whose value is an array sent in two AnyValues.

@@ -261,6 +261,42 @@ TEST(PprofView, TableSizesComeFromBytesNotFromCounts) {
       << st.message();
 }
 
+TEST(PprofView, KeysLengthsAndNestedGroupsAtProtobufsLimits) {
+  const std::string base = smallProfile().SerializeAsString();
+  auto sameVerdict = [](const std::string& raw, const char* what) {
+    BothPaths r = convertBoth(raw);
+    EXPECT_EQ(r.protobuf.isOk(), r.view.isOk())
+        << what << ": protobuf " << r.protobuf.toString() << " / view " << r.view.toString();
+    return r.view.isOk();
+  };
+  // A 5-byte key whose last byte sets bits past 32 (protobuf keeps the low 32: an unknown varint
+  // field), and the same key in 6 bytes.
+  EXPECT_TRUE(sameVerdict(base + std::string("\xb8\x87\x87\x8c\x72\x00", 6), "5-byte key"));
+  EXPECT_FALSE(sameVerdict(base + std::string("\xb8\x87\x87\x8c\x82\x00\x00", 7), "6-byte key"));
+  // A length-delimited unknown field of length 0 written in 5 bytes, and in 6.
+  EXPECT_TRUE(sameVerdict(base + std::string("\xa2\x06\x80\x80\x80\x80\x00", 7), "5-byte length"));
+  EXPECT_FALSE(sameVerdict(base + std::string("\xa2\x06\x80\x80\x80\x80\x80\x00", 8), "6-byte length"));
+  // Groups nested around the recursion limit, in the profile and inside its first sample.
+  int accepted = 0;
+  for (int levels = 96; levels <= 101; ++levels) {
+    std::string groups;
+    for (int i = 0; i < levels; ++i) groups += "\xab\x06";  // field 101, start group
+    for (int i = 0; i < levels; ++i) groups += "\xac\x06";  // field 101, end group
+    accepted += sameVerdict(base + groups, "groups in the profile");
+    Profile p = smallProfile();
+    std::string sample = p.sample(0).SerializeAsString() + groups;
+    p.mutable_sample()->DeleteSubrange(0, 1);
+    std::string key_and_size = "\x12";  // Profile.sample
+    for (size_t n = sample.size(); ; n >>= 7) {
+      key_and_size += static_cast<char>((n & 0x7f) | (n > 0x7f ? 0x80 : 0));
+      if (n <= 0x7f) break;
+    }
+    accepted += sameVerdict(key_and_size + sample + p.SerializeAsString(), "groups in a sample");
+  }
+  EXPECT_GT(accepted, 0);
+  EXPECT_LT(accepted, 12);
+}
+
 TEST(PprofView, BitFlipsAgreeWithProtobuf) {
   const std::string base = richProfile().SerializeAsString();
   std::mt19937 rng(7);
