@@ -46,12 +46,15 @@ constexpr bool onlyValueFields(const uint8_t (&types)[N]) {
   return types[0] == 0;
 }
 static_assert(onlyValueFields(kRequestFields) && onlyValueFields(kResourceProfilesFields) &&
-              onlyValueFields(kResourceFields) && onlyValueFields(kEntityRefFields) && onlyValueFields(kKeyValueFields) &&
-              onlyValueFields(kAnyValueFields) && onlyValueFields(kListFields) && onlyValueFields(kScopeProfilesFields) &&
-              onlyValueFields(kScopeFields) && onlyValueFields(kValueTypeFields) && onlyValueFields(kProfileFields) &&
-              onlyValueFields(kSampleFields) && onlyValueFields(kDictionaryFields) && onlyValueFields(kMappingFields) &&
-              onlyValueFields(kLocationFields) && onlyValueFields(kLineFields) && onlyValueFields(kFunctionFields) &&
-              onlyValueFields(kLinkFields) && onlyValueFields(kAttributeFields) && onlyValueFields(kStackFields));
+              onlyValueFields(kResourceFields) && onlyValueFields(kEntityRefFields) &&
+              onlyValueFields(kKeyValueFields) && onlyValueFields(kAnyValueFields) &&
+              onlyValueFields(kListFields) && onlyValueFields(kScopeProfilesFields) &&
+              onlyValueFields(kScopeFields) && onlyValueFields(kValueTypeFields) &&
+              onlyValueFields(kProfileFields) && onlyValueFields(kSampleFields) &&
+              onlyValueFields(kDictionaryFields) && onlyValueFields(kMappingFields) &&
+              onlyValueFields(kLocationFields) && onlyValueFields(kLineFields) &&
+              onlyValueFields(kFunctionFields) && onlyValueFields(kLinkFields) &&
+              onlyValueFields(kAttributeFields) && onlyValueFields(kStackFields));
 
 // Moves `range` to the end of `column` when something else was appended after it, so one more
 // element can be appended to it (a repeated field split by other fields stays one range).
@@ -199,11 +202,8 @@ class Decoder {
   bool entityRef(std::string_view in) {
     Reader r = reader(in, 3);
     uint32_t f, t;
-    while (r.next(&f, &t, kEntityRefFields)) {
-      if (f >= 1 && f <= 4) {
-        if (!utf8(r.bytes())) return fail("EntityRef holds a string that is not valid UTF-8");
-      }
-    }
+    while (r.next(&f, &t, kEntityRefFields))
+      if (!utf8(r.bytes())) return fail("EntityRef holds a string that is not valid UTF-8");
     return finish(r, "EntityRef");
   }
 
@@ -341,8 +341,7 @@ class Decoder {
         ++scope->profiles.size;
         if (!count(1)) return false;
       } else if (f == 3) {
-        if (!text(r.bytes(), "ScopeProfiles.schema_url", &scope->schema_url))
-          return false;
+        if (!text(r.bytes(), "ScopeProfiles.schema_url", &scope->schema_url)) return false;
       }
     }
     return finish(r, "ScopeProfiles");
@@ -353,8 +352,7 @@ class Decoder {
     uint32_t f, t;
     while (r.next(&f, &t, kScopeFields)) {
       if (f == 1 || f == 2) {
-        if (!text(r.bytes(), "InstrumentationScope", f == 1 ? &scope->name : &scope->version))
-          return false;
+        if (!text(r.bytes(), "InstrumentationScope", f == 1 ? &scope->name : &scope->version)) return false;
       } else if (f == 3) {
         KeyValue kv;
         if (!keyValue(r.bytes(), &kv, 4) || !count(1)) return false;
@@ -372,11 +370,8 @@ class Decoder {
     vt->present = true;
     Reader r = reader(in, 4);
     uint32_t f, t;
-    while (r.next(&f, &t, kValueTypeFields)) {
-      if (f == 1 || f == 2) {
-        (f == 1 ? vt->type_strindex : vt->unit_strindex) = static_cast<int32_t>(r.varint());
-      }
-    }
+    while (r.next(&f, &t, kValueTypeFields))
+      (f == 1 ? vt->type_strindex : vt->unit_strindex) = static_cast<int32_t>(r.varint());
     return finish(r, "ValueType");
   }
 
@@ -388,8 +383,7 @@ class Decoder {
       switch (f) {
         case 1:
         case 5:
-          if (!valueType(r.bytes(), f == 1 ? &p->sample_type : &p->period_type))
-            return false;
+          if (!valueType(r.bytes(), f == 1 ? &p->sample_type : &p->period_type)) return false;
           break;
         case 2:
           if (!sample(r.bytes())) return false;
@@ -524,12 +518,10 @@ class Decoder {
     Reader r = reader(in, 3);
     uint32_t f, t;
     while (r.next(&f, &t, kLineFields)) {
-      if (f >= 1 && f <= 3) {
-        const uint64_t v = r.varint();
-        if (f == 1) line->function_index = static_cast<int32_t>(v);
-        else if (f == 2) line->line = static_cast<int64_t>(v);
-        else line->column = static_cast<int64_t>(v);
-      }
+      const uint64_t v = r.varint();
+      if (f == 1) line->function_index = static_cast<int32_t>(v);
+      else if (f == 2) line->line = static_cast<int64_t>(v);
+      else line->column = static_cast<int64_t>(v);
     }
     return finish(r, "Line");
   }
@@ -539,13 +531,11 @@ class Decoder {
     Reader r = reader(in, 2);
     uint32_t f, t;
     while (r.next(&f, &t, kFunctionFields)) {
-      if (f >= 1 && f <= 4) {
-        const uint64_t v = r.varint();
-        if (f == 1) fn.name_strindex = static_cast<int32_t>(v);
-        else if (f == 2) fn.system_name_strindex = static_cast<int32_t>(v);
-        else if (f == 3) fn.filename_strindex = static_cast<int32_t>(v);
-        else fn.start_line = static_cast<int64_t>(v);
-      }
+      const uint64_t v = r.varint();
+      if (f == 1) fn.name_strindex = static_cast<int32_t>(v);
+      else if (f == 2) fn.system_name_strindex = static_cast<int32_t>(v);
+      else if (f == 3) fn.filename_strindex = static_cast<int32_t>(v);
+      else fn.start_line = static_cast<int64_t>(v);
     }
     b_.functions.push_back(fn);
     return finish(r, "Function");
@@ -555,11 +545,7 @@ class Decoder {
     Link l;
     Reader r = reader(in, 2);
     uint32_t f, t;
-    while (r.next(&f, &t, kLinkFields)) {
-      if (f == 1 || f == 2) {
-        (f == 1 ? l.trace_id : l.span_id) = b_.addBytes(r.bytes());
-      }
-    }
+    while (r.next(&f, &t, kLinkFields)) (f == 1 ? l.trace_id : l.span_id) = b_.addBytes(r.bytes());
     b_.links.push_back(l);
     return finish(r, "Link");
   }

@@ -85,7 +85,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const Status flat_status = pprof::flatToPprof(batch, &from_flat);
   const Status request_status = pprof::otlpToPprof(kept, &from_request);
   FUZZ_CHECK(flat_status.isOk() == request_status.isOk(), flat_status.message() + " vs " + request_status.message());
-  if (flat_status.isOk()) FUZZ_CHECK(describe(from_flat) == describe(from_request), "flatToPprof differs from otlpToPprof");
+  if (flat_status.isOk())
+    FUZZ_CHECK(describe(from_flat) == describe(from_request), "flatToPprof differs from otlpToPprof");
 
   // The batch processor: appending a batch twice (the second time onto what the first made).
   flat::Batch merged;
