@@ -23,7 +23,7 @@ namespace {
 
 using namespace proflow;
 
-// Every check below wants a batch that re-encodes to what protobuf reads back as a valid request.
+// The batch encoded (its announced size exact) and read back by protobuf, which must accept it.
 otlp::Request reparsed(const flat::Batch& batch, std::string_view what) {
   const std::string wire = flat::encode(batch);
   FUZZ_CHECK(wire.size() == flat::encodedSize(batch), std::string(what) + ": encodedSize is not the encoded size");
@@ -74,7 +74,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   FUZZ_CHECK(got.SerializeAsString() == want.SerializeAsString(),
              "flat read a different meaning than protobuf");
 
-  // The receivers' checks; the protobuf request's checks give the same verdict.
+  // The receivers' checks (a protobuf request is checked by the same code, through its wire form).
   const flat::DecodeResult v = flat::validateAndPrune(&batch, decoded.samples_with_unknown_fields);
   if (!v.request.isOk()) return 0;
   const otlp::Request kept = reparsed(batch, "validated");
