@@ -112,6 +112,24 @@ TEST_F(OtlpHttpTest, ProtobufJsonAndGzipBodiesArriveUnchanged) {
   EXPECT_EQ(p.samples(0).values(0), 7);
 }
 
+TEST_F(OtlpHttpTest, BodiesProtobufAcceptsAreAcceptedWhateverTheirLayout) {
+  auto service = start();
+  ASSERT_TRUE(service);
+  const auto request = sampleRequest();
+  // The request, then an unknown group (field 101 holding a varint) and the dictionary's field
+  // number sent as a varint: protobuf reads both as unknown fields, so a sender built on it (or a
+  // Collector on the way) gets them through.
+  const std::string body = request.SerializeAsString() + std::string("\xab\x06\x08\x01\xac\x06", 6) + "\x10\x05";
+  otlp::Request check;
+  ASSERT_TRUE(check.ParseFromString(body));
+  auto r = post(dir_.write("unusual.pb", body), {"Content-Type: application/x-protobuf"});
+  EXPECT_EQ(r.http_status, 200) << r.body;
+  service->shutdown();
+  auto written = testing::readOtlpProtoFile(dir_.file("out.bin"));
+  ASSERT_EQ(written.size(), 1u);
+  EXPECT_TRUE(MessageDifferencer::Equals(written[0], request));
+}
+
 TEST_F(OtlpHttpTest, BadRequestsGetClearErrorsAndTheServerKeepsServing) {
   auto service = start("        max_request_body_size: 1MiB");
   ASSERT_TRUE(service);
