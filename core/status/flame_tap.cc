@@ -45,6 +45,10 @@ FlameTap::~FlameTap() {
 
 void FlameTap::offer(std::shared_ptr<const flat::Batch> batch) {
   if (!batch || batch->profiles.empty()) return;
+  if (Clock::now().time_since_epoch().count() < closed_until_.load(std::memory_order_relaxed)) {
+    skipped_batches_->add();  // the caller's reference is the one released
+    return;
+  }
   const size_t bytes = batch->memoryBytes();
   {
     std::lock_guard lock(queue_mu_);
@@ -82,8 +86,8 @@ void FlameTap::run() {
       queue_.pop_front();
       busy_ = true;
     }
+    const auto cpu_before = threadCpuTime();
     if (withinCpuBudget()) {
-      const auto cpu_before = threadCpuTime();
       {
         std::lock_guard store_lock(store_mu_);
         const uint64_t dropped = store_.droppedSamples();
@@ -91,15 +95,26 @@ void FlameTap::run() {
         dropped_samples_->add(store_.droppedSamples() - dropped);
         memory_->set(static_cast<int64_t>(store_.memoryBytes()));
       }
-      budget_used_ += threadCpuTime() - cpu_before;
       batches_->add();
     } else {
       skipped_batches_->add();
     }
     p.batch.reset();  // released before the bytes are: the queue's bound is what is held
+    budget_used_ += threadCpuTime() - cpu_before;
+    closeWhileSpent();
     std::lock_guard lock(queue_mu_);
     pending_bytes_ -= p.bytes;
   }
+}
+
+void FlameTap::closeWhileSpent() {
+  const auto per_second =
+      std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::duration<double>(options_.max_cpu));
+  if (budget_used_ < per_second) return;
+  // withinCpuBudget() pays off one share per second: the budget is back once the debt is below one.
+  const int64_t seconds = 1 + (budget_used_ - per_second) / per_second;
+  closed_until_.store((budget_second_ + std::chrono::seconds(seconds)).time_since_epoch().count(),
+                      std::memory_order_relaxed);
 }
 
 bool FlameTap::withinCpuBudget() {

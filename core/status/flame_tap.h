@@ -1,9 +1,11 @@
 // The flame graph tap: batches offered on the pipeline's thread are queued (bounded by bytes held,
 // beyond which they are skipped and counted) and summed into a FlameStore by one background
 // thread, so the pipeline pays a shared-pointer copy and a queue push per batch. That thread spends
-// at most `max_cpu` of a core per second: past it, batches are skipped (counted) until the next
-// second, so on a busy gateway the graph is a sample of the traffic and the status page never
-// takes a noticeable part of the CPU. Queries take the store's lock for the time of one summation.
+// at most `max_cpu` of a core per second, counting all it does for a batch (summing it, and
+// releasing it when it holds the last reference): past it, batches are skipped (counted) where they
+// are offered until the share is back, so on a busy gateway the graph is a sample of the traffic
+// and the status page never takes a noticeable part of the CPU. Queries take the store's lock for
+// the time of one summation.
 //
 // Counters (on the telemetry endpoint):
 //   proflow_status_flamegraph_batches_total            batches aggregated
@@ -12,6 +14,7 @@
 //   proflow_status_flamegraph_memory_bytes             memory charged to the store
 #pragma once
 
+#include <atomic>
 #include <condition_variable>
 #include <deque>
 #include <mutex>
@@ -55,6 +58,8 @@ class FlameTap final : public BatchTap {
   void run();
   // False when this second's CPU budget is spent (aggregation thread only).
   bool withinCpuBudget();
+  // After a batch's CPU is counted: once the budget is spent, offer() skips until it is back.
+  void closeWhileSpent();
 
   const Options options_;
   telemetry::Counter* batches_;
@@ -64,6 +69,8 @@ class FlameTap final : public BatchTap {
   // The aggregation thread's CPU budget: the second it counts for and the CPU time used in it.
   Clock::time_point budget_second_{};
   std::chrono::nanoseconds budget_used_{0};
+  // Until when offer() skips batches (Clock ticks): the budget is spent until then.
+  std::atomic<Clock::rep> closed_until_{0};
 
   std::mutex queue_mu_;
   std::condition_variable queue_cv_, idle_cv_;

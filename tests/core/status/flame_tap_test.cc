@@ -73,6 +73,22 @@ TEST(FlameTap, BatchesPastTheCpuBudgetAreSkippedAndCounted) {
   EXPECT_EQ(tap.series().size(), 1u);  // what was summed is shown
 }
 
+TEST(FlameTap, OnceTheBudgetIsSpentBatchesAreSkippedWhereTheyAreOffered) {
+  // Skipped by the caller, not queued for the aggregation thread to drop (and release) later: the
+  // thread's work stays within its share.
+  telemetry::MetricsRegistry metrics;
+  FlameTap::Options options;
+  options.max_cpu = 1e-9;  // the first batch spends it for years
+  FlameTap tap(options, metrics);
+  const auto batch = std::make_shared<const flat::Batch>(batchOf("api", "cpu/nanoseconds", {{{"f", "main"}, 1}}));
+  tap.offer(batch);
+  tap.flush();
+  ASSERT_EQ(metrics.value("proflow_status_flamegraph_batches_total"), 1);
+  for (int i = 0; i < 10; ++i) tap.offer(batch);
+  EXPECT_EQ(metrics.value("proflow_status_flamegraph_skipped_batches_total"), 10);  // before any flush
+  EXPECT_EQ(batch.use_count(), 1);  // none is held by the tap
+}
+
 TEST(FlameTap, SamplesOverTheMemoryCapAreCounted) {
   telemetry::MetricsRegistry metrics;
   FlameTap::Options options;
