@@ -107,9 +107,12 @@ void FlameTap::run() {
   }
 }
 
+std::chrono::nanoseconds FlameTap::budgetPerSecond() const {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::duration<double>(options_.max_cpu));
+}
+
 void FlameTap::closeWhileSpent() {
-  const auto per_second =
-      std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::duration<double>(options_.max_cpu));
+  const std::chrono::nanoseconds per_second = budgetPerSecond();
   if (budget_used_ < per_second) return;
   // withinCpuBudget() pays off one share per second: the budget is back once the debt is below one.
   const int64_t seconds = 1 + (budget_used_ - per_second) / per_second;
@@ -118,8 +121,7 @@ void FlameTap::closeWhileSpent() {
 }
 
 bool FlameTap::withinCpuBudget() {
-  const auto per_second =
-      std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::duration<double>(options_.max_cpu));
+  const std::chrono::nanoseconds per_second = budgetPerSecond();
   // Each second that passed pays off one second's share; one large batch that overran is paid
   // off over the following seconds.
   const auto now = Clock::now();

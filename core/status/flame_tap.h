@@ -60,6 +60,7 @@ class FlameTap final : public BatchTap {
   bool withinCpuBudget();
   // After a batch's CPU is counted: once the budget is spent, offer() skips until it is back.
   void closeWhileSpent();
+  std::chrono::nanoseconds budgetPerSecond() const;  // max_cpu of one core
 
   const Options options_;
   telemetry::Counter* batches_;
