@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "core/flat/flat_batch.h"
+#include "core/formats/varint_bits.h"
 #include "core/status.h"
 
 namespace proflow::flat {
@@ -22,7 +23,7 @@ struct DecodeOptions {
   // memory a small body can make the decoder allocate.
   size_t max_entries = 64u << 20;
   // Nesting of AnyValue arrays and key-value lists (protobuf's own default recursion limit).
-  int max_depth = 100;
+  int max_depth = formats::kProtobufRecursionLimit;
   // Refuse string fields that are not UTF-8 (as protobuf's parser does). Off for requests built in
   // memory (fromRequest), which protobuf serializes whatever their strings hold.
   bool check_utf8 = true;

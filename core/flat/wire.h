@@ -26,7 +26,7 @@ class Reader {
  public:
   // `level`: how deep the message is nested, the request being 0; groups in unknown fields nest
   // further, up to `max_level` (protobuf's recursion limit counts both the same way).
-  explicit Reader(std::string_view bytes, int level = 0, int max_level = 100)
+  explicit Reader(std::string_view bytes, int level = 0, int max_level = formats::kProtobufRecursionLimit)
       : p_(reinterpret_cast<const uint8_t*>(bytes.data())), end_(p_ + bytes.size()), level_(level),
         max_level_(max_level) {}
 
@@ -133,7 +133,7 @@ class Reader {
   [[gnu::noinline]] uint64_t length() {
     const uint8_t* start = p_;
     const uint64_t n = varint();
-    if (p_ - start > 5 || n > kMaxLength) fail();
+    if (p_ - start > formats::kProtobufMaxKeyOrLengthBytes || n > formats::kProtobufMaxLength) fail();
     return n;
   }
 
@@ -141,7 +141,7 @@ class Reader {
   uint32_t key() {
     const uint8_t* start = p_;
     const auto k = static_cast<uint32_t>(varint());
-    if (p_ - start > 5) fail();
+    if (p_ - start > formats::kProtobufMaxKeyOrLengthBytes) fail();
     return k;
   }
   // Field number 0 and wire types 6 and 7 do not exist; an end-group key outside its group ends
@@ -173,8 +173,6 @@ class Reader {
     }
     fail();  // the message ended inside the group
   }
-
-  static constexpr uint64_t kMaxLength = INT32_MAX - 16;  // protobuf's, with its parser's slop bytes
 
   const uint8_t* p_;
   const uint8_t* end_;

@@ -6,11 +6,20 @@
 #pragma once
 
 #include <bit>
+#include <climits>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
 
 namespace proflow::formats {
+
+// What protobuf's own parser accepts, for the readers that must accept the same bytes (the pprof
+// wire view, the OTLP flat decoder): a field key or a length is at most 5 bytes (a key keeps its
+// low 32 bits), a length stays below 2 GiB less its parser's slop bytes, and messages and groups
+// nest at most 100 deep (the request or profile being 0).
+inline constexpr ptrdiff_t kProtobufMaxKeyOrLengthBytes = 5;
+inline constexpr uint64_t kProtobufMaxLength = INT32_MAX - 16;
+inline constexpr int kProtobufRecursionLimit = 100;
 
 // The value of a varint's first 8 bytes, loaded little-endian into `x` with the bytes after the varint
 // already zeroed: drops the continuation bits and squeezes the 7-bit groups together (pairs, then quads,

@@ -81,7 +81,7 @@ class ViewParser {
   // how deep the message holding it is nested (the profile being 0); `groups`: groups already open
   // around it. Messages and groups together nest up to protobuf's recursion limit.
   bool skipGroup(const uint8_t*& p, const uint8_t* end, uint32_t number, int level, int groups) {
-    if (level + groups + 1 > kMaxNesting) return fail(p, "groups nested too deep");
+    if (level + groups + 1 > formats::kProtobufRecursionLimit) return fail(p, "groups nested too deep");
     while (p < end) {
       Field f;
       const uint8_t* at = p;
@@ -105,7 +105,8 @@ class ViewParser {
         p += 1 + n;
         return true;
       }
-      if (n != 0 && n <= 5 && (key & 7) == kBytes && v <= static_cast<size_t>(end - p) - 1 - n) {
+      if (n != 0 && n <= static_cast<size_t>(formats::kProtobufMaxKeyOrLengthBytes) && (key & 7) == kBytes &&
+          v <= static_cast<size_t>(end - p) - 1 - n) {
         const uint8_t* data = p + 1 + n;
         *f = {key >> 3, kBytes, 0, data, data + v};
         p = data + v;
@@ -120,7 +121,7 @@ class ViewParser {
     uint64_t wide;
     if (!varint(p, end, &wide)) return false;
     // As protobuf reads a key: at most 5 bytes, and only its low 32 bits count.
-    if (p - at > 5) return fail(at, "field key longer than 5 bytes");
+    if (p - at > formats::kProtobufMaxKeyOrLengthBytes) return fail(at, "field key longer than 5 bytes");
     const auto key = static_cast<uint32_t>(wide);
     f->number = key >> 3;
     f->type = key & 7;
@@ -141,7 +142,8 @@ class ViewParser {
         const uint8_t* length_at = p;
         if (!varint(p, end, &n)) return false;
         // As protobuf reads a length: at most 5 bytes, below 2 GiB.
-        if (p - length_at > 5 || n > kMaxLength) return fail(length_at, "invalid length");
+        if (p - length_at > formats::kProtobufMaxKeyOrLengthBytes || n > formats::kProtobufMaxLength)
+          return fail(length_at, "invalid length");
         if (n > static_cast<uint64_t>(end - p)) return fail(at, "length past the end of its message");
         f->data = p;
         f->data_end = p + n;
@@ -392,8 +394,6 @@ class ViewParser {
   const uint8_t* end_;
   ProfileView* out_;
   const char* what_ = nullptr;
-  static constexpr int kMaxNesting = 100;                   // protobuf's recursion limit
-  static constexpr uint64_t kMaxLength = INT32_MAX - 16;  // protobuf's, with its parser's slop bytes
   size_t offset_ = 0;
 };
 
