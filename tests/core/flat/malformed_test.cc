@@ -10,6 +10,7 @@
 #include "core/batch.h"
 #include "core/flat/flat_decode.h"
 #include "core/flat/flat_encode.h"
+#include "core/formats/varint_bits.h"
 #include "core/otlp_validate.h"
 #include "core/utf8.h"
 #include "tests/core/flat/test_requests.h"
@@ -84,12 +85,9 @@ void expectProtobufReading(const std::string& wire, bool accepted) {
 
 // A length-delimited field (numbers below 16).
 std::string lenField(int field, const std::string& payload) {
-  std::string out(1, static_cast<char>(field << 3 | 2));
-  for (size_t n = payload.size();; n >>= 7) {
-    out += static_cast<char>((n & 0x7f) | (n > 0x7f ? 0x80 : 0));
-    if (n <= 0x7f) break;
-  }
-  return out + payload;
+  char length[10];
+  return std::string(1, static_cast<char>(field << 3 | 2)) +
+         std::string(length, formats::putVarint(length, payload.size())) + payload;
 }
 
 TEST(FlatDecode, ReadsAWrongWireTypeAsAnUnknownFieldLikeProtobuf) {

@@ -7,6 +7,7 @@
 
 #include "core/formats/pprof/pprof_to_otlp.h"
 #include "core/formats/pprof/pprof_view.h"
+#include "core/formats/varint_bits.h"
 #include "tests/core/formats/pprof/conversion_helpers.h"
 #include "tests/core/formats/pprof/test_profiles.h"
 
@@ -286,11 +287,8 @@ TEST(PprofView, KeysLengthsAndNestedGroupsAtProtobufsLimits) {
     Profile p = smallProfile();
     std::string sample = p.sample(0).SerializeAsString() + groups;
     p.mutable_sample()->DeleteSubrange(0, 1);
-    std::string key_and_size = "\x12";  // Profile.sample
-    for (size_t n = sample.size(); ; n >>= 7) {
-      key_and_size += static_cast<char>((n & 0x7f) | (n > 0x7f ? 0x80 : 0));
-      if (n <= 0x7f) break;
-    }
+    char size[10];
+    const std::string key_and_size = "\x12" + std::string(size, formats::putVarint(size, sample.size()));  // sample
     accepted += sameVerdict(key_and_size + sample + p.SerializeAsString(), "groups in a sample");
   }
   EXPECT_GT(accepted, 0);
