@@ -74,6 +74,34 @@ char* putScalar(char* p, uint32_t field, uint64_t v) {
   return putVarint(p, v);
 }
 
+// A piece of a sample up to this size is copied as one fixed-size block (two vector moves, no
+// call) whatever its length: its source is readable and its destination writable for that many
+// bytes. Samples are copied from such pieces once per event of a split sample.
+inline constexpr size_t kCopySlack = 32;
+
+// Copies `n` bytes; reads and writes kCopySlack bytes when n is at most that.
+inline char* copyBlock(char* dst, const char* src, size_t n) {
+  if (n <= kCopySlack) {
+    if (n != 0) std::memcpy(dst, src, kCopySlack);
+  } else {
+    std::memcpy(dst, src, n);
+  }
+  return dst + n;
+}
+
+// Writes a Label (field 3 of Sample) at `p`. Its payload is at most 4 x 11 bytes: its length is one
+// byte, filled in once the fields are written.
+char* putLabel(char* p, const view::Label& l) {
+  *p++ = static_cast<char>(3 << 3 | 2);
+  char* length = p++;
+  p = putScalar(p, 1, static_cast<uint64_t>(l.key_));
+  p = putScalar(p, 2, static_cast<uint64_t>(l.str_));
+  p = putScalar(p, 3, static_cast<uint64_t>(l.num_));
+  p = putScalar(p, 4, static_cast<uint64_t>(l.num_unit_));
+  *length = static_cast<char>(p - length - 1);
+  return p;
+}
+
 // Memory to write into, allocated without being initialized: a small profile touches (and makes
 // resident) only the part it writes.
 struct Chunk {
@@ -130,6 +158,14 @@ class Out {
     if (!b.empty()) std::memcpy(p_, b.data(), b.size());
     p_ += b.size();
   }
+  // See copyBlock: `b` is readable for at least kCopySlack bytes (a Piece's, or a buffer that
+  // size), and the caller ensured kCopySlack bytes of room past what it writes.
+  void block(std::string_view b) { p_ = copyBlock(p_, b.data(), b.size()); }
+  // The first `n` (at most kCopySlack) bytes of `b`, copied as one block.
+  void block(const char (&b)[kCopySlack], size_t n) {
+    std::memcpy(p_, b, kCopySlack);
+    p_ += n;
+  }
 
  private:
   char* begin() { return chunk_.data.get(); }
@@ -161,23 +197,15 @@ class Piece {
     for (uint32_t i = 0; i < n; ++i) p = putVarint(p, static_cast<uint64_t>(v[i]));
     size_ = static_cast<size_t>(p - buf_.data());
   }
-  // A Label (field 3 of Sample). Its payload is at most 4 x 11 bytes: its length is one byte, filled
-  // in once the fields are written, so the label is not sized first.
   void label(const view::Label& l) {
-    char* p = room(2 + 4 * 11);
-    *p++ = static_cast<char>(3 << 3 | 2);
-    char* length = p++;
-    p = putScalar(p, 1, static_cast<uint64_t>(l.key_));
-    p = putScalar(p, 2, static_cast<uint64_t>(l.str_));
-    p = putScalar(p, 3, static_cast<uint64_t>(l.num_));
-    p = putScalar(p, 4, static_cast<uint64_t>(l.num_unit_));
-    *length = static_cast<char>(p - length - 1);
+    char* p = putLabel(room(2 + 4 * 11), l);
     size_ = static_cast<size_t>(p - buf_.data());
   }
 
  private:
+  // Leaves kCopySlack bytes past what is written: Out::block reads them.
   char* room(size_t n) {
-    if (buf_.size() < size_ + n) buf_.resize(std::max(2 * buf_.size(), size_ + n));
+    if (buf_.size() < size_ + n + kCopySlack) buf_.resize(std::max(2 * buf_.size(), size_ + n + kCopySlack));
     return buf_.data() + size_;
   }
 
@@ -245,27 +273,50 @@ class DraftWriter {
     stack_.packed(1, d_.location_ids.data() + s.locations.offset, s.locations.count);
     labels_.clear();
     for (uint32_t k = 0; k < s.labels.count; ++k) labels_.label(d_.labels[s.labels.offset + k]);
-    if (s.events.count == 0) return emit(d_.values.data() + s.values.offset, s.values.count, nullptr);
-    const uint32_t per_event = s.values.count / s.events.count;
-    for (uint32_t e = 0; e < s.events.count; ++e) {
-      const view::Label stamp{d_.event_key, 0, d_.event_times[s.events.offset + e], d_.event_unit};
-      emit(d_.values.data() + s.values.offset + e * per_event, per_event, &stamp);
-    }
+    if (s.events.count == 0) return whole(d_.values.data() + s.values.offset, s.values.count);
+    events(s);
   }
-  // One pprof sample: the pieces of the current sample, these values and an optional last label.
-  void emit(const int64_t* values, uint32_t nvalues, const view::Label* last_label) {
-    own_.clear();
-    own_.packed(2, values, nvalues);
-    const size_t values_end = own_.size();
-    if (last_label != nullptr) own_.label(*last_label);
-    const std::string_view own = own_.view();
-    const size_t total = stack_.size() + own.size() + labels_.size();
-    o_.ensure(fieldRoom(total));
+  // One pprof sample, written straight into the output: the current sample's encoded stack and
+  // labels around these values. The pieces are copied as blocks of fixed size (both sides have
+  // kCopySlack bytes to spare).
+  void whole(const int64_t* values, uint32_t nvalues) {
+    const size_t values_payload = packedPayload(values, nvalues);
+    const size_t values_field = nvalues == 0 ? 0 : lengthDelimited(values_payload);
+    const size_t total = stack_.size() + values_field + labels_.size();
+    o_.ensure(fieldRoom(total) + kCopySlack);
     o_.header(2, total);
-    o_.raw(stack_.view());
-    o_.raw(own.substr(0, values_end));
-    o_.raw(labels_.view());
-    o_.raw(own.substr(values_end));
+    o_.block(stack_.view());
+    o_.packed(2, values, nvalues, values_payload);
+    o_.block(labels_.view());
+  }
+  // The pprof samples of a split sample, one per event: the same stack and labels, the event's
+  // values, and a last label with the event's time. A profile of many events (JFR) is mostly
+  // these, so the loop does little per event: the time label's key and unit fields are encoded
+  // once, and the rest is copied as blocks.
+  void events(const ProfileDraft::Sample& s) {
+    const uint32_t per_event = s.values.count / s.events.count;
+    char key[kCopySlack] = {}, unit[kCopySlack] = {};
+    const auto key_size = static_cast<size_t>(putScalar(key, 1, static_cast<uint64_t>(d_.event_key)) - key);
+    const auto unit_size = static_cast<size_t>(putScalar(unit, 4, static_cast<uint64_t>(d_.event_unit)) - unit);
+    const std::string_view stack = stack_.view(), labels = labels_.view();
+    const size_t fixed = stack.size() + labels.size() + 2 + key_size + unit_size;
+    const int64_t* values = d_.values.data() + s.values.offset;
+    const int64_t* times = d_.event_times.data() + s.events.offset;
+    for (uint32_t e = 0; e < s.events.count; ++e, values += per_event) {
+      const size_t values_payload = packedPayload(values, per_event);
+      const size_t values_field = per_event == 0 ? 0 : lengthDelimited(values_payload);
+      const size_t time_field = scalarSize(times[e]);
+      const size_t total = fixed + values_field + time_field;
+      o_.ensure(fieldRoom(total) + kCopySlack);
+      o_.header(2, total);
+      o_.block(stack);
+      o_.packed(2, values, per_event, values_payload);
+      o_.block(labels);
+      o_.header(3, key_size + time_field + unit_size);  // Sample.label: key, num, num_unit
+      o_.block(key, key_size);
+      o_.scalar(3, times[e]);
+      o_.block(unit, unit_size);
+    }
   }
   void location(const ProfileDraft::Location& l) {
     size_t payload = scalarSize(l.id) + scalarSize(l.mapping_id) + scalarSize(l.address) + boolSize(l.is_folded);
@@ -316,7 +367,7 @@ class DraftWriter {
 
   const ProfileDraft& d_;
   Out o_;
-  Piece stack_, labels_, own_;
+  Piece stack_, labels_;
 };
 
 // This thread's chunk: written in place, reused from one profile to the next.
