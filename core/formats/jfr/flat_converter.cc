@@ -9,6 +9,7 @@
 #include "core/flat/flat_merge.h"
 #include "core/formats/jfr/chunk_reader.h"
 #include "core/formats/jfr/converter_tables.h"
+#include "core/formats/jfr/event_log.h"
 #include "core/formats/jfr/memory_estimate.h"
 #include "core/formats/jfr/sample_index.h"
 #include "core/saturating.h"
@@ -43,9 +44,9 @@ class FlatConverter::Impl {
     SampleIndex index;
     std::vector<int32_t> stack, link;
     std::vector<flat::Range> attributes;  // into attribute_lists_
-    std::vector<uint32_t> event_row;
-    std::vector<uint64_t> event_time;
-    std::vector<int64_t> event_value;  // per event once values differ (always on companions)
+    EventLog<uint32_t> event_row;
+    EventLog<uint64_t> event_time;
+    EventLog<int64_t> event_value;  // per event once values differ (always on companions)
     // While every event of a primary carried the same value (count profiles add 1), no value is logged.
     int64_t uniform_value = 0;
     bool per_event_values = false;
@@ -413,7 +414,7 @@ void FlatConverter::Impl::placePrimary(Acc& acc, int64_t factor, Placed* placed)
   flat::Batch& b = out_;
   const size_t rows = acc.rows(), n = acc.event_row.size();
   placed->row_count.assign(rows, 0);
-  for (uint32_t r : acc.event_row) ++placed->row_count[r];
+  acc.event_row.forEach([&](uint32_t r) { ++placed->row_count[r]; });
   placed->row_offset.resize(rows);
   uint32_t offset = 0;
   for (size_t r = 0; r < rows; ++r) {
