@@ -1,7 +1,11 @@
 // Parse + convert a JFR file to OTLP (and fold it like a pprof aggregation), N times, and report MB/s.
-//   jfr_bench FILE [--iterations N] [--fold SAMPLE_TYPE] [--period-type T] [--stream] [--arena MODE] [--flat]
+//   jfr_bench FILE [--iterations N] [--fold SAMPLE_TYPE] [--period-type T] [--stream] [--arena MODE] [--flat] [--floor]
 // --flat converts into a flat batch (convertToFlat: what the receivers and `proflow convert` do)
 // instead of a protobuf request.
+// --floor measures what a JFR -> gzipped pprof conversion cannot go below, next to the conversion
+// `proflow convert` runs (convertToFlat + flatToPprofBytes, per-event timestamps kept): decoding the
+// profiling events (--parse-only), plus gzip at the level pprof is written with of the very bytes
+// the conversion writes. Both are needed whatever the converter in between does.
 // --fold prints the folded stacks of one sample type (event counts) instead of timing.
 // --arena: where the output request lives: `heap` (default, as `proflow convert`) or `default` (a protobuf
 // arena with default options, as the daemon did before the flat batch). They differ mostly in page faults: with
@@ -22,6 +26,8 @@
 #include "core/formats/jfr/folded.h"
 #include "core/formats/jfr/flat_converter.h"
 #include "core/formats/jfr/otlp_converter.h"
+#include "core/compression/compression.h"
+#include "core/formats/pprof/flat_to_pprof.h"
 
 namespace {
 
@@ -33,16 +39,88 @@ std::vector<uint8_t> readAll(const char* path) {
   return b;
 }
 
+// The machine may be shared: report CPU time (what one core achieves) next to wall time.
+double cpuNow() {
+  timespec ts;
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+  return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) / 1e9;
+}
+
+// Chunk + pool index + decoding of the profiling events, no conversion; returns the events.
+uint64_t parseOnly(const std::vector<uint8_t>& bytes) {
+  static constexpr std::string_view kTypes[] = {"jdk.ExecutionSample", "jdk.ObjectAllocationSample",
+                                                "jdk.ObjectAllocationInNewTLAB", "jdk.ObjectAllocationOutsideTLAB",
+                                                "jdk.JavaMonitorEnter", "jdk.ThreadPark", "jdk.NativeMethodSample"};
+  proflow::jfr::ChunkReader reader(bytes);
+  proflow::jfr::Chunk chunk;
+  uint64_t events = 0;
+  while (reader.next(chunk)) {
+    chunk.select(kTypes);
+    uint64_t pos = 0;
+    proflow::jfr::Event e;
+    while (chunk.nextEvent(&pos, &e)) ++events;
+  }
+  return events;
+}
+
+// Every pprof the conversion makes of `bytes`, in `encoding`.
+std::vector<proflow::pprof::EncodedPprof> toPprof(const std::vector<uint8_t>& bytes,
+                                                  proflow::pprof::Encoding encoding) {
+  proflow::flat::Batch batch;
+  if (auto r = proflow::jfr::convertToFlat(bytes, {}, &batch); !r.ok)
+    std::fprintf(stderr, "error: %s\n", r.error.toString().c_str());
+  std::vector<proflow::pprof::EncodedPprof> out;
+  if (auto st = proflow::pprof::flatToPprofBytes(batch, &out, {}, encoding); !st.isOk())
+    std::fprintf(stderr, "error: %s\n", st.message().c_str());
+  return out;
+}
+
+int floorReport(const std::vector<uint8_t>& bytes, int iterations) {
+  size_t raw_bytes = 0, gzip_bytes = 0;
+  const auto raw = toPprof(bytes, proflow::pprof::Encoding::kRaw);
+  for (const auto& p : raw) raw_bytes += p.data.size();
+  double parse = 1e100, gzip = 1e100, convert = 1e100;
+  std::string compressed;
+  for (int it = 0; it < iterations; ++it) {
+    double c0 = cpuNow();
+    const uint64_t events = parseOnly(bytes);
+    parse = std::min(parse, cpuNow() - c0);
+    c0 = cpuNow();
+    gzip_bytes = 0;
+    for (const auto& p : raw) {
+      compressed.clear();
+      if (auto st = proflow::compression::compress(proflow::compression::Codec::kGzip, p.data, compressed,
+                                                   proflow::pprof::kDefaultGzipLevel);
+          !st.isOk())
+        std::fprintf(stderr, "error: %s\n", st.message().c_str());
+      gzip_bytes += compressed.size();
+    }
+    gzip = std::min(gzip, cpuNow() - c0);
+    c0 = cpuNow();
+    const auto converted = toPprof(bytes, proflow::pprof::Encoding::kGzip);
+    convert = std::min(convert, cpuNow() - c0);
+    if (it == 0)
+      std::printf("%zu bytes of JFR, %llu events -> %zu pprof files, %zu bytes raw, %zu gzipped\n", bytes.size(),
+                  static_cast<unsigned long long>(events), converted.size(), raw_bytes, gzip_bytes);
+  }
+  std::printf("best cpu: decode events %.1f ms + gzip the output %.1f ms = floor %.1f ms; conversion %.1f ms (%.2fx "
+              "the floor)\n",
+              parse * 1e3, gzip * 1e3, (parse + gzip) * 1e3, convert * 1e3, convert / (parse + gzip));
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   if (argc < 2) {
-    std::fprintf(stderr, "usage: %s FILE [--iterations N] [--fold TYPE] [--period-type T] [--stream]\n", argv[0]);
+    std::fprintf(stderr,
+                 "usage: %s FILE [--iterations N] [--fold TYPE] [--period-type T] [--stream] [--flat] [--floor]\n",
+                 argv[0]);
     return 2;
   }
   int iterations = 5;
   std::string fold, period_type, arena_mode = "heap";
-  bool stream = false, parse_only = false, flat = false;
+  bool stream = false, parse_only = false, flat = false, floor = false;
   for (int i = 2; i < argc; ++i) {
     if (!std::strcmp(argv[i], "--iterations") && i + 1 < argc) iterations = std::atoi(argv[++i]);
     else if (!std::strcmp(argv[i], "--fold") && i + 1 < argc) fold = argv[++i];
@@ -51,9 +129,11 @@ int main(int argc, char** argv) {
     else if (!std::strcmp(argv[i], "--stream")) stream = true;
     else if (!std::strcmp(argv[i], "--parse-only")) parse_only = true;
     else if (!std::strcmp(argv[i], "--flat")) flat = true;
+    else if (!std::strcmp(argv[i], "--floor")) floor = true;
   }
   std::vector<uint8_t> bytes;
-  if (!stream || parse_only || !fold.empty()) bytes = readAll(argv[1]);
+  if (!stream || parse_only || floor || !fold.empty()) bytes = readAll(argv[1]);
+  if (floor) return floorReport(bytes, iterations);
   if (!fold.empty()) {
     proflow::otlp::Request req;
     auto r = proflow::jfr::convertToOtlp(bytes, {}, &req);
@@ -62,12 +142,6 @@ int main(int argc, char** argv) {
     if (!r.ok) std::fprintf(stderr, "error: %s\n", r.error.toString().c_str());
     return r.ok ? 0 : 1;
   }
-  // The machine may be shared: report CPU time (what one core achieves) next to wall time.
-  auto cpuNow = [] {
-    timespec ts;
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-    return ts.tv_sec + ts.tv_nsec / 1e9;
-  };
   double best = 1e100, best_cpu = 1e100;
   uint64_t events = 0, size = 0, folded_stacks = 0;
   for (int it = 0; it < iterations; ++it) {
@@ -80,18 +154,8 @@ int main(int argc, char** argv) {
     proflow::otlp::Request& req =
         arena ? *google::protobuf::Arena::CreateMessage<proflow::otlp::Request>(&*arena) : *heap_req;
     proflow::jfr::ConvertResult r;
-    if (parse_only) {  // chunk + pool index + decoding of the profiling events, no conversion
-      static constexpr std::string_view kTypes[] = {"jdk.ExecutionSample", "jdk.ObjectAllocationSample",
-                                                    "jdk.ObjectAllocationInNewTLAB", "jdk.ObjectAllocationOutsideTLAB",
-                                                    "jdk.JavaMonitorEnter", "jdk.ThreadPark", "jdk.NativeMethodSample"};
-      proflow::jfr::ChunkReader reader(bytes);
-      proflow::jfr::Chunk chunk;
-      while (reader.next(chunk)) {
-        chunk.select(kTypes);
-        uint64_t pos = 0;
-        proflow::jfr::Event e;
-        while (chunk.nextEvent(&pos, &e)) ++r.events;
-      }
+    if (parse_only) {
+      r.events = parseOnly(bytes);
       size = bytes.size();
     } else if (flat) {  // the receivers' and `proflow convert`'s output: a flat batch
       proflow::flat::Batch batch;
