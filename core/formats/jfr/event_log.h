@@ -2,9 +2,9 @@
 // its value), read back in order when the events are placed into the batch's columns.
 //
 // The log grows in blocks and never moves what it holds. A vector of half a million events doubles
-// its way there, copying into fresh memory each time: the kernel zeroes every page of each new buffer
-// before the copy touches it, and that was a third of the heap `proflow convert` of a large recording
-// faulted in.
+// its way there, copying into fresh memory each time, and the kernel zeroes every page of each new
+// buffer before the copy touches it: those copies were a third of the page faults of `proflow convert`
+// of a large recording.
 #pragma once
 
 #include <cstddef>
