@@ -176,6 +176,42 @@ TEST(OtlpToPprof, WireWriterMatchesProtobufSerializer) {
   }
 }
 
+// The writer copies a sample's encoded stack and labels as fixed-size blocks when they are short,
+// and writes each event of a split sample on its own: stacks and label lists on both sides of that
+// size, with two sample types and several events per sample (values per event from each profile),
+// must still serialize exactly as protobuf does.
+TEST(OtlpToPprof, WireWriterMatchesProtobufSerializerForSplitSamplesOfTwoTypes) {
+  Profile p = richProfile();
+  for (int i = 0; i < 40; ++i) p.mutable_sample(0)->add_location_id(1 + i % 2);  // a stack of > 32 bytes
+  otlp::Request req;
+  ASSERT_TRUE(pprofToOtlp(p, {}, &req).isOk());
+  auto* scope = req.mutable_resource_profiles(0)->mutable_scope_profiles(0);
+  ASSERT_EQ(scope->profiles_size(), 2);
+  size_t events = 0;
+  for (int k = 0; k < 2; ++k) {
+    auto* prof = scope->mutable_profiles(k);
+    for (int i = 0; i < prof->samples_size(); ++i) {
+      auto* sample = prof->mutable_samples(i);
+      sample->clear_values();
+      sample->clear_timestamps_unix_nano();
+      for (int e = 0; e < i + 2; ++e) {
+        sample->add_values(1000 * (k + 1) + 10 * i + e);
+        sample->add_timestamps_unix_nano(1700000000000000000ull + 1000 * static_cast<uint64_t>(i) + e);
+      }
+      if (k == 0) events += static_cast<size_t>(i + 2);
+    }
+  }
+  std::vector<PprofFromOtlp> messages;
+  ASSERT_TRUE(otlpToPprof(req, &messages).isOk());
+  ASSERT_EQ(messages.size(), 1u);
+  EXPECT_EQ(messages[0].profile.sample_type_size(), 2);
+  EXPECT_EQ(static_cast<size_t>(messages[0].profile.sample_size()), events);
+  std::vector<EncodedPprof> raw;
+  ASSERT_TRUE(otlpToPprofBytes(req, &raw, {}, Encoding::kRaw).isOk());
+  ASSERT_EQ(raw.size(), 1u);
+  EXPECT_TRUE(raw[0].data == messages[0].profile.SerializeAsString());
+}
+
 // Larger than the writer's chunk, with one string larger than a chunk on its own: the bytes
 // written chunk by chunk are still exactly protobuf's, and compressed as they are written (gzip
 // through the streaming path, zstd collected) they inflate to the same bytes.
