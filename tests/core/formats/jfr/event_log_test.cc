@@ -1,3 +1,4 @@
+// The JFR converter's event log: values kept in order across its blocks, and replaced whole.
 #include "core/formats/jfr/event_log.h"
 
 #include <gtest/gtest.h>
