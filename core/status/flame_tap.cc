@@ -107,8 +107,10 @@ void FlameTap::run() {
   }
 }
 
+// At least a nanosecond: a share too small for the clock is still a budget to spend and pay off.
 std::chrono::nanoseconds FlameTap::budgetPerSecond() const {
-  return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::duration<double>(options_.max_cpu));
+  return std::max(std::chrono::nanoseconds(1), std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                                   std::chrono::duration<double>(options_.max_cpu)));
 }
 
 void FlameTap::closeWhileSpent() {

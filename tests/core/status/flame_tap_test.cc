@@ -89,6 +89,21 @@ TEST(FlameTap, OnceTheBudgetIsSpentBatchesAreSkippedWhereTheyAreOffered) {
   EXPECT_EQ(batch.use_count(), 1);  // none is held by the tap
 }
 
+TEST(FlameTap, AShareBelowANanosecondIsANanosecond) {
+  // Any share in (0, 1] is a valid setting; one too small for the clock must still be a budget.
+  telemetry::MetricsRegistry metrics;
+  FlameTap::Options options;
+  options.max_cpu = 1e-12;
+  FlameTap tap(options, metrics);
+  const auto batch = std::make_shared<const flat::Batch>(batchOf("api", "cpu/nanoseconds", {{{"f", "main"}, 1}}));
+  tap.offer(batch);
+  tap.flush();
+  EXPECT_EQ(metrics.value("proflow_status_flamegraph_batches_total"), 1);
+  tap.offer(batch);
+  tap.flush();
+  EXPECT_EQ(metrics.value("proflow_status_flamegraph_skipped_batches_total"), 1);
+}
+
 TEST(FlameTap, SamplesOverTheMemoryCapAreCounted) {
   telemetry::MetricsRegistry metrics;
   FlameTap::Options options;
