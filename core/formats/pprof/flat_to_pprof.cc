@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <functional>
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -202,14 +203,14 @@ class DraftBuilder {
     return {};
   }
 
-  // One per event of a split sample: the timestamp label's key and unit strings are interned at
-  // the first, where a label of their own would have interned them.
-  void addEvent(int64_t nanos) {
+  // The events of a split sample, after their values: the timestamp label's key and unit strings
+  // are interned at the first event, where a label of their own would have interned them.
+  void addEvents(std::span<const uint64_t> nanos) {
     if (out_->event_key == 0) {
       out_->event_key = str(kTimestampLabel);
       out_->event_unit = str("nanoseconds");
     }
-    out_->addEvent(nanos);
+    for (uint64_t t : nanos) out_->addEvent(static_cast<int64_t>(t));
   }
 
   Status addLabels(uint32_t row) {
@@ -523,14 +524,24 @@ class GroupConverter {
       }
       return {};
     }
-    // One pprof sample per event (same stack and labels), each labelled with its timestamp.
-    for (size_t e = 0; e < events; ++e) {
-      for (size_t k = 0; k < profiles_.size(); ++k) {
-        auto v = values(k, i);
-        out_->values.push_back(v.size() == events ? v[e] : v.empty() ? 1 : e == 0 ? sum(v) : 0);
+    // One pprof sample per event (same stack and labels), each labelled with its timestamp. The
+    // draft holds the events' values event by event: profile k's value of event e is at e * K + k.
+    // A profile gives each event its own value, 1 to each if it has no values, or (values that do
+    // not pair with the events) their sum to the first event and 0 to the others.
+    const size_t K = profiles_.size(), first = out_->values.size();
+    out_->values.resize(first + events * K);
+    int64_t* out = out_->values.data() + first;
+    for (size_t k = 0; k < K; ++k) {
+      const auto v = values(k, i);
+      if (v.size() == events) {
+        for (size_t e = 0; e < events; ++e) out[e * K + k] = v[e];
+      } else if (v.empty()) {
+        for (size_t e = 0; e < events; ++e) out[e * K + k] = 1;
+      } else {
+        out[k] = sum(v);
       }
-      builder_.addEvent(static_cast<int64_t>(timestamps[e]));
     }
+    builder_.addEvents(timestamps);
     return {};
   }
 

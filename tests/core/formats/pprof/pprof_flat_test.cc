@@ -282,6 +282,36 @@ TEST(FlatToPprof, SummedSampleValuesSaturateInsteadOfOverflowing) {
   }
 }
 
+// A sample with events becomes one pprof sample per event. Values that do not pair with the
+// events (here two values for three events) go to the first event as their sum; the others get 0.
+TEST(FlatToPprof, ValuesThatDoNotPairWithTheEventsAreSummedIntoTheFirstEvent) {
+  ::proflow::testing::ProfileSpec spec;
+  spec.samples.push_back({{"leaf", "main"}, 1});
+  otlp::Request req = ::proflow::testing::makeRequest("svc", {spec});
+  auto* sample = req.mutable_resource_profiles(0)->mutable_scope_profiles(0)->mutable_profiles(0)->mutable_samples(0);
+  sample->clear_values();
+  sample->add_values(4);
+  sample->add_values(5);
+  for (uint64_t t : {1000u, 2000u, 3000u}) sample->add_timestamps_unix_nano(t);
+  flat::Batch batch;
+  ASSERT_TRUE(flat::fromRequest(req, &batch).isOk());
+  std::vector<PprofFromOtlp> out;
+  ASSERT_TRUE(flatToPprof(batch, &out).isOk());
+  ASSERT_EQ(out.size(), 1u);
+  const Profile& p = out[0].profile;
+  ASSERT_EQ(p.sample_size(), 3);
+  const int64_t want[] = {9, 0, 0};
+  for (int e = 0; e < 3; ++e) {
+    ASSERT_EQ(p.sample(e).value_size(), 1);
+    EXPECT_EQ(p.sample(e).value(0), want[e]) << e;
+    ASSERT_GE(p.sample(e).label_size(), 1);
+    const auto& time = p.sample(e).label(p.sample(e).label_size() - 1);
+    EXPECT_EQ(p.string_table(time.key()), kTimestampLabel) << e;
+    EXPECT_EQ(time.num(), 1000 * (e + 1)) << e;
+  }
+  expectSamePprofs(req, batch, {});
+}
+
 TEST(FlatToPprof, DanglingIndexesAreRefusedWithOtlpToPprofsMessage) {
   otlp::Request req;
   ASSERT_TRUE(pprofToOtlp(testdata::smallProfile(), {}, &req).isOk());
