@@ -102,18 +102,13 @@ bool Chunk::stackTrace(uint64_t key, StackTrace* out) {
       return fail(at, "stack trace of " + std::to_string(n) + " frames exceeds max_stack_depth " +
                           std::to_string(limits_.max_stack_depth));
     out->frames.resize(n);
-    const Plan& plan = stack_frame_plan_;
     for (uint64_t k = 0; k < n; ++k) {
-      uint64_t v[kDiscardSlot + 1] = {};
+      uint64_t v[4] = {};
       uint32_t present = 0;
       if (f.constant_pool) {  // not written by known producers, but allowed by the metadata
         ByteReader fr = entry(stack_frame_cls_, r.varint());
-        if (!fr.ok() || !readRecord(fr, plan, v, &present)) return false;
-      } else if (plan.varints_only && r.remaining() >= 9 * plan.ops.size()) {
-        // Frames are varints (the JDK's are): decoded as events are, 9 readable bytes per field.
-        r.skip(static_cast<uint64_t>(decodeEventUnchecked(r.pos(), plan, v) - r.pos()));
-        present = plan.captured;
-      } else if (!readRecord(r, plan, v, &present)) {
+        if (!fr.ok() || !readRecord(fr, stack_frame_plan_, v, &present)) return false;
+      } else if (!readRecord(r, stack_frame_plan_, v, &present)) {
         return false;
       }
       Frame& fr = out->frames[k];
