@@ -16,21 +16,21 @@ inline int64_t clampToInt64(__int128 v) {
 }
 
 // On overflow the exact result lies beyond the end of the range that `positive` names.
-inline int64_t int64Limit(bool positive) {
+inline int64_t saturationLimit(bool positive) {
   return positive ? std::numeric_limits<int64_t>::max() : std::numeric_limits<int64_t>::min();
 }
 
 inline int64_t saturatingAdd(int64_t a, int64_t b) {
   int64_t r;
-  return __builtin_add_overflow(a, b, &r) ? int64Limit(b > 0) : r;
+  return __builtin_add_overflow(a, b, &r) ? saturationLimit(b > 0) : r;
 }
 inline int64_t saturatingSub(int64_t a, int64_t b) {
   int64_t r;
-  return __builtin_sub_overflow(a, b, &r) ? int64Limit(b < 0) : r;
+  return __builtin_sub_overflow(a, b, &r) ? saturationLimit(b < 0) : r;
 }
 inline int64_t saturatingMul(int64_t a, int64_t b) {
   int64_t r;
-  return __builtin_mul_overflow(a, b, &r) ? int64Limit((a < 0) == (b < 0)) : r;
+  return __builtin_mul_overflow(a, b, &r) ? saturationLimit((a < 0) == (b < 0)) : r;
 }
 
 }  // namespace proflow

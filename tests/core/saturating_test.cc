@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <limits>
+#include <string>
 #include <vector>
 
 #include "core/saturating.h"
@@ -15,11 +16,13 @@ constexpr int64_t kMax = std::numeric_limits<int64_t>::max();
 constexpr int64_t kMin = std::numeric_limits<int64_t>::min();
 
 std::vector<int64_t> operands() {
-  std::vector<int64_t> v = {0, 1, -1, 2, -2, 3, 1000, -1000, 1000000000, -1000000000, 3037000499, 3037000500,
-                            -3037000499, -3037000500, int64_t{1} << 32, -(int64_t{1} << 32), int64_t{1} << 62,
-                            -(int64_t{1} << 62), kMax, kMax - 1, kMax / 2, kMax / 2 + 1, kMin, kMin + 1, kMin / 2,
-                            kMin / 2 - 1, 1764720000000000000, -1764720000000000000};
-  return v;
+  return {0, 1, -1, 2, -2, 3, 1000, -1000, 1000000000, -1000000000,
+          // around sqrt(2^63), where products start to overflow
+          3037000499, 3037000500, -3037000499, -3037000500,
+          int64_t{1} << 32, -(int64_t{1} << 32), int64_t{1} << 62, -(int64_t{1} << 62),
+          kMax, kMax - 1, kMax / 2, kMax / 2 + 1, kMin, kMin + 1, kMin / 2, kMin / 2 - 1,
+          // nanoseconds since the epoch, as JFR and OTLP timestamps are
+          1764720000000000000, -1764720000000000000};
 }
 
 TEST(Saturating, AddSubAndMulAreTheExactResultClampedToInt64) {

@@ -525,18 +525,19 @@ class GroupConverter {
       return {};
     }
     // One pprof sample per event (same stack and labels), each labelled with its timestamp. The
-    // draft holds the events' values event by event: profile k's value of event e is at e * K + k.
-    // A profile gives each event its own value, 1 to each if it has no values, or (values that do
-    // not pair with the events) their sum to the first event and 0 to the others.
-    const size_t K = profiles_.size(), first = out_->values.size();
-    out_->values.resize(first + events * K);
+    // draft holds the events' values event by event, one per profile: profile k's value of event e
+    // is at e * per_event + k. A profile gives each event its own value, 1 to each if it has no
+    // values, or (values that do not pair with the events) their sum to the first event and 0 to
+    // the others.
+    const size_t per_event = profiles_.size(), first = out_->values.size();
+    out_->values.resize(first + events * per_event);
     int64_t* out = out_->values.data() + first;
-    for (size_t k = 0; k < K; ++k) {
+    for (size_t k = 0; k < per_event; ++k) {
       const auto v = values(k, i);
       if (v.size() == events) {
-        for (size_t e = 0; e < events; ++e) out[e * K + k] = v[e];
+        for (size_t e = 0; e < events; ++e) out[e * per_event + k] = v[e];
       } else if (v.empty()) {
-        for (size_t e = 0; e < events; ++e) out[e * K + k] = 1;
+        for (size_t e = 0; e < events; ++e) out[e * per_event + k] = 1;
       } else {
         out[k] = sum(v);
       }
