@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 #include <google/protobuf/util/message_differencer.h>
 
+#include <initializer_list>
 #include <limits>
 #include <string>
 #include <utility>
@@ -261,15 +262,20 @@ TEST(FlatToPprof, EqualsOtlpToPprofOnOtherProducersRequests) {
   }
 }
 
-// A sample's values are summed into one pprof value: values a sender chose must not overflow it.
-TEST(FlatToPprof, SummedSampleValuesSaturateInsteadOfOverflowing) {
+// A request of one profile with one sample (stack leaf <- main) whose values are `values`.
+otlp::Request oneSampleRequest(std::initializer_list<int64_t> values) {
   ::proflow::testing::ProfileSpec spec;
   spec.samples.push_back({{"leaf", "main"}, 1});
   otlp::Request req = ::proflow::testing::makeRequest("svc", {spec});
   auto* sample = req.mutable_resource_profiles(0)->mutable_scope_profiles(0)->mutable_profiles(0)->mutable_samples(0);
   sample->clear_values();
-  sample->add_values(std::numeric_limits<int64_t>::max());
-  sample->add_values(5);
+  for (int64_t v : values) sample->add_values(v);
+  return req;
+}
+
+// A sample's values are summed into one pprof value: values a sender chose must not overflow it.
+TEST(FlatToPprof, SummedSampleValuesSaturateInsteadOfOverflowing) {
+  otlp::Request req = oneSampleRequest({std::numeric_limits<int64_t>::max(), 5});
   flat::Batch batch;
   ASSERT_TRUE(flat::fromRequest(req, &batch).isOk());
   std::vector<PprofFromOtlp> from_flat, from_request;
@@ -285,13 +291,8 @@ TEST(FlatToPprof, SummedSampleValuesSaturateInsteadOfOverflowing) {
 // A sample with events becomes one pprof sample per event. Values that do not pair with the
 // events (here two values for three events) go to the first event as their sum; the others get 0.
 TEST(FlatToPprof, ValuesThatDoNotPairWithTheEventsAreSummedIntoTheFirstEvent) {
-  ::proflow::testing::ProfileSpec spec;
-  spec.samples.push_back({{"leaf", "main"}, 1});
-  otlp::Request req = ::proflow::testing::makeRequest("svc", {spec});
+  otlp::Request req = oneSampleRequest({4, 5});
   auto* sample = req.mutable_resource_profiles(0)->mutable_scope_profiles(0)->mutable_profiles(0)->mutable_samples(0);
-  sample->clear_values();
-  sample->add_values(4);
-  sample->add_values(5);
   for (uint64_t t : {1000u, 2000u, 3000u}) sample->add_timestamps_unix_nano(t);
   flat::Batch batch;
   ASSERT_TRUE(flat::fromRequest(req, &batch).isOk());
