@@ -5,7 +5,7 @@
 
 #include "core/compression/compression.h"
 #include "core/formats/otlp_json/otlp_json.h"
-#include "core/otlp_types.h"
+#include "core/model/otlp_types.h"
 
 namespace {
 using namespace proflow;

@@ -13,7 +13,7 @@
 #include <atomic>
 #include <thread>
 
-#include "core/allocator_tuning.h"
+#include "core/runtime/allocator_tuning.h"
 #include "core/exporterhelper/exporter_helper.h"
 #include "core/flat/flat_decode.h"
 #include "core/flat/flat_encode.h"

@@ -7,7 +7,7 @@
 //   build/bench/bench_flat --benchmark_counters_tabular=true
 #include <benchmark/benchmark.h>
 
-#include "core/allocator_tuning.h"
+#include "core/runtime/allocator_tuning.h"
 #include "core/flat/flat_decode.h"
 #include "core/flat/flat_encode.h"
 #include "core/flat/flat_merge.h"

@@ -6,7 +6,7 @@
 
 #include <random>
 
-#include "core/dictionary_builder.h"
+#include "core/model/dictionary_builder.h"
 #include "tests/support/request_merger.h"
 
 namespace proflow {

@@ -28,7 +28,7 @@
 #include <thread>
 #include <vector>
 
-#include "core/otlp_types.h"
+#include "core/model/otlp_types.h"
 
 namespace {
 

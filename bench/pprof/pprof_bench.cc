@@ -11,7 +11,7 @@
 #include <random>
 #include <sstream>
 
-#include "core/allocator_tuning.h"
+#include "core/runtime/allocator_tuning.h"
 #include "core/flat/flat_batch.h"
 #include "core/formats/pprof/flat_to_pprof.h"
 #include "core/formats/pprof/otlp_to_pprof.h"

@@ -1,7 +1,7 @@
 // Every component type compiled into this binary, registered in one place.
 #pragma once
 
-#include "core/registry.h"
+#include "core/component/registry.h"
 
 namespace proflow {
 

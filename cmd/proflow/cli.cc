@@ -5,7 +5,7 @@
 
 #include "cmd/proflow/commands.h"
 #include "core/config/config_types.h"
-#include "core/allocator_tuning.h"
+#include "core/runtime/allocator_tuning.h"
 
 namespace proflow {
 

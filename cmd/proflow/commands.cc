@@ -10,7 +10,7 @@
 #include "cmd/proflow/config_watch.h"
 #include "cmd/proflow/embedded_config.h"
 #include "core/net/open_files_limit.h"
-#include "core/service.h"
+#include "core/service/service.h"
 #include "core/telemetry/logging.h"
 
 namespace proflow {

@@ -3,7 +3,7 @@
 
 #include <string>
 
-#include "core/factory.h"
+#include "core/component/factory.h"
 
 namespace proflow {
 

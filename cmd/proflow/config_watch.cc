@@ -3,7 +3,7 @@
 #include <fstream>
 #include <iterator>
 
-#include "core/stable_hash.h"
+#include "core/util/stable_hash.h"
 
 namespace proflow {
 

@@ -247,7 +247,7 @@ Status writeOutput(const flat::Batch& batch, const std::string& to, const std::s
 // at a time that was about half of `proflow convert`'s CPU time (perf: page faults under the
 // copies). glibc's huge-page heap faults it in 2 MiB at a time, small buffers too. Small inputs do
 // not pay a second start-up for it. The daemon cannot set the tunable for itself: its allocator
-// policy advises only its buffers of 4 MiB or more (core/allocator_tuning.h).
+// policy advises only its buffers of 4 MiB or more (core/runtime/allocator_tuning.h).
 void execConvertWithHugePageHeap(char** argv, const std::string& input) {
   if (std::getenv("GLIBC_TUNABLES") != nullptr) return;  // the caller's choice, or already re-executed
   struct stat st {};

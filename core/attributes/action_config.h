@@ -9,7 +9,7 @@
 
 #include "core/config/config_node.h"
 #include "core/config/config_reader.h"
-#include "core/otlp_types.h"
+#include "core/model/otlp_types.h"
 
 namespace proflow::attributes {
 

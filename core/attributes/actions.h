@@ -9,7 +9,7 @@
 
 #include "core/attributes/action_config.h"
 #include "core/attributes/named_regex.h"
-#include "core/otlp_types.h"
+#include "core/model/otlp_types.h"
 
 namespace proflow::attributes {
 

@@ -18,7 +18,7 @@
 #include <string>
 
 #include "core/auth/authenticator.h"
-#include "core/component.h"
+#include "core/component/component.h"
 #include "core/config/config_reader.h"
 
 namespace proflow::auth {

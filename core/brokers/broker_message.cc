@@ -9,8 +9,8 @@
 #include "core/flat/flat_identity.h"
 #include "core/flat/flat_split.h"
 #include "core/formats/otlp_json/otlp_json.h"
-#include "core/otlp_types.h"
-#include "core/stable_hash.h"
+#include "core/model/otlp_types.h"
+#include "core/util/stable_hash.h"
 
 namespace proflow::broker_message {
 namespace {

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "core/flat/flat_batch.h"
-#include "core/status.h"
+#include "core/util/status.h"
 
 namespace proflow::broker_message {
 

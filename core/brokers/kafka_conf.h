@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "core/config/config_reader.h"
-#include "core/status.h"
+#include "core/util/status.h"
 
 namespace proflow::brokers {
 

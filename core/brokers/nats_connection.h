@@ -8,7 +8,7 @@
 #include <string>
 
 #include "core/config/config_reader.h"
-#include "core/status.h"
+#include "core/util/status.h"
 
 namespace proflow::brokers {
 

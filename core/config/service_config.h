@@ -8,11 +8,11 @@
 #include <vector>
 
 #include "core/auth/auth_config.h"
-#include "core/component.h"
+#include "core/component/component.h"
 #include "core/config/component_config.h"
 #include "core/config/config_errors.h"
 #include "core/config/config_node.h"
-#include "core/registry.h"
+#include "core/component/registry.h"
 #include "core/status/status_config.h"
 
 namespace proflow::config {

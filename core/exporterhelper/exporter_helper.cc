@@ -4,7 +4,7 @@
 
 #include <algorithm>
 
-#include "core/thread_name.h"
+#include "core/runtime/thread_name.h"
 
 namespace proflow::exporterhelper {
 

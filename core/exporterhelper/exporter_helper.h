@@ -23,9 +23,9 @@
 
 #include "core/exporterhelper/exporter_helper_config.h"
 #include "core/exporterhelper/persistent_store.h"
-#include "core/durable_acceptance.h"
+#include "core/component/durable_acceptance.h"
 #include "core/exporterhelper/sender.h"
-#include "core/factory.h"
+#include "core/component/factory.h"
 
 namespace proflow::exporterhelper {
 

@@ -14,8 +14,8 @@
 #include <string>
 #include <vector>
 
-#include "core/batch.h"
-#include "core/status.h"
+#include "core/model/batch.h"
+#include "core/util/status.h"
 
 namespace proflow::exporterhelper {
 

@@ -3,9 +3,9 @@
 // standard counters all come from ExporterHelper.
 #pragma once
 
-#include "core/batch.h"
-#include "core/component.h"
-#include "core/status.h"
+#include "core/model/batch.h"
+#include "core/component/component.h"
+#include "core/util/status.h"
 
 namespace proflow::exporterhelper {
 

@@ -2,7 +2,7 @@
 
 #include <span>
 
-#include "core/otlp_types.h"
+#include "core/model/otlp_types.h"
 
 namespace proflow::flat {
 

@@ -4,8 +4,8 @@
 #pragma once
 
 #include "core/flat/flat_batch.h"
-#include "core/otlp_types.h"
-#include "core/status.h"
+#include "core/model/otlp_types.h"
+#include "core/util/status.h"
 
 namespace proflow::flat {
 

@@ -4,7 +4,7 @@
 #include <cstring>
 
 #include "core/flat/wire.h"
-#include "core/utf8.h"
+#include "core/util/utf8.h"
 
 namespace proflow::flat {
 namespace {

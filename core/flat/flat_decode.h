@@ -1,7 +1,7 @@
 // OTLP ExportProfilesServiceRequest (or ProfilesData) bytes -> flat::Batch, without protobuf
 // messages. Structural errors (truncation, wrong wire types, invalid UTF-8 in string fields, too
 // many entries) refuse the whole request; with `validate`, the checks every receiver applies
-// (core/otlp_validate.h) run on the result: a bad dictionary refuses the request, a bad profile is
+// (core/model/otlp_validate.h) run on the result: a bad dictionary refuses the request, a bad profile is
 // removed and reported (OTLP partial success).
 #pragma once
 
@@ -13,7 +13,7 @@
 
 #include "core/flat/flat_batch.h"
 #include "core/formats/varint_bits.h"
-#include "core/status.h"
+#include "core/util/status.h"
 
 namespace proflow::flat {
 
@@ -40,7 +40,7 @@ struct DecodeResult {
 // Decodes `wire` into `out` (replacing its content).
 DecodeResult decode(std::string_view wire, Batch* out, const DecodeOptions& options = {});
 
-// The receivers' checks (core/otlp_validate.h) on a flat batch; removes invalid profiles.
+// The receivers' checks (core/model/otlp_validate.h) on a flat batch; removes invalid profiles.
 // `samples_with_unknown_fields` (sorted sample rows) selects the pre-v1.10 layout hint.
 DecodeResult validateAndPrune(Batch* batch, const std::vector<uint32_t>& samples_with_unknown_fields = {});
 

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cstring>
 
-#include "core/otlp_types.h"
+#include "core/model/otlp_types.h"
 
 namespace proflow::flat {
 namespace {

@@ -15,7 +15,7 @@
 
 #include "core/flat/flat_batch.h"
 #include "core/flat/flat_identity.h"
-#include "core/index_set.h"
+#include "core/util/index_set.h"
 
 namespace proflow::flat {
 

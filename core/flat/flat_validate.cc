@@ -1,5 +1,5 @@
 // The receivers' structural checks on a flat batch: the only copy of these rules (the protobuf
-// validateAndPrune of core/otlp_validate.cc runs them on a request's wire form).
+// validateAndPrune of core/model/otlp_validate.cc runs them on a request's wire form).
 #include <algorithm>
 
 #include "core/flat/flat_decode.h"

@@ -4,8 +4,8 @@
 
 #include <vector>
 
-#include "core/consumer.h"
-#include "core/durable_acceptance.h"
+#include "core/component/consumer.h"
+#include "core/component/durable_acceptance.h"
 
 namespace proflow::graph {
 

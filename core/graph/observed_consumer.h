@@ -4,8 +4,8 @@
 // one after each processor (sent).
 #pragma once
 
-#include "core/consumer.h"
-#include "core/durable_acceptance.h"
+#include "core/component/consumer.h"
+#include "core/component/durable_acceptance.h"
 #include "core/telemetry/component_telemetry.h"
 
 namespace proflow::graph {

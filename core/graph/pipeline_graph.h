@@ -19,10 +19,10 @@
 #include <vector>
 
 #include "core/config/service_config.h"
-#include "core/factory.h"
+#include "core/component/factory.h"
 #include "core/graph/graph_diff.h"
 #include "core/graph/switch_consumer.h"
-#include "core/runtime.h"
+#include "core/runtime/runtime.h"
 #include "core/status/batch_tap.h"
 #include "core/telemetry/metrics.h"
 

@@ -12,9 +12,9 @@
 #include <memory>
 #include <mutex>
 
-#include "core/component.h"
-#include "core/consumer.h"
-#include "core/durable_acceptance.h"
+#include "core/component/component.h"
+#include "core/component/consumer.h"
+#include "core/component/durable_acceptance.h"
 
 namespace proflow::graph {
 

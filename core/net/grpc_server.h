@@ -8,7 +8,7 @@
 #include <chrono>
 #include <memory>
 
-#include "core/component.h"
+#include "core/component/component.h"
 
 namespace proflow::net {
 

@@ -14,7 +14,7 @@
 #include <string_view>
 
 #include "core/net/http_types.h"
-#include "core/status.h"
+#include "core/util/status.h"
 
 namespace proflow::net {
 

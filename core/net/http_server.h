@@ -25,7 +25,7 @@
 #include "core/compression/compression.h"
 #include "core/net/http_types.h"
 #include "core/net/in_flight_budget.h"
-#include "core/status.h"
+#include "core/util/status.h"
 
 namespace boost::asio::ssl {
 class context;

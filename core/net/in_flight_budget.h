@@ -28,7 +28,7 @@
 #include <mutex>
 #include <string>
 
-#include "core/status.h"
+#include "core/util/status.h"
 
 namespace proflow::net {
 

@@ -7,7 +7,7 @@
 
 #include "core/net/http_server.h"
 #include "core/net/tls_config.h"
-#include "core/status.h"
+#include "core/util/status.h"
 
 namespace proflow::net {
 

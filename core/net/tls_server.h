@@ -9,7 +9,7 @@
 #include <memory>
 
 #include "core/net/tls_config.h"
-#include "core/status.h"
+#include "core/util/status.h"
 
 namespace proflow::net {
 

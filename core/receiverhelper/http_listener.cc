@@ -3,7 +3,7 @@
 #include "core/auth/server_auth.h"
 #include "core/net/endpoint.h"
 #include "core/net/receiver_server.h"
-#include "core/runtime.h"
+#include "core/runtime/runtime.h"
 
 namespace proflow::receiverhelper {
 

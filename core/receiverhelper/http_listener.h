@@ -19,7 +19,7 @@
 
 #include "core/auth/auth_config.h"
 #include "core/config/config_reader.h"
-#include "core/factory.h"
+#include "core/component/factory.h"
 #include "core/net/http_server.h"
 #include "core/net/server_limits.h"
 #include "core/net/tls_config.h"

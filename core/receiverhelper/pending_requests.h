@@ -8,7 +8,7 @@
 #include <limits>
 #include <thread>
 
-#include "core/component.h"
+#include "core/component/component.h"
 
 namespace proflow::receiverhelper {
 

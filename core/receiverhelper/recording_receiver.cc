@@ -6,7 +6,7 @@
 #include "core/flat/flat_attributes.h"
 #include "core/net/http_util.h"
 #include "core/net/in_flight_budget.h"
-#include "core/runtime.h"
+#include "core/runtime/runtime.h"
 
 namespace proflow::receiverhelper {
 namespace {

@@ -1,6 +1,6 @@
 // A receiver of whole recordings, one file per request, for producers that write files (a JVM's
 // JFR recordings, `perf record` output): `POST <path>` and/or a directory watched for finished
-// files (core/directory_watcher.h). It inflates gzip/zstd bodies within the listener's limits,
+// files (core/receiverhelper/directory_watcher.h). It inflates gzip/zstd bodies within the listener's limits,
 // accounts what decoding holds against the request's in-flight claim, adds the configured and the
 // request's resource attributes, and hands the batch to the pipeline. The format is the decoder's.
 #pragma once
@@ -13,9 +13,9 @@
 #include <string>
 #include <string_view>
 
-#include "core/consumer.h"
-#include "core/directory_watcher.h"
-#include "core/factory.h"
+#include "core/component/consumer.h"
+#include "core/receiverhelper/directory_watcher.h"
+#include "core/component/factory.h"
 #include "core/flat/flat_batch.h"
 #include "core/net/http_server.h"
 #include "core/receiverhelper/http_listener.h"

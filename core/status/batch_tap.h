@@ -6,8 +6,8 @@
 
 #include <memory>
 
-#include "core/consumer.h"
-#include "core/durable_acceptance.h"
+#include "core/component/consumer.h"
+#include "core/component/durable_acceptance.h"
 #include "core/flat/flat_batch.h"
 
 namespace proflow::status {

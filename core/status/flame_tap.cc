@@ -6,7 +6,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "core/thread_name.h"
+#include "core/runtime/thread_name.h"
 
 namespace proflow::status {
 namespace {

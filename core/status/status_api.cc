@@ -3,7 +3,7 @@
 #include <cmath>
 #include <set>
 
-#include "core/component.h"
+#include "core/component/component.h"
 #include "core/status/json_text.h"
 #include "core/status/last_errors.h"
 

@@ -7,8 +7,8 @@
 #include <array>
 #include <string>
 
-#include "core/batch.h"
-#include "core/component.h"
+#include "core/model/batch.h"
+#include "core/component/component.h"
 #include "core/telemetry/metrics.h"
 
 namespace proflow::telemetry {

@@ -17,7 +17,7 @@
 
 #include "core/net/http_types.h"
 
-#include "core/status.h"
+#include "core/util/status.h"
 #include "core/telemetry/component_telemetry.h"
 #include "core/telemetry/metrics.h"
 

@@ -1,7 +1,7 @@
 #include "exporters/datadog/factory.h"
 
 #include "core/exporterhelper/exporter_helper.h"
-#include "core/factory_helpers.h"
+#include "core/component/factory_helpers.h"
 #include "exporters/datadog/datadog_sender.h"
 
 namespace proflow::exporters::datadog {

@@ -12,8 +12,8 @@
 
 #include "core/flat/flat_attributes.h"
 #include "core/formats/pprof/flat_to_pprof.h"
-#include "core/prometheus_labels.h"
-#include "core/pyroscope_metric.h"
+#include "core/util/prometheus_labels.h"
+#include "core/util/pyroscope_metric.h"
 
 namespace proflow::exporters::datadog {
 namespace {

@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "core/flat/flat_batch.h"
-#include "core/status.h"
+#include "core/util/status.h"
 
 namespace proflow::exporters::datadog {
 

@@ -2,7 +2,7 @@
 // refuses data, so it can sit next to real exporters without affecting them.
 #pragma once
 
-#include "core/factory.h"
+#include "core/component/factory.h"
 #include "exporters/debug/config.h"
 
 namespace proflow::exporters::debug {

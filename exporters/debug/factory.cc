@@ -1,6 +1,6 @@
 #include "exporters/debug/factory.h"
 
-#include "core/factory_helpers.h"
+#include "core/component/factory_helpers.h"
 #include "exporters/debug/debug_exporter.h"
 
 namespace proflow::exporters::debug {

@@ -9,8 +9,8 @@
 #include <string_view>
 #include <vector>
 
-#include "core/batch.h"
-#include "core/status.h"
+#include "core/model/batch.h"
+#include "core/util/status.h"
 
 namespace proflow::exporters::file {
 

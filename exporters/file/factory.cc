@@ -2,7 +2,7 @@
 
 #include <stdexcept>
 
-#include "core/factory_helpers.h"
+#include "core/component/factory_helpers.h"
 #include "exporters/file/file_exporter.h"
 
 namespace proflow::exporters::file {

@@ -2,7 +2,7 @@
 
 #include <unistd.h>
 
-#include "core/thread_name.h"
+#include "core/runtime/thread_name.h"
 
 namespace proflow::exporters::file {
 namespace {

@@ -9,7 +9,7 @@
 #include <stop_token>
 #include <thread>
 
-#include "core/factory.h"
+#include "core/component/factory.h"
 #include "exporters/file/config.h"
 #include "exporters/file/encoder.h"
 #include "exporters/file/group_directory.h"

@@ -1,7 +1,7 @@
 #include "exporters/kafka/factory.h"
 
 #include "core/exporterhelper/exporter_helper.h"
-#include "core/factory_helpers.h"
+#include "core/component/factory_helpers.h"
 #include "exporters/kafka/kafka_sender.h"
 
 namespace proflow::exporters::kafka {

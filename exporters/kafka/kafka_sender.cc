@@ -4,7 +4,7 @@
 #include <memory>
 #include <mutex>
 
-#include "core/thread_name.h"
+#include "core/runtime/thread_name.h"
 
 namespace proflow::exporters::kafka {
 namespace {

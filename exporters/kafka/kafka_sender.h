@@ -12,7 +12,7 @@
 #include "core/brokers/kafka_conf.h"
 #include "core/brokers/kafka_events.h"
 #include "core/exporterhelper/sender.h"
-#include "core/factory.h"
+#include "core/component/factory.h"
 #include "exporters/kafka/config.h"
 
 namespace proflow::exporters::kafka {

@@ -1,6 +1,6 @@
 #include "exporters/loadbalancing/factory.h"
 
-#include "core/factory_helpers.h"
+#include "core/component/factory_helpers.h"
 #include "exporters/loadbalancing/loadbalancing_exporter.h"
 
 namespace proflow::exporters::loadbalancing {

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "core/stable_hash.h"
+#include "core/util/stable_hash.h"
 
 namespace proflow::exporters::loadbalancing {
 

@@ -6,7 +6,7 @@
 #include "core/flat/flat_attributes.h"
 #include "core/flat/flat_merge.h"
 #include "core/flat/flat_split.h"
-#include "core/thread_name.h"
+#include "core/runtime/thread_name.h"
 #include "exporters/loadbalancing/resolver.h"
 #include "exporters/otlp/grpc_sender.h"
 

@@ -15,8 +15,8 @@
 #include <mutex>
 #include <thread>
 
-#include "core/durable_acceptance.h"
-#include "core/factory.h"
+#include "core/component/durable_acceptance.h"
+#include "core/component/factory.h"
 #include "exporters/loadbalancing/config.h"
 #include "exporters/loadbalancing/hash_ring.h"
 

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "core/status.h"
+#include "core/util/status.h"
 
 namespace proflow::exporters::loadbalancing {
 

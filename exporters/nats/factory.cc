@@ -1,7 +1,7 @@
 #include "exporters/nats/factory.h"
 
 #include "core/exporterhelper/exporter_helper.h"
-#include "core/factory_helpers.h"
+#include "core/component/factory_helpers.h"
 #include "exporters/nats/nats_sender.h"
 
 namespace proflow::exporters::nats {

@@ -9,7 +9,7 @@
 #include "core/brokers/broker_message.h"
 #include "core/brokers/nats_connection.h"
 #include "core/exporterhelper/sender.h"
-#include "core/factory.h"
+#include "core/component/factory.h"
 #include "exporters/nats/config.h"
 
 namespace proflow::exporters::nats {

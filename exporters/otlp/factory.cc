@@ -1,7 +1,7 @@
 #include "exporters/otlp/factory.h"
 
 #include "core/exporterhelper/exporter_helper.h"
-#include "core/factory_helpers.h"
+#include "core/component/factory_helpers.h"
 #include "exporters/otlp/grpc_sender.h"
 
 namespace proflow::exporters::otlp {

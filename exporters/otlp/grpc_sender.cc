@@ -8,8 +8,8 @@
 
 #include "core/auth/client_auth.h"
 #include "core/flat/flat_encode.h"
-#include "core/grpc_status.h"
-#include "core/otlp_profiles_version.h"
+#include "core/net/grpc_status.h"
+#include "core/model/otlp_profiles_version.h"
 #include "core/net/grpc_channel.h"
 
 namespace proflow::exporters::otlp {

@@ -7,7 +7,7 @@
 
 #include "core/auth/authenticator.h"
 #include "core/exporterhelper/sender.h"
-#include "core/factory.h"
+#include "core/component/factory.h"
 #include "exporters/otlp/config.h"
 
 namespace proflow::exporters::otlp {

@@ -4,7 +4,7 @@
 #include "core/compression/compression.h"
 #include "core/flat/flat_encode.h"
 #include "core/formats/otlp_json/otlp_json.h"
-#include "core/otlp_profiles_version.h"
+#include "core/model/otlp_profiles_version.h"
 
 namespace proflow::exporters::otlphttp {
 

@@ -5,7 +5,7 @@
 
 #include "core/auth/authenticator.h"
 #include "core/exporterhelper/sender.h"
-#include "core/factory.h"
+#include "core/component/factory.h"
 #include "core/net/http_client.h"
 #include "exporters/otlphttp/config.h"
 

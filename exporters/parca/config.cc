@@ -3,7 +3,7 @@
 #include <filesystem>
 
 #include "core/net/grpc_channel.h"
-#include "core/prometheus_labels.h"
+#include "core/util/prometheus_labels.h"
 
 namespace proflow::exporters::parca {
 

@@ -1,7 +1,7 @@
 #include "exporters/parca/factory.h"
 
 #include "core/exporterhelper/exporter_helper.h"
-#include "core/factory_helpers.h"
+#include "core/component/factory_helpers.h"
 #include "exporters/parca/parca_sender.h"
 
 namespace proflow::exporters::parca {

@@ -2,7 +2,7 @@
 
 #include <memory>
 
-#include "core/factory.h"
+#include "core/component/factory.h"
 
 namespace proflow::exporters::parca {
 

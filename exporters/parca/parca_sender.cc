@@ -4,7 +4,7 @@
 #include <spdlog/spdlog.h>
 
 #include "core/auth/client_auth.h"
-#include "core/grpc_status.h"
+#include "core/net/grpc_status.h"
 #include "core/net/grpc_channel.h"
 #include "exporters/parca/write_raw.h"
 #include "parca/profilestore/v1alpha1/profilestore.grpc.pb.h"

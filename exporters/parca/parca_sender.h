@@ -9,7 +9,7 @@
 
 #include "core/auth/authenticator.h"
 #include "core/exporterhelper/sender.h"
-#include "core/factory.h"
+#include "core/component/factory.h"
 #include "exporters/parca/config.h"
 
 namespace proflow::exporters::parca {

@@ -1,7 +1,7 @@
 #include "exporters/pyroscope/factory.h"
 
 #include "core/exporterhelper/exporter_helper.h"
-#include "core/factory_helpers.h"
+#include "core/component/factory_helpers.h"
 #include "exporters/pyroscope/pyroscope_sender.h"
 
 namespace proflow::exporters::pyroscope {

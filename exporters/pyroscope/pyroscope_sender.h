@@ -8,7 +8,7 @@
 
 #include "core/auth/authenticator.h"
 #include "core/exporterhelper/sender.h"
-#include "core/factory.h"
+#include "core/component/factory.h"
 #include "core/net/http_client.h"
 #include "exporters/pyroscope/config.h"
 #include "exporters/pyroscope/series.h"

@@ -6,7 +6,7 @@
 
 #include "core/flat/flat_attributes.h"
 #include "core/formats/pprof/flat_to_pprof.h"
-#include "core/pyroscope_metric.h"
+#include "core/util/pyroscope_metric.h"
 
 namespace proflow::exporters::pyroscope {
 namespace {

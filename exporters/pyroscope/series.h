@@ -20,8 +20,8 @@
 #include <vector>
 
 #include "core/flat/flat_batch.h"
-#include "core/prometheus_labels.h"
-#include "core/status.h"
+#include "core/util/prometheus_labels.h"
+#include "core/util/status.h"
 #include "pyroscope/push/v1/push.pb.h"
 
 namespace proflow::exporters::pyroscope {
@@ -43,7 +43,7 @@ struct SeriesOptions {
   std::map<std::string, std::string> external_labels;
 };
 
-// Label names: isValidLabelName / sanitizeLabelName from core/prometheus_labels.h.
+// Label names: isValidLabelName / sanitizeLabelName from core/util/prometheus_labels.h.
 
 // Errors (kInvalidArgument) come from the OTLP -> pprof conversion (dangling dictionary indexes).
 // Reads the flat batch directly (flat_to_pprof), without the protobuf request.

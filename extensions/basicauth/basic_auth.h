@@ -10,7 +10,7 @@
 #include <string>
 
 #include "core/auth/authenticator.h"
-#include "core/factory.h"
+#include "core/component/factory.h"
 #include "extensions/basicauth/config.h"
 
 namespace proflow::extensions::basicauth {

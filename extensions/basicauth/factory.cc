@@ -1,6 +1,6 @@
 #include "extensions/basicauth/factory.h"
 
-#include "core/factory_helpers.h"
+#include "core/component/factory_helpers.h"
 #include "extensions/basicauth/basic_auth.h"
 
 namespace proflow::extensions::basicauth {

@@ -5,7 +5,7 @@
 #include <memory>
 
 #include "core/auth/authenticator.h"
-#include "core/factory.h"
+#include "core/component/factory.h"
 #include "extensions/bearertokenauth/config.h"
 #include "extensions/bearertokenauth/token_source.h"
 

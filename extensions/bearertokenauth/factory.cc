@@ -1,6 +1,6 @@
 #include "extensions/bearertokenauth/factory.h"
 
-#include "core/factory_helpers.h"
+#include "core/component/factory_helpers.h"
 #include "extensions/bearertokenauth/bearer_token_auth.h"
 
 namespace proflow::extensions::bearertokenauth {

@@ -11,7 +11,7 @@
 #include <sys/types.h>
 #include <vector>
 
-#include "core/status.h"
+#include "core/util/status.h"
 
 namespace proflow::extensions::bearertokenauth {
 

@@ -1,6 +1,6 @@
 #include "extensions/symbolstore/factory.h"
 
-#include "core/factory_helpers.h"
+#include "core/component/factory_helpers.h"
 #include "extensions/symbolstore/symbol_store_extension.h"
 
 namespace proflow::extensions::symbolstore {

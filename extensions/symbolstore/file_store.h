@@ -11,8 +11,8 @@
 #include <string>
 #include <unordered_map>
 
-#include "core/status.h"
-#include "core/symbol_source.h"
+#include "core/util/status.h"
+#include "core/component/symbol_source.h"
 
 namespace proflow::extensions::symbolstore {
 

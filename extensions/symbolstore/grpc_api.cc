@@ -11,7 +11,7 @@
 #include <map>
 #include <mutex>
 
-#include "core/grpc_status.h"
+#include "core/net/grpc_status.h"
 #include "core/net/grpc_server.h"
 #include "extensions/symbolstore/elf_check.h"
 #include "parca/debuginfo/v1alpha1/debuginfo.grpc.pb.h"

@@ -12,7 +12,7 @@
 #pragma once
 
 #include "core/net/http_server.h"
-#include "core/runtime.h"
+#include "core/runtime/runtime.h"
 #include "extensions/symbolstore/symbol_store.h"
 
 namespace proflow::extensions::symbolstore {

@@ -10,7 +10,7 @@
 #include <optional>
 #include <string>
 
-#include "core/factory.h"
+#include "core/component/factory.h"
 #include "core/net/http_client.h"
 #include "extensions/symbolstore/config.h"
 #include "extensions/symbolstore/file_store.h"

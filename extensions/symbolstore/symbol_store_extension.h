@@ -5,9 +5,9 @@
 
 #include <memory>
 
-#include "core/factory.h"
+#include "core/component/factory.h"
 #include "core/net/http_server.h"
-#include "core/symbol_source.h"
+#include "core/component/symbol_source.h"
 #include "extensions/symbolstore/config.h"
 #include "extensions/symbolstore/grpc_api.h"
 #include "extensions/symbolstore/symbol_store.h"

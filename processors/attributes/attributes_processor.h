@@ -6,7 +6,7 @@
 #pragma once
 
 #include "core/attributes/actions.h"
-#include "core/factory.h"
+#include "core/component/factory.h"
 #include "processors/attributes/config.h"
 #include "processors/attributes/profile_matcher.h"
 

@@ -1,6 +1,6 @@
 #include "processors/attributes/factory.h"
 
-#include "core/factory_helpers.h"
+#include "core/component/factory_helpers.h"
 #include "processors/attributes/attributes_processor.h"
 
 namespace proflow::processors::attributes {

@@ -2,9 +2,9 @@
 
 #include <algorithm>
 
-#include "core/durable_acceptance.h"
+#include "core/component/durable_acceptance.h"
 #include "core/flat/flat_split.h"
-#include "core/thread_name.h"
+#include "core/runtime/thread_name.h"
 #include "processors/batch/shard_router.h"
 
 namespace proflow::processors::batch {

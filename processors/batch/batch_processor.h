@@ -33,7 +33,7 @@
 #include <thread>
 #include <vector>
 
-#include "core/factory.h"
+#include "core/component/factory.h"
 #include "core/flat/flat_merge.h"
 #include "processors/batch/config.h"
 

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "core/cpu_limits.h"
+#include "core/runtime/cpu_limits.h"
 
 namespace proflow::processors::batch {
 namespace {

@@ -1,6 +1,6 @@
 #include "processors/batch/factory.h"
 
-#include "core/factory_helpers.h"
+#include "core/component/factory_helpers.h"
 #include "processors/batch/batch_processor.h"
 
 namespace proflow::processors::batch {

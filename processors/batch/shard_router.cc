@@ -4,7 +4,7 @@
 
 #include "core/flat/flat_merge.h"
 #include "core/flat/flat_split.h"
-#include "core/stable_hash.h"
+#include "core/util/stable_hash.h"
 
 namespace proflow::processors::batch {
 

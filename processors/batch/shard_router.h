@@ -6,7 +6,7 @@
 #include <cstddef>
 #include <vector>
 
-#include "core/batch.h"
+#include "core/model/batch.h"
 
 namespace proflow::processors::batch {
 

@@ -2,7 +2,7 @@
 // counts the serialized bytes before and after.
 #pragma once
 
-#include "core/factory.h"
+#include "core/component/factory.h"
 #include "processors/compress/config.h"
 
 namespace proflow::processors::compress {

@@ -1,6 +1,6 @@
 #include "processors/compress/factory.h"
 
-#include "core/factory_helpers.h"
+#include "core/component/factory_helpers.h"
 #include "processors/compress/compress_processor.h"
 
 namespace proflow::processors::compress {

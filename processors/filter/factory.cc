@@ -1,6 +1,6 @@
 #include "processors/filter/factory.h"
 
-#include "core/factory_helpers.h"
+#include "core/component/factory_helpers.h"
 #include "processors/filter/filter_processor.h"
 
 namespace proflow::processors::filter {

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "core/attributes/named_regex.h"
-#include "core/factory.h"
+#include "core/component/factory.h"
 #include "core/flat/flat_attributes.h"
 #include "core/flat/flat_merge.h"
 #include "processors/filter/config.h"

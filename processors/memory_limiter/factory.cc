@@ -1,6 +1,6 @@
 #include "processors/memory_limiter/factory.h"
 
-#include "core/factory_helpers.h"
+#include "core/component/factory_helpers.h"
 #include "processors/memory_limiter/memory_limiter_processor.h"
 
 namespace proflow::processors::memory_limiter {

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "core/thread_name.h"
+#include "core/runtime/thread_name.h"
 #include "processors/memory_limiter/memory_source.h"
 
 namespace proflow::processors::memory_limiter {

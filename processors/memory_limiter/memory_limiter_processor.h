@@ -14,7 +14,7 @@
 #include <mutex>
 #include <thread>
 
-#include "core/factory.h"
+#include "core/component/factory.h"
 #include "processors/memory_limiter/config.h"
 #include "processors/memory_limiter/memory_guard.h"
 #include "processors/memory_limiter/memory_source.h"

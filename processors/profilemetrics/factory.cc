@@ -1,6 +1,6 @@
 #include "processors/profilemetrics/factory.h"
 
-#include "core/factory_helpers.h"
+#include "core/component/factory_helpers.h"
 #include "processors/profilemetrics/profilemetrics_processor.h"
 
 namespace proflow::processors::profilemetrics {

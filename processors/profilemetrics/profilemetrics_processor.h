@@ -9,7 +9,7 @@
 #include <functional>
 #include <mutex>
 
-#include "core/factory.h"
+#include "core/component/factory.h"
 #include "processors/profilemetrics/config.h"
 #include "processors/profilemetrics/series_store.h"
 

@@ -1,6 +1,6 @@
 #include "processors/resource/factory.h"
 
-#include "core/factory_helpers.h"
+#include "core/component/factory_helpers.h"
 #include "processors/resource/resource_processor.h"
 
 namespace proflow::processors::resource {

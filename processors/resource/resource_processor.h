@@ -5,7 +5,7 @@
 #pragma once
 
 #include "core/attributes/actions.h"
-#include "core/factory.h"
+#include "core/component/factory.h"
 #include "processors/resource/config.h"
 
 namespace proflow::processors::resource {

@@ -7,7 +7,7 @@
 #include <string_view>
 #include <vector>
 
-#include "core/otlp_types.h"
+#include "core/model/otlp_types.h"
 
 namespace proflow::processors::resourcedetection {
 

@@ -1,6 +1,6 @@
 #include "processors/resourcedetection/factory.h"
 
-#include "core/factory_helpers.h"
+#include "core/component/factory_helpers.h"
 #include "processors/resourcedetection/resourcedetection_processor.h"
 
 namespace proflow::processors::resourcedetection {

@@ -5,7 +5,7 @@
 
 #include <memory>
 
-#include "core/factory.h"
+#include "core/component/factory.h"
 #include "processors/resourcedetection/config.h"
 #include "processors/resourcedetection/resource_detector.h"
 

@@ -1,6 +1,6 @@
 #include "processors/sample/factory.h"
 
-#include "core/factory_helpers.h"
+#include "core/component/factory_helpers.h"
 #include "processors/sample/sample_processor.h"
 
 namespace proflow::processors::sample {

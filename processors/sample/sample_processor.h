@@ -11,7 +11,7 @@
 #include <functional>
 #include <mutex>
 
-#include "core/factory.h"
+#include "core/component/factory.h"
 #include "core/flat/flat_attributes.h"
 #include "core/flat/flat_merge.h"
 #include "processors/sample/config.h"

@@ -10,13 +10,13 @@
 #include <string_view>
 #include <unordered_map>
 
-#include "core/stable_hash.h"
+#include "core/util/stable_hash.h"
 
 namespace proflow::processors::sample {
 
 using Clock = std::chrono::steady_clock;
 
-// stableHash and mix64 (the same on every machine) come from core/stable_hash.h.
+// stableHash and mix64 (the same on every machine) come from core/util/stable_hash.h.
 // A uniform double in [0, 1) from the top 53 bits of `h`.
 double unitInterval(uint64_t h);
 

@@ -2,7 +2,7 @@
 
 #include <set>
 
-#include "core/component.h"
+#include "core/component/component.h"
 
 namespace proflow::symbolize {
 

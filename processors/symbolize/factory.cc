@@ -1,6 +1,6 @@
 #include "processors/symbolize/factory.h"
 
-#include "core/factory_helpers.h"
+#include "core/component/factory_helpers.h"
 #include "processors/symbolize/symbolize_processor.h"
 
 namespace proflow {

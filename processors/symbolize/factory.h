@@ -3,7 +3,7 @@
 
 #include <memory>
 
-#include "core/factory.h"
+#include "core/component/factory.h"
 
 namespace proflow {
 

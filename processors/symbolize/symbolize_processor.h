@@ -5,7 +5,7 @@
 
 #include <memory>
 
-#include "core/factory.h"
+#include "core/component/factory.h"
 #include "processors/symbolize/config.h"
 #include "processors/symbolize/symbolizer.h"
 

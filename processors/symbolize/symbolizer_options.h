@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "core/symbol_source.h"
+#include "core/component/symbol_source.h"
 #include "processors/symbolize/debuginfod_fetcher.h"
 
 namespace proflow::symbolize {

@@ -15,7 +15,7 @@
 
 #include "core/compression/compression.h"
 #include "core/flat/flat_batch.h"
-#include "core/status.h"
+#include "core/util/status.h"
 #include "receivers/datadog/intake.h"
 
 namespace proflow::receivers::datadog {

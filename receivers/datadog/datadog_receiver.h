@@ -7,7 +7,7 @@
 
 #include <memory>
 
-#include "core/factory.h"
+#include "core/component/factory.h"
 #include "core/net/http_server.h"
 #include "receivers/datadog/config.h"
 

@@ -1,6 +1,6 @@
 #include "receivers/datadog/factory.h"
 
-#include "core/factory_helpers.h"
+#include "core/component/factory_helpers.h"
 #include "receivers/datadog/datadog_receiver.h"
 
 namespace proflow::receivers::datadog {

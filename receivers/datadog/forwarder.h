@@ -14,7 +14,7 @@
 #include <memory>
 #include <string>
 
-#include "core/factory.h"
+#include "core/component/factory.h"
 #include "core/telemetry/metrics.h"
 #include "core/net/http_client.h"
 #include "core/net/http_server.h"

@@ -15,7 +15,7 @@
 #include <utility>
 #include <vector>
 
-#include "core/status.h"
+#include "core/util/status.h"
 
 namespace proflow::receivers::datadog {
 

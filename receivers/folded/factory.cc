@@ -1,6 +1,6 @@
 #include "receivers/folded/factory.h"
 
-#include "core/factory_helpers.h"
+#include "core/component/factory_helpers.h"
 #include "receivers/folded/folded_receiver.h"
 
 namespace proflow::receivers::folded {

@@ -6,7 +6,7 @@
 
 #include <memory>
 
-#include "core/factory.h"
+#include "core/component/factory.h"
 #include "core/net/http_server.h"
 #include "core/receiverhelper/pending_requests.h"
 #include "receivers/folded/config.h"

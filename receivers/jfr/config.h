@@ -15,12 +15,12 @@
 #include <string>
 
 #include "core/config/config_reader.h"
-#include "core/directory_watcher.h"
+#include "core/receiverhelper/directory_watcher.h"
 #include "core/receiverhelper/http_listener.h"
 
 namespace proflow::receivers::jfr {
 
-// The directory mode's keys (core/directory_watcher.h), with the suffix of JFR recordings.
+// The directory mode's keys (core/receiverhelper/directory_watcher.h), with the suffix of JFR recordings.
 struct DirectoryConfig : DirectoryWatchConfig {
   DirectoryConfig() { suffix = ".jfr"; }
 };

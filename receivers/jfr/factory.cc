@@ -1,6 +1,6 @@
 #include "receivers/jfr/factory.h"
 
-#include "core/factory_helpers.h"
+#include "core/component/factory_helpers.h"
 #include "receivers/jfr/jfr_receiver.h"
 
 namespace proflow::receivers::jfr {

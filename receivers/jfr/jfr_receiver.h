@@ -4,7 +4,7 @@
 
 #include <memory>
 
-#include "core/factory.h"
+#include "core/component/factory.h"
 #include "core/receiverhelper/recording_receiver.h"
 #include "receivers/jfr/config.h"
 

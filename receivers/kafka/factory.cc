@@ -1,6 +1,6 @@
 #include "receivers/kafka/factory.h"
 
-#include "core/factory_helpers.h"
+#include "core/component/factory_helpers.h"
 #include "receivers/kafka/kafka_receiver.h"
 
 namespace proflow::receivers::kafka {

@@ -4,7 +4,7 @@
 #include <memory>
 
 #include "core/brokers/broker_message.h"
-#include "core/thread_name.h"
+#include "core/runtime/thread_name.h"
 
 namespace proflow::receivers::kafka {
 namespace {

@@ -18,7 +18,7 @@
 
 #include "core/brokers/kafka_conf.h"
 #include "core/brokers/kafka_events.h"
-#include "core/factory.h"
+#include "core/component/factory.h"
 #include "core/telemetry/log_throttle.h"
 #include "receivers/kafka/config.h"
 

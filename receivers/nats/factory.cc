@@ -1,6 +1,6 @@
 #include "receivers/nats/factory.h"
 
-#include "core/factory_helpers.h"
+#include "core/component/factory_helpers.h"
 #include "receivers/nats/nats_receiver.h"
 
 namespace proflow::receivers::nats {

@@ -1,7 +1,7 @@
 #include "receivers/nats/nats_receiver.h"
 
 #include "core/brokers/broker_message.h"
-#include "core/thread_name.h"
+#include "core/runtime/thread_name.h"
 
 namespace proflow::receivers::nats {
 namespace {

@@ -14,7 +14,7 @@
 #include <thread>
 
 #include "core/brokers/nats_connection.h"
-#include "core/factory.h"
+#include "core/component/factory.h"
 #include "core/telemetry/log_throttle.h"
 #include "receivers/nats/config.h"
 

@@ -1,6 +1,6 @@
 #include "receivers/otlp/factory.h"
 
-#include "core/factory_helpers.h"
+#include "core/component/factory_helpers.h"
 #include "receivers/otlp/otlp_receiver.h"
 
 namespace proflow::receivers::otlp {

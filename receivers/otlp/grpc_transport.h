@@ -8,8 +8,8 @@
 
 #include <grpcpp/server.h>
 
-#include "core/consumer.h"
-#include "core/factory.h"
+#include "core/component/consumer.h"
+#include "core/component/factory.h"
 #include "receivers/otlp/config.h"
 
 namespace proflow::receivers::otlp {

@@ -4,11 +4,11 @@
 
 #include "core/auth/server_auth.h"
 #include "core/formats/otlp_json/otlp_json.h"
-#include "core/grpc_status.h"
+#include "core/net/grpc_status.h"
 #include "core/net/http_util.h"
 #include "core/net/in_flight_budget.h"
 #include "core/net/receiver_server.h"
-#include "core/otlp_profiles_version.h"
+#include "core/model/otlp_profiles_version.h"
 #include "google/rpc/status.pb.h"
 #include "receivers/otlp/otlp_ingest.h"
 

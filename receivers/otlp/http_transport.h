@@ -5,8 +5,8 @@
 
 #include <memory>
 
-#include "core/consumer.h"
-#include "core/factory.h"
+#include "core/component/consumer.h"
+#include "core/component/factory.h"
 #include "core/net/http_server.h"
 #include "receivers/otlp/config.h"
 

@@ -6,8 +6,8 @@
 #include <cstddef>
 #include <string_view>
 
-#include "core/consumer.h"
-#include "core/otlp_types.h"
+#include "core/component/consumer.h"
+#include "core/model/otlp_types.h"
 #include "core/telemetry/component_telemetry.h"
 
 namespace proflow::receivers::otlp {

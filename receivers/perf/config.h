@@ -17,12 +17,12 @@
 #include <string>
 
 #include "core/config/config_reader.h"
-#include "core/directory_watcher.h"
+#include "core/receiverhelper/directory_watcher.h"
 #include "core/receiverhelper/http_listener.h"
 
 namespace proflow::receivers::perf {
 
-// The directory mode's keys (core/directory_watcher.h), with the suffix perf record's files get.
+// The directory mode's keys (core/receiverhelper/directory_watcher.h), with the suffix perf record's files get.
 struct DirectoryConfig : DirectoryWatchConfig {
   DirectoryConfig() { suffix = ".data"; }
 };

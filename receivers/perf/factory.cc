@@ -1,6 +1,6 @@
 #include "receivers/perf/factory.h"
 
-#include "core/factory_helpers.h"
+#include "core/component/factory_helpers.h"
 #include "receivers/perf/perf_receiver.h"
 
 namespace proflow::receivers::perf {

@@ -5,7 +5,7 @@
 
 #include <memory>
 
-#include "core/factory.h"
+#include "core/component/factory.h"
 #include "core/receiverhelper/recording_receiver.h"
 #include "receivers/perf/config.h"
 

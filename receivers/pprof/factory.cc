@@ -1,6 +1,6 @@
 #include "receivers/pprof/factory.h"
 
-#include "core/factory_helpers.h"
+#include "core/component/factory_helpers.h"
 #include "receivers/pprof/pprof_receiver.h"
 
 namespace proflow::receivers::pprof {

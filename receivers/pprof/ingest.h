@@ -8,7 +8,7 @@
 #include <utility>
 #include <vector>
 
-#include "core/consumer.h"
+#include "core/component/consumer.h"
 #include "core/formats/pprof/pprof_codec.h"
 #include "core/net/http_types.h"
 #include "core/telemetry/component_telemetry.h"

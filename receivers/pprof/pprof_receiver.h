@@ -3,7 +3,7 @@
 
 #include <memory>
 
-#include "core/factory.h"
+#include "core/component/factory.h"
 #include "receivers/pprof/config.h"
 
 namespace proflow::receivers::pprof {

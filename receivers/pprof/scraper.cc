@@ -14,7 +14,7 @@
 #include <spdlog/logger.h>
 
 #include "core/net/http_client.h"
-#include "core/thread_name.h"
+#include "core/runtime/thread_name.h"
 #include "receivers/pprof/delta.h"
 #include "receivers/pprof/ingest.h"
 

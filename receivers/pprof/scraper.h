@@ -9,8 +9,8 @@
 
 #include <memory>
 
-#include "core/consumer.h"
-#include "core/factory.h"
+#include "core/component/consumer.h"
+#include "core/component/factory.h"
 #include "receivers/pprof/config.h"
 
 namespace proflow::receivers::pprof {

@@ -1,6 +1,6 @@
 #include "receivers/pyroscope/factory.h"
 
-#include "core/factory_helpers.h"
+#include "core/component/factory_helpers.h"
 #include "receivers/pyroscope/pyroscope_receiver.h"
 
 namespace proflow::receivers::pyroscope {

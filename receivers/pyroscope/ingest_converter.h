@@ -16,7 +16,7 @@
 
 #include "core/compression/compression.h"
 #include "core/flat/flat_batch.h"
-#include "core/status.h"
+#include "core/util/status.h"
 #include "receivers/pyroscope/ingest_params.h"
 
 namespace proflow::receivers::pyroscope {

@@ -1,5 +1,5 @@
 #include "receivers/pyroscope/ingest_params.h"
-#include "core/utf8.h"
+#include "core/util/utf8.h"
 
 #include <algorithm>
 #include <charconv>

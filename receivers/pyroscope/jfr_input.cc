@@ -8,7 +8,7 @@
 #include "core/flat/flat_merge.h"
 #include "core/formats/jfr/context_labels.h"
 #include "core/formats/jfr/flat_converter.h"
-#include "core/pyroscope_metric.h"
+#include "core/util/pyroscope_metric.h"
 #include "receivers/pyroscope/flat_edit.h"
 #include "core/net/multipart.h"
 #include "receivers/pyroscope/profile_types.h"

@@ -8,7 +8,7 @@
 #include <string_view>
 
 #include "core/flat/flat_batch.h"
-#include "core/status.h"
+#include "core/util/status.h"
 #include "receivers/pyroscope/ingest_converter.h"
 #include "receivers/pyroscope/ingest_params.h"
 

@@ -1,6 +1,6 @@
 #include "receivers/self/factory.h"
 
-#include "core/factory_helpers.h"
+#include "core/component/factory_helpers.h"
 #include "receivers/self/self_receiver.h"
 
 namespace proflow::receivers::self {

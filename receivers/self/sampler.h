@@ -9,7 +9,7 @@
 #include <string_view>
 #include <vector>
 
-#include "core/status.h"
+#include "core/util/status.h"
 
 namespace proflow::receivers::self {
 

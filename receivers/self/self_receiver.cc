@@ -2,7 +2,7 @@
 
 #include <ctime>
 
-#include "core/thread_name.h"
+#include "core/runtime/thread_name.h"
 #include "receivers/self/process_info.h"
 
 namespace proflow::receivers::self {

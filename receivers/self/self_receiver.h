@@ -13,7 +13,7 @@
 #include <thread>
 #include <unordered_map>
 
-#include "core/factory.h"
+#include "core/component/factory.h"
 #include "receivers/self/config.h"
 #include "receivers/self/sampler.h"
 #include "receivers/self/self_profile.h"

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "core/factory.h"
+#include "core/component/factory.h"
 #include "core/telemetry/component_telemetry.h"
 #include "tests/support/profile_builder.h"
 #include "tests/support/stand_ins.h"

@@ -6,7 +6,7 @@
 
 #include "core/formats/otlp_json/otlp_json.h"
 #include "core/formats/pprof/pprof_codec.h"
-#include "core/otlp_types.h"
+#include "core/model/otlp_types.h"
 #include "tests/support/daemon.h"
 #include "tests/support/temp_dir.h"
 

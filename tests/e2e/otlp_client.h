@@ -3,7 +3,7 @@
 
 #include <grpcpp/grpcpp.h>
 
-#include "core/otlp_types.h"
+#include "core/model/otlp_types.h"
 #include "opentelemetry/proto/collector/profiles/v1development/profiles_service.grpc.pb.h"
 
 namespace proflow::testing {

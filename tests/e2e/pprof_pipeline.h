@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "core/otlp_types.h"
+#include "core/model/otlp_types.h"
 #include "tests/support/daemon.h"
 #include "tests/support/temp_dir.h"
 

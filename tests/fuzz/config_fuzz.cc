@@ -5,7 +5,7 @@
 #include <string>
 
 #include "core/config/service_config.h"
-#include "core/registry.h"
+#include "core/component/registry.h"
 #include "exporters/debug/factory.h"
 #include "processors/batch/factory.h"
 #include "receivers/pyroscope/factory.h"

@@ -4,7 +4,7 @@
 #include <vector>
 
 #include "core/formats/pprof/otlp_to_pprof.h"
-#include "core/otlp_validate.h"
+#include "core/model/otlp_validate.h"
 
 namespace proflow::fuzz {
 

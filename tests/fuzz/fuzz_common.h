@@ -9,7 +9,7 @@
 #include <string>
 #include <string_view>
 
-#include "core/otlp_types.h"
+#include "core/model/otlp_types.h"
 
 #define FUZZ_CHECK(cond, detail)                                                          \
   do {                                                                                    \

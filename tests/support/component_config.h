@@ -7,7 +7,7 @@
 
 #include "core/config/component_config.h"
 #include "core/config/config_loader.h"
-#include "core/factory.h"
+#include "core/component/factory.h"
 
 namespace proflow::testing {
 

@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "core/factory_helpers.h"
-#include "core/registry.h"
+#include "core/component/factory_helpers.h"
+#include "core/component/registry.h"
 
 namespace proflow::testing {
 

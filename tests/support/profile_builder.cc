@@ -2,7 +2,7 @@
 
 #include <set>
 
-#include "core/dictionary_builder.h"
+#include "core/model/dictionary_builder.h"
 
 namespace proflow::testing {
 

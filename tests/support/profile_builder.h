@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "core/otlp_types.h"
+#include "core/model/otlp_types.h"
 
 namespace proflow::testing {
 

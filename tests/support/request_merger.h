@@ -12,8 +12,8 @@
 #include <unordered_map>
 #include <vector>
 
-#include "core/dictionary_builder.h"
-#include "core/otlp_types.h"
+#include "core/model/dictionary_builder.h"
+#include "core/model/otlp_types.h"
 
 namespace proflow {
 

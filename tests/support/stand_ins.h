@@ -5,8 +5,8 @@
 #include <mutex>
 #include <vector>
 
-#include "core/component.h"
-#include "core/consumer.h"
+#include "core/component/component.h"
+#include "core/component/consumer.h"
 
 namespace proflow::testing {
 

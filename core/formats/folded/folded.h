@@ -12,8 +12,8 @@
 #include "core/formats/pprof/pprof_codec.h"
 #include "core/flat/flat_batch.h"
 #include "core/formats/pprof/pprof_to_otlp.h"
-#include "core/otlp_types.h"
-#include "core/status.h"
+#include "core/model/otlp_types.h"
+#include "core/util/status.h"
 
 namespace proflow::folded {
 

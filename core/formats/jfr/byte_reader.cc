@@ -1,6 +1,6 @@
 #include "core/formats/jfr/byte_reader.h"
 
-#include "core/utf8.h"
+#include "core/util/utf8.h"
 
 namespace proflow::jfr {
 

@@ -2,7 +2,7 @@
 #include <array>
 
 #include "core/formats/jfr/chunk.h"
-#include "core/saturating.h"
+#include "core/util/saturating.h"
 
 namespace proflow::jfr {
 namespace {

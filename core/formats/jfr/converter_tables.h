@@ -6,7 +6,7 @@
 #include <string_view>
 
 #include "core/formats/jfr/chunk.h"
-#include "core/saturating.h"
+#include "core/util/saturating.h"
 
 namespace proflow::jfr::internal {
 

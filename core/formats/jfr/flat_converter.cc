@@ -12,7 +12,7 @@
 #include "core/formats/jfr/event_log.h"
 #include "core/formats/jfr/memory_estimate.h"
 #include "core/formats/jfr/sample_index.h"
-#include "core/saturating.h"
+#include "core/util/saturating.h"
 
 namespace proflow::jfr {
 

@@ -2,7 +2,7 @@
 
 #include <vector>
 
-#include "core/dictionary_builder.h"
+#include "core/model/dictionary_builder.h"
 #include "core/formats/jfr/flat_converter.h"
 
 namespace proflow::jfr {

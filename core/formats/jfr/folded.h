@@ -9,7 +9,7 @@
 #include <string_view>
 
 #include "core/flat/flat_batch.h"
-#include "core/otlp_types.h"
+#include "core/model/otlp_types.h"
 
 namespace proflow::jfr {
 

@@ -30,8 +30,8 @@
 
 #include "core/formats/jfr/chunk.h"
 #include "core/formats/jfr/context_labels.h"
-#include "core/otlp_types.h"
-#include "core/status.h"
+#include "core/model/otlp_types.h"
+#include "core/util/status.h"
 
 namespace proflow::jfr {
 

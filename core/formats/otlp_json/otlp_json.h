@@ -11,7 +11,7 @@
 #include <string>
 #include <string_view>
 
-#include "core/status.h"
+#include "core/util/status.h"
 
 namespace proflow::otlp_json {
 

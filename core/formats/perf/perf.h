@@ -18,7 +18,7 @@
 #include <string_view>
 
 #include "core/flat/flat_batch.h"
-#include "core/status.h"
+#include "core/util/status.h"
 
 namespace proflow::perf {
 

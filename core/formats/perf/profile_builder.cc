@@ -5,7 +5,7 @@
 
 #include "core/flat/flat_attributes.h"
 #include "core/formats/pprof/pprof_ids.h"
-#include "core/utf8.h"
+#include "core/util/utf8.h"
 
 namespace proflow::perf::internal {
 

@@ -10,8 +10,8 @@
 #include "core/flat/wire.h"
 #include "core/formats/pprof/pprof_ids.h"
 #include "core/formats/pprof/profile_draft.h"
-#include "core/index_set.h"
-#include "core/saturating.h"
+#include "core/util/index_set.h"
+#include "core/util/saturating.h"
 
 namespace proflow::pprof {
 namespace {

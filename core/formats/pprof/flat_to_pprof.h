@@ -10,7 +10,7 @@
 #include "core/flat/flat_batch.h"
 #include "core/formats/pprof/otlp_to_pprof.h"
 #include "core/formats/pprof/pprof_codec.h"
-#include "core/status.h"
+#include "core/util/status.h"
 
 namespace proflow::pprof {
 

@@ -2,11 +2,11 @@
 
 #include <algorithm>
 
-#include "core/dictionary_builder.h"
+#include "core/model/dictionary_builder.h"
 #include "core/formats/pprof/pprof_builder.h"
 #include "core/formats/pprof/pprof_ids.h"
 #include "core/formats/pprof/profile_draft.h"
-#include "core/saturating.h"
+#include "core/util/saturating.h"
 
 namespace proflow::pprof {
 namespace {

@@ -4,7 +4,7 @@
 #include <cstdio>
 #include <functional>
 
-#include "core/dictionary_builder.h"
+#include "core/model/dictionary_builder.h"
 #include "core/formats/pprof/pprof_ids.h"
 
 namespace proflow::pprof::internal {

@@ -8,9 +8,9 @@
 #include <vector>
 
 #include "core/formats/pprof/profile_draft.h"
-#include "core/index_set.h"
-#include "core/otlp_types.h"
-#include "core/status.h"
+#include "core/util/index_set.h"
+#include "core/model/otlp_types.h"
+#include "core/util/status.h"
 
 namespace proflow::pprof::internal {
 

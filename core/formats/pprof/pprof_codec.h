@@ -7,7 +7,7 @@
 #include <string_view>
 
 #include "core/compression/compression.h"
-#include "core/status.h"
+#include "core/util/status.h"
 #include "perftools/profiles/profile.pb.h"
 
 namespace proflow::pprof {

@@ -11,8 +11,8 @@
 #include "core/formats/pprof/id_map.h"
 #include "core/formats/pprof/pprof_ids.h"
 #include "core/formats/varint_bits.h"
-#include "core/index_set.h"
-#include "core/utf8.h"
+#include "core/util/index_set.h"
+#include "core/util/utf8.h"
 
 namespace proflow::pprof {
 namespace {

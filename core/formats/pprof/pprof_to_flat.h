@@ -12,7 +12,7 @@
 #include "core/formats/pprof/pprof_codec.h"
 #include "core/formats/pprof/pprof_to_otlp.h"
 #include "core/formats/pprof/pprof_view.h"
-#include "core/status.h"
+#include "core/util/status.h"
 
 namespace proflow::pprof {
 

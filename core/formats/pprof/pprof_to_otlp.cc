@@ -3,12 +3,12 @@
 #include <optional>
 #include <unordered_map>
 
-#include "core/dictionary_builder.h"
-#include "core/index_set.h"
+#include "core/model/dictionary_builder.h"
+#include "core/util/index_set.h"
 #include "core/formats/pprof/id_map.h"
 #include "core/formats/pprof/pprof_ids.h"
 #include "core/formats/pprof/pprof_view.h"
-#include "core/utf8.h"
+#include "core/util/utf8.h"
 
 namespace proflow::pprof {
 namespace {

@@ -19,8 +19,8 @@
 #include <vector>
 
 #include "core/formats/pprof/pprof_codec.h"
-#include "core/otlp_types.h"
-#include "core/status.h"
+#include "core/model/otlp_types.h"
+#include "core/util/status.h"
 
 namespace proflow::pprof {
 

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "core/formats/pprof/pprof_codec.h"
-#include "core/status.h"
+#include "core/util/status.h"
 
 namespace proflow::pprof::internal {
 

@@ -7,12 +7,12 @@
 
 #include <google/protobuf/unknown_field_set.h>
 
-#include "core/batch.h"
+#include "core/model/batch.h"
 #include "core/flat/flat_decode.h"
 #include "core/flat/flat_encode.h"
 #include "core/formats/varint_bits.h"
-#include "core/otlp_validate.h"
-#include "core/utf8.h"
+#include "core/model/otlp_validate.h"
+#include "core/util/utf8.h"
 #include "tests/core/flat/test_requests.h"
 
 namespace proflow::flat {

@@ -4,7 +4,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "core/batch.h"
+#include "core/model/batch.h"
 #include "core/flat/flat_convert.h"
 #include "core/flat/flat_merge.h"
 #include "core/flat/flat_split.h"

@@ -2,7 +2,7 @@
 
 #include <random>
 
-#include "core/dictionary_builder.h"
+#include "core/model/dictionary_builder.h"
 #include "core/formats/pprof/pprof_to_otlp.h"
 #include "tests/support/temp_dir.h"
 

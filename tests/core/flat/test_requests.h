@@ -8,7 +8,7 @@
 #include <utility>
 #include <vector>
 
-#include "core/otlp_types.h"
+#include "core/model/otlp_types.h"
 
 namespace proflow::flat::testing {
 

@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "core/graph/pipeline_graph.h"
-#include "core/service.h"
+#include "core/service/service.h"
 #include "tests/core/graph/graph_fixture.h"
 #include "tests/support/profile_builder.h"
 

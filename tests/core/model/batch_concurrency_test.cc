@@ -7,7 +7,7 @@
 #include <thread>
 #include <vector>
 
-#include "core/batch.h"
+#include "core/model/batch.h"
 #include "core/flat/flat_decode.h"
 #include "tests/support/profile_builder.h"
 

@@ -5,7 +5,7 @@
 
 #include <optional>
 
-#include "core/batch.h"
+#include "core/model/batch.h"
 #include "core/flat/flat_decode.h"
 #include "core/flat/flat_encode.h"
 #include "tests/support/profile_builder.h"

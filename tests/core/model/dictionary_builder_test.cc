@@ -3,7 +3,7 @@
 #include <string>
 #include <vector>
 
-#include "core/dictionary_builder.h"
+#include "core/model/dictionary_builder.h"
 
 namespace proflow {
 namespace {

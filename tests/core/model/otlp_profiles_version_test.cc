@@ -1,7 +1,7 @@
 // The development-version check on its own: which header values are accepted.
 #include <gtest/gtest.h>
 
-#include "core/otlp_profiles_version.h"
+#include "core/model/otlp_profiles_version.h"
 
 namespace proflow {
 namespace {

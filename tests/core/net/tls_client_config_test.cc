@@ -10,8 +10,8 @@
 #include <atomic>
 
 #include "core/config/config_loader.h"
-#include "core/registry.h"
-#include "core/runtime.h"
+#include "core/component/registry.h"
+#include "core/runtime/runtime.h"
 #include "core/telemetry/component_telemetry.h"
 #include "exporters/datadog/factory.h"
 #include "exporters/otlphttp/factory.h"

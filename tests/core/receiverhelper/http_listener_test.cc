@@ -4,10 +4,10 @@
 #include <gmock/gmock.h>
 #include <spdlog/spdlog.h>
 
-#include "core/factory_helpers.h"
+#include "core/component/factory_helpers.h"
 #include "core/receiverhelper/http_listener.h"
 #include "core/receiverhelper/pending_requests.h"
-#include "core/runtime.h"
+#include "core/runtime/runtime.h"
 #include "tests/support/component_config.h"
 #include "tests/support/raw_http.h"
 #include "tests/support/stand_ins.h"

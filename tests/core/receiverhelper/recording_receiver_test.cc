@@ -13,7 +13,7 @@
 #include "core/flat/flat_attributes.h"
 #include "core/formats/folded/folded.h"
 #include "core/receiverhelper/recording_receiver.h"
-#include "core/runtime.h"
+#include "core/runtime/runtime.h"
 #include "tests/support/stand_ins.h"
 #include "tests/support/daemon.h"
 #include "tests/support/raw_http.h"

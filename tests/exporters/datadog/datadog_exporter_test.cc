@@ -8,7 +8,7 @@
 
 #include "core/formats/pprof/pprof_codec.h"
 #include "core/net/http_server.h"
-#include "core/batch.h"
+#include "core/model/batch.h"
 #include "exporters/datadog/upload.h"
 #include "tests/receivers/otlp/service_harness.h"
 #include "tests/support/daemon.h"

@@ -6,7 +6,7 @@
 #include <sstream>
 
 #include "core/config/config_loader.h"
-#include "core/dictionary_builder.h"
+#include "core/model/dictionary_builder.h"
 #include "tests/support/request_merger.h"
 #include "core/telemetry/metrics.h"
 #include "exporters/debug/debug_exporter.h"

@@ -4,7 +4,7 @@
 
 #include <sstream>
 
-#include "core/dictionary_builder.h"
+#include "core/model/dictionary_builder.h"
 #include "core/formats/otlp_json/otlp_json.h"
 #include "tests/exporters/file/test_util.h"
 #include "tests/support/profile_builder.h"

@@ -7,7 +7,7 @@
 #include <spdlog/logger.h>
 #include <spdlog/sinks/null_sink.h>
 
-#include "core/factory.h"
+#include "core/component/factory.h"
 #include "core/telemetry/metrics.h"
 #include "exporters/file/file_exporter.h"
 #include "tests/support/stand_ins.h"

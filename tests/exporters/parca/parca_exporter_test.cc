@@ -7,7 +7,7 @@
 #include <mutex>
 
 #include "core/formats/pprof/pprof_codec.h"
-#include "core/batch.h"
+#include "core/model/batch.h"
 #include "exporters/parca/write_raw.h"
 #include "opentelemetry/proto/collector/profiles/v1development/profiles_service.grpc.pb.h"
 #include "parca/profilestore/v1alpha1/profilestore.grpc.pb.h"

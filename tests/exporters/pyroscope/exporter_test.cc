@@ -10,7 +10,7 @@
 
 #include "core/config/component_config.h"
 #include "core/net/http_server.h"
-#include "core/runtime.h"
+#include "core/runtime/runtime.h"
 #include "core/telemetry/component_telemetry.h"
 #include "exporters/pyroscope/factory.h"
 #include "exporters/pyroscope/pyroscope_sender.h"

@@ -6,7 +6,7 @@
 #include <fstream>
 #include <map>
 
-#include "core/batch.h"
+#include "core/model/batch.h"
 #include "core/formats/pprof/pprof_codec.h"
 #include "exporters/pyroscope/series.h"
 #include "receivers/pyroscope/ingest_converter.h"

@@ -7,7 +7,7 @@
 #include <utility>
 #include <vector>
 
-#include "core/dictionary_builder.h"
+#include "core/model/dictionary_builder.h"
 #include "core/formats/pprof/pprof_codec.h"
 #include "core/formats/pprof/pprof_to_otlp.h"
 

@@ -6,7 +6,7 @@
 #include <mutex>
 
 #include "core/config/component_config.h"
-#include "core/runtime.h"
+#include "core/runtime/runtime.h"
 #include "core/telemetry/component_telemetry.h"
 #include "exporters/pyroscope/config.h"
 #include "exporters/pyroscope/factory.h"

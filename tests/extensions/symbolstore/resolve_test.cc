@@ -8,7 +8,7 @@
 #include <sstream>
 #include <thread>
 
-#include "core/dictionary_builder.h"
+#include "core/model/dictionary_builder.h"
 #include "extensions/symbolstore/symbol_store_extension.h"
 #include "tests/extensions/symbolstore/test_binaries.h"
 #include "tests/support/fake_components.h"

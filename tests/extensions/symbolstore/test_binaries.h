@@ -6,7 +6,7 @@
 #include <memory>
 #include <string>
 
-#include "core/service.h"
+#include "core/service/service.h"
 
 namespace proflow::symbolstore_testing {
 

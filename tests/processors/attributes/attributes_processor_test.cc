@@ -7,7 +7,7 @@
 #include <set>
 
 #include "core/config/config_loader.h"
-#include "core/dictionary_builder.h"
+#include "core/model/dictionary_builder.h"
 #include "core/flat/flat_convert.h"
 #include "processors/attributes/factory.h"
 #include "tests/support/component_config.h"

@@ -11,9 +11,9 @@
 #include <spdlog/logger.h>
 #include <spdlog/sinks/null_sink.h>
 
-#include "core/consumer.h"
-#include "core/durable_acceptance.h"
-#include "core/factory.h"
+#include "core/component/consumer.h"
+#include "core/component/durable_acceptance.h"
+#include "core/component/factory.h"
 #include "tests/support/stand_ins.h"
 
 namespace proflow::processors::batch {

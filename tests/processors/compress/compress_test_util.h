@@ -8,7 +8,7 @@
 #include <memory>
 #include <vector>
 
-#include "core/dictionary_builder.h"
+#include "core/model/dictionary_builder.h"
 #include "core/telemetry/metrics.h"
 #include "processors/compress/compress_processor.h"
 

@@ -10,7 +10,7 @@
 extern "C" void __sanitizer_purge_allocator();  // libasan's; GCC ships no header declaring it
 #endif
 
-#include "core/factory_helpers.h"
+#include "core/component/factory_helpers.h"
 #include "opentelemetry/proto/collector/profiles/v1development/profiles_service.grpc.pb.h"
 #include "processors/memory_limiter/factory.h"
 #include "processors/memory_limiter/memory_source.h"

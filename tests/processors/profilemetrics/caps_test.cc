@@ -6,7 +6,7 @@
 #include <atomic>
 #include <thread>
 
-#include "core/dictionary_builder.h"
+#include "core/model/dictionary_builder.h"
 #include "tests/processors/profilemetrics/harness.h"
 #include "tests/support/profile_builder.h"
 

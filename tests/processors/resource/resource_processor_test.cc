@@ -6,7 +6,7 @@
 #include <mutex>
 
 #include "core/config/config_loader.h"
-#include "core/dictionary_builder.h"
+#include "core/model/dictionary_builder.h"
 #include "processors/resource/factory.h"
 #include "tests/support/component_config.h"
 #include "tests/support/profile_builder.h"

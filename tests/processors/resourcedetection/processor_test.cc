@@ -8,7 +8,7 @@
 #include <mutex>
 
 #include "core/config/config_loader.h"
-#include "core/dictionary_builder.h"
+#include "core/model/dictionary_builder.h"
 #include "core/flat/flat_convert.h"
 #include "processors/resourcedetection/factory.h"
 #include "processors/resourcedetection/process_detector.h"

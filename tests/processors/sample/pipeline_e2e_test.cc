@@ -9,9 +9,9 @@
 #include <set>
 
 #include "core/config/service_config.h"
-#include "core/registry.h"
+#include "core/component/registry.h"
 #include "tests/support/request_merger.h"
-#include "core/service.h"
+#include "core/service/service.h"
 #include "exporters/file/factory.h"
 #include "processors/compress/factory.h"
 #include "processors/filter/factory.h"

@@ -6,7 +6,7 @@
 #include <cmath>
 #include <set>
 
-#include "core/dictionary_builder.h"
+#include "core/model/dictionary_builder.h"
 #include "tests/processors/sample/sink.h"
 #include "tests/support/profile_builder.h"
 

@@ -11,9 +11,9 @@
 #include <tuple>
 
 #include "core/config/component_config.h"
-#include "core/dictionary_builder.h"
-#include "core/factory.h"
-#include "core/runtime.h"
+#include "core/model/dictionary_builder.h"
+#include "core/component/factory.h"
+#include "core/runtime/runtime.h"
 #include "core/telemetry/component_telemetry.h"
 #include "processors/symbolize/config.h"
 #include "processors/symbolize/factory.h"

@@ -11,8 +11,8 @@
 #include <sstream>
 
 #include "core/config/component_config.h"
-#include "core/dictionary_builder.h"
-#include "core/runtime.h"
+#include "core/model/dictionary_builder.h"
+#include "core/runtime/runtime.h"
 #include "core/telemetry/component_telemetry.h"
 #include "processors/symbolize/config.h"
 #include "processors/symbolize/factory.h"

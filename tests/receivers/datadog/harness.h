@@ -11,7 +11,7 @@
 
 #include "core/config/component_config.h"
 #include "core/net/http_client.h"
-#include "core/runtime.h"
+#include "core/runtime/runtime.h"
 #include "core/telemetry/component_telemetry.h"
 #include "receivers/datadog/datadog_receiver.h"
 #include "receivers/datadog/factory.h"

@@ -5,8 +5,8 @@
 #include <string_view>
 #include <vector>
 
-#include "core/batch.h"
-#include "core/dictionary_builder.h"
+#include "core/model/batch.h"
+#include "core/model/dictionary_builder.h"
 
 namespace proflow::receivers::datadog::testing {
 

@@ -8,7 +8,7 @@
 #include <mutex>
 #include <spdlog/spdlog.h>
 
-#include "core/runtime.h"
+#include "core/runtime/runtime.h"
 #include "receivers/jfr/factory.h"
 #include "receivers/jfr/jfr_receiver.h"
 #include "tests/support/stand_ins.h"

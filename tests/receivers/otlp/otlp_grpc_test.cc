@@ -4,7 +4,7 @@
 #include <grpcpp/grpcpp.h>
 #include <zlib.h>
 
-#include "core/grpc_status.h"
+#include "core/net/grpc_status.h"
 #include "google/rpc/status.pb.h"
 #include "opentelemetry/proto/collector/profiles/v1development/profiles_service.grpc.pb.h"
 #include "tests/receivers/otlp/service_harness.h"

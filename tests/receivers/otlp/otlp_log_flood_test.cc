@@ -8,7 +8,7 @@
 #include <sstream>
 
 #include "core/net/http_client.h"
-#include "core/otlp_types.h"
+#include "core/model/otlp_types.h"
 #include "core/telemetry/log_throttle.h"
 #include "tests/receivers/otlp/service_harness.h"
 #include "tests/support/daemon.h"

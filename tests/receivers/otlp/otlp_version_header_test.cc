@@ -4,7 +4,7 @@
 #include <grpcpp/grpcpp.h>
 
 #include "core/net/http_client.h"
-#include "core/otlp_profiles_version.h"
+#include "core/model/otlp_profiles_version.h"
 #include "exporters/otlphttp/http_sender.h"
 #include "google/rpc/status.pb.h"
 #include "opentelemetry/proto/collector/profiles/v1development/profiles_service.grpc.pb.h"

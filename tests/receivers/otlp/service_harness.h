@@ -10,7 +10,7 @@
 
 #include "cmd/proflow/builtins.h"
 #include "core/config/service_config.h"
-#include "core/service.h"
+#include "core/service/service.h"
 
 namespace proflow::testing {
 

@@ -12,7 +12,7 @@
 #include <thread>
 
 #include "core/flat/flat_attributes.h"
-#include "core/runtime.h"
+#include "core/runtime/runtime.h"
 #include "tests/support/stand_ins.h"
 #include "tests/support/daemon.h"
 #include "tests/support/temp_dir.h"

@@ -14,8 +14,8 @@
 #include <mutex>
 #include <vector>
 
-#include "core/factory.h"
-#include "core/runtime.h"
+#include "core/component/factory.h"
+#include "core/runtime/runtime.h"
 #include "core/telemetry/metrics.h"
 #include "receivers/pprof/factory.h"
 #include "receivers/pprof/pprof_receiver.h"

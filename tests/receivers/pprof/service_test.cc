@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "core/config/service_config.h"
-#include "core/service.h"
+#include "core/service/service.h"
 #include "receivers/pprof/factory.h"
 #include "tests/receivers/pprof/go_app.h"
 #include "tests/support/daemon.h"

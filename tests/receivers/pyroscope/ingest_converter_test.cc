@@ -4,7 +4,7 @@
 
 #include <limits>
 
-#include "core/dictionary_builder.h"
+#include "core/model/dictionary_builder.h"
 #include "core/flat/flat_convert.h"
 #include "core/formats/pprof/pprof_codec.h"
 #include "receivers/pyroscope/ingest_converter.h"

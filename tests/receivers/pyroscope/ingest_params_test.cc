@@ -1,7 +1,7 @@
 // Pyroscope query parsing: series names with labels, time units told apart by digits, defaults.
 #include <gtest/gtest.h>
 
-#include "core/pyroscope_metric.h"
+#include "core/util/pyroscope_metric.h"
 #include "receivers/pyroscope/ingest_params.h"
 #include "receivers/pyroscope/profile_types.h"
 

@@ -12,8 +12,8 @@
 #include <vector>
 
 #include "core/config/component_config.h"
-#include "core/dictionary_builder.h"
-#include "core/runtime.h"
+#include "core/model/dictionary_builder.h"
+#include "core/runtime/runtime.h"
 #include "core/telemetry/component_telemetry.h"
 #include "receivers/pyroscope/factory.h"
 #include "receivers/pyroscope/pyroscope_receiver.h"

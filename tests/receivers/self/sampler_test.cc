@@ -10,7 +10,7 @@
 #include <chrono>
 #include <thread>
 
-#include "core/thread_name.h"
+#include "core/runtime/thread_name.h"
 #include "receivers/self/perf_event_sampler.h"
 #include "receivers/self/process_info.h"
 #include "receivers/self/sample_slots.h"

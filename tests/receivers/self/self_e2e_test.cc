@@ -12,7 +12,7 @@
 #include <set>
 #include <thread>
 
-#include "core/otlp_types.h"
+#include "core/model/otlp_types.h"
 #include "receivers/self/perf_event_sampler.h"
 #include "tests/support/daemon.h"
 #include "tests/support/profile_builder.h"

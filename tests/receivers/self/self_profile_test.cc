@@ -10,7 +10,7 @@
 #include <thread>
 
 #include "core/flat/flat_attributes.h"
-#include "core/thread_name.h"
+#include "core/runtime/thread_name.h"
 #include "receivers/self/process_info.h"
 #include "receivers/self/self_profile.h"
 #include "tests/support/daemon.h"

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "core/dictionary_builder.h"
+#include "core/model/dictionary_builder.h"
 #include "core/formats/jfr/folded.h"
 #include "core/formats/jfr/otlp_converter.h"
 #include "tests/core/formats/jfr/mini_json.h"

@@ -3,7 +3,7 @@
 // chained checkpoints, unknown pool types and events, Pyroscope context labels and span links.
 #include <gtest/gtest.h>
 
-#include "core/dictionary_builder.h"
+#include "core/model/dictionary_builder.h"
 #include "core/formats/jfr/byte_reader.h"
 #include "core/formats/jfr/chunk_reader.h"
 #include "core/formats/jfr/folded.h"

@@ -2,7 +2,7 @@
 
 #include <gtest/gtest.h>
 
-#include "core/otlp_types.h"
+#include "core/model/otlp_types.h"
 
 namespace proflow::otlp_json {
 namespace {

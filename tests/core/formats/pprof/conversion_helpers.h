@@ -5,7 +5,7 @@
 #include <string_view>
 
 #include "core/formats/pprof/pprof_codec.h"
-#include "core/otlp_types.h"
+#include "core/model/otlp_types.h"
 
 namespace proflow::pprof::testdata {
 

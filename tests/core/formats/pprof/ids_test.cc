@@ -1,7 +1,7 @@
 #include <gtest/gtest.h>
 
 #include "core/formats/pprof/pprof_ids.h"
-#include "core/utf8.h"
+#include "core/util/utf8.h"
 
 namespace proflow::pprof {
 namespace {

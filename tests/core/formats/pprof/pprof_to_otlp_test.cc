@@ -5,7 +5,7 @@
 #include <map>
 #include <random>
 
-#include "core/dictionary_builder.h"
+#include "core/model/dictionary_builder.h"
 #include "core/formats/pprof/otlp_to_pprof.h"
 #include "core/formats/pprof/pprof_ids.h"
 #include "core/formats/pprof/pprof_to_otlp.h"

@@ -1,0 +1,69 @@
+// Base classes that turn "a config struct + a create function" into a factory, so a component's
+// factory file is a dozen lines.
+#pragma once
+
+#include "core/component/factory.h"
+
+namespace proflow {
+
+template <class ConfigT>
+class ReceiverFactoryFor : public ReceiverFactory {
+ public:
+  std::unique_ptr<config::ComponentConfig> createDefaultConfig() const override {
+    return std::make_unique<config::TypedConfig<ConfigT>>();
+  }
+  std::unique_ptr<Receiver> create(const CreateSettings& s, const config::ComponentConfig& c,
+                                   ConsumerPtr next) const final {
+    return createReceiver(s, c.as<ConfigT>(), std::move(next));
+  }
+
+ protected:
+  virtual std::unique_ptr<Receiver> createReceiver(const CreateSettings& s, const ConfigT& c,
+                                                   ConsumerPtr next) const = 0;
+};
+
+template <class ConfigT>
+class ProcessorFactoryFor : public ProcessorFactory {
+ public:
+  std::unique_ptr<config::ComponentConfig> createDefaultConfig() const override {
+    return std::make_unique<config::TypedConfig<ConfigT>>();
+  }
+  std::unique_ptr<Processor> create(const CreateSettings& s, const config::ComponentConfig& c,
+                                    ConsumerPtr next) const final {
+    return createProcessor(s, c.as<ConfigT>(), std::move(next));
+  }
+
+ protected:
+  virtual std::unique_ptr<Processor> createProcessor(const CreateSettings& s, const ConfigT& c,
+                                                     ConsumerPtr next) const = 0;
+};
+
+template <class ConfigT>
+class ExporterFactoryFor : public ExporterFactory {
+ public:
+  std::unique_ptr<config::ComponentConfig> createDefaultConfig() const override {
+    return std::make_unique<config::TypedConfig<ConfigT>>();
+  }
+  std::unique_ptr<Exporter> create(const CreateSettings& s, const config::ComponentConfig& c) const final {
+    return createExporter(s, c.as<ConfigT>());
+  }
+
+ protected:
+  virtual std::unique_ptr<Exporter> createExporter(const CreateSettings& s, const ConfigT& c) const = 0;
+};
+
+template <class ConfigT>
+class ExtensionFactoryFor : public ExtensionFactory {
+ public:
+  std::unique_ptr<config::ComponentConfig> createDefaultConfig() const override {
+    return std::make_unique<config::TypedConfig<ConfigT>>();
+  }
+  std::unique_ptr<Extension> create(const CreateSettings& s, const config::ComponentConfig& c) const final {
+    return createExtension(s, c.as<ConfigT>());
+  }
+
+ protected:
+  virtual std::unique_ptr<Extension> createExtension(const CreateSettings& s, const ConfigT& c) const = 0;
+};
+
+}  // namespace proflow

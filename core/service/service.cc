@@ -1,0 +1,132 @@
+#include "core/service/service.h"
+
+#include <spdlog/spdlog.h>
+
+#include <chrono>
+#include <fstream>
+
+#include "core/auth/auth_config.h"
+#include "core/runtime/cpu_limits.h"
+#include "core/status/last_errors.h"
+#include "core/status/status_api.h"
+#include "core/telemetry/telemetry_server.h"
+#include "core/runtime/thread_name.h"
+
+namespace proflow {
+namespace {
+
+double residentBytes() {
+  std::ifstream statm("/proc/self/statm");
+  long pages_total = 0, pages_resident = 0;
+  statm >> pages_total >> pages_resident;
+  return static_cast<double>(pages_resident) * static_cast<double>(sysconf(_SC_PAGESIZE));
+}
+
+}  // namespace
+
+Service::Service(config::ServiceConfig config)
+    : config_(std::make_shared<config::ServiceConfig>(std::move(config))) {
+  registerReloadMetrics();
+}
+
+Service::~Service() { shutdown(); }
+
+void Service::registerProcessMetrics() {
+  const auto started = std::chrono::steady_clock::now();
+  metrics_.callbackGauge("proflow_process_resident_memory_bytes", "resident set size of the daemon", {}, residentBytes);
+  metrics_.callbackGauge("proflow_process_uptime_seconds", "seconds since the service started", {}, [started] {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  });
+  metrics_.callbackGauge("proflow_service_healthy", "1 when every pipeline runs", {},
+                         [this] { return healthy_.load() ? 1.0 : 0.0; });
+}
+
+Status Service::start() {
+  registerProcessMetrics();
+  const unsigned affinity = affinityCpus();
+  const std::optional<double> quota = cgroupCpuQuota();
+  const unsigned cpus = usableCpus(affinity, quota);
+  const RuntimeSize size = resolveRuntimeSize(
+      {static_cast<unsigned>(config_->runtime.workers), static_cast<unsigned>(config_->runtime.io_threads)}, cpus);
+  spdlog::info("runtime: {} worker(s), {} I/O thread(s) ({} usable CPU(s): affinity {}, cgroup quota {})",
+               size.workers, size.io_threads, cpus, affinity, quota ? fmt::format("{:.2f}", *quota) : "none");
+  runtime_ = std::make_unique<Runtime>(size.io_threads, size.workers);
+  io_threads_ = size.io_threads;
+  const auto& metrics_cfg = config_->telemetry.metrics;
+  const bool endpoint = !metrics_cfg.address.empty() && metrics_cfg.address != "none";
+  if (const auto& sc = config_->telemetry.status; endpoint && sc.enabled) {
+    status::installLastErrorSink();  // before the components clone the default logger
+    if (sc.flamegraph.enabled)
+      tap_ = std::make_unique<status::FlameTap>(
+          status::FlameTap::Options{
+              {sc.flamegraph.max_bytes.bytes}, sc.flamegraph.max_pending_bytes.bytes, sc.flamegraph.max_cpu},
+          metrics_);
+    status_ = std::make_unique<status::StatusApi>(metrics_, tap_.get(), [this] { return healthy(); });
+    status_->setConfig(config_);
+  }
+  Status s = graph::PipelineGraph::build(*config_, *runtime_, metrics_, &graph_, tap_.get());
+  if (!s.isOk()) return s;
+  s = graph_->start(*this);
+  if (!s.isOk()) return s;
+  if (endpoint) {
+    const auth::ServerAuthenticator* authenticator = nullptr;
+    s = auth::findServerAuthenticator(*this, metrics_cfg.auth, &authenticator);
+    if (!s.isOk()) return Status(s.code(), "telemetry endpoint: " + s.message());
+    telemetry_server_ = std::make_unique<TelemetryServer>(runtime_->io(), metrics_cfg.address, metrics_,
+                                                          [this] { return healthy(); }, authenticator);
+    telemetry_server_->onReload([this](std::function<void(int, std::string)> answer) {
+      requestReload("POST /-/reload", [answer](const ReloadOutcome& o) {
+        answer(o.applied ? 200 : o.partial ? 500 : 400, o.message);
+      });
+    });
+    if (status_)
+      status_->addRoutes([this](std::string method, std::string path, TelemetryServer::Handler handler) {
+        telemetry_server_->route(method, path, std::move(handler), runtime_->workers().get_executor());
+      });
+    s = telemetry_server_->start();
+    if (!s.isOk()) return Status(s.code(), "telemetry endpoint: " + s.message());
+  }
+  healthy_ = true;
+  reload_thread_ = std::thread([this] { setThreadName("reload"); reloadLoop(); });
+  spdlog::info("proflow {} started: {} pipeline(s), {} component(s)", PROFLOW_VERSION, graph_->pipelineCount(),
+               graph_->nodes().size());
+  return Status::ok();
+}
+
+void Service::shutdown() {
+  {
+    std::lock_guard lock(queue_mu_);
+    queue_stopping_ = true;
+    queue_.clear();  // their answers are dropped: an HTTP client gets a 500
+  }
+  queue_cv_.notify_all();
+  if (reload_thread_.joinable()) reload_thread_.join();
+  std::lock_guard reload_lock(reload_mu_);  // a reload from another thread finishes first
+  std::lock_guard lock(shutdown_mu_);
+  if (shut_down_) return;
+  shut_down_ = true;
+  healthy_ = false;
+  const auto deadline = std::chrono::steady_clock::now() + config_->shutdown_timeout.value;
+  if (graph_) {
+    spdlog::info("shutting down: draining for up to {}", config_->shutdown_timeout.str());
+    graph_->shutdown(deadline);
+  }
+  if (telemetry_server_) telemetry_server_->stop();
+  if (runtime_) runtime_->stop();
+  graph_.reset();
+  telemetry_server_.reset();
+  runtime_.reset();
+  status_.reset();
+  tap_.reset();
+}
+
+uint16_t Service::telemetryPort() const { return telemetry_server_ ? telemetry_server_->port() : 0; }
+
+Component* Service::extension(const ComponentId& id) { return graph_ ? graph_->extension(id) : nullptr; }
+
+void Service::reportFatalError(const ComponentId& id, const Status& status) {
+  healthy_ = false;
+  spdlog::error("component {} failed: {}", id.str(), status.toString());
+}
+
+}  // namespace proflow
