@@ -24,7 +24,9 @@ configure: $(BUILD_DIR)/build.ninja
 build: deps configure
 	cmake --build $(BUILD_DIR) -j $(JOBS)
 
-run: build
+# The daemon only: the suite and the benchmarks are `make test`'s and `make bench`'s.
+run: deps configure
+	cmake --build $(BUILD_DIR) -j $(JOBS) --target proflow
 	$(BUILD_DIR)/proflow --config $(CONFIG)
 
 test: deps-test configure
