@@ -1,7 +1,9 @@
 #include "core/flat/flat_decode.h"
 
+#include <algorithm>
 #include <bit>
 #include <cstring>
+#include <type_traits>
 
 #include "core/flat/wire.h"
 #include "core/util/utf8.h"
@@ -56,19 +58,6 @@ static_assert(onlyValueFields(kRequestFields) && onlyValueFields(kResourceProfil
               onlyValueFields(kFunctionFields) && onlyValueFields(kLinkFields) &&
               onlyValueFields(kAttributeFields) && onlyValueFields(kStackFields));
 
-// Moves `range` to the end of `column` when something else was appended after it, so one more
-// element can be appended to it (a repeated field split by other fields stays one range).
-template <class T>
-void prepareAppend(std::vector<T>& column, Range& range) {
-  if (range.size == 0) {
-    range.begin = static_cast<uint32_t>(column.size());
-  } else if (range.end() != column.size()) {
-    const auto begin = static_cast<uint32_t>(column.size());
-    for (uint32_t i = 0; i < range.size; ++i) column.push_back(column[range.begin + i]);
-    range.begin = begin;
-  }
-}
-
 class Decoder {
  public:
   Decoder(Batch& b, const DecodeOptions& o) : b_(b), options_(o) {}
@@ -85,11 +74,14 @@ class Decoder {
       }
     }
     if (r.failed() && error_.empty()) truncated("ExportProfilesServiceRequest");
+    if (!claim_refused_.isOk()) return claim_refused_;
     if (!error_.empty()) return Status::invalid("malformed OTLP profiles request: " + error_);
     return Status::ok();
   }
 
   std::vector<uint32_t> unknown_samples;
+  // The most memory held at once (the batch's columns and arena and the decoder's scratch).
+  size_t peakBytes() const { return claimed_; }
 
  private:
   bool fail(std::string message) {
@@ -113,7 +105,64 @@ class Decoder {
   bool utf8(std::string_view s) const { return !options_.check_utf8 || isValidUtf8(s); }
   bool text(std::string_view s, const char* message, Bytes* out) {
     if (!utf8(s)) return fail(std::string(message) + " holds a string that is not valid UTF-8");
+    return bytes(s, out);
+  }
+  bool bytes(std::string_view s, Bytes* out) {
+    if (!room(b_.arena, s.size())) return false;
     *out = b_.addBytes(s);
+    return true;
+  }
+
+  // Makes room for `more` elements in `column` (the batch's or the decoder's scratch), claiming the
+  // memory before it is allocated. Every allocation of a decode goes through here, so what it
+  // claims is what it holds: the sum of the capacities, plus the old buffer while one is moved.
+  template <class C>
+  [[gnu::always_inline]] bool room(C& column, size_t more) {
+    if (column.capacity() - column.size() >= more) [[likely]] return true;
+    return grow(column, more);
+  }
+  template <class C>
+  [[gnu::noinline]] bool grow(C& column, size_t more) {
+    const size_t old_bytes = heapBytes(column);
+    const size_t want = std::max({column.size() + more, 2 * column.capacity(), size_t{16}});
+    if (!claim(held_ + want * sizeof(typename C::value_type) + 1)) return false;  // both buffers while it moves
+    column.reserve(want);
+    held_ += heapBytes(column) - old_bytes;
+    return true;
+  }
+  // As Batch::memoryBytes counts them: a string's inline buffer is no allocation.
+  template <class C>
+  static size_t heapBytes(const C& column) {
+    if constexpr (std::is_same_v<C, std::string>)
+      return column.capacity() > std::string().capacity() ? column.capacity() + 1 : 0;
+    else
+      return column.capacity() * sizeof(typename C::value_type);
+  }
+  bool claim(size_t total) {
+    if (total <= claimed_) return true;
+    claimed_ = total;
+    if (!options_.claim_memory) return true;
+    Status s = options_.claim_memory(total);
+    if (s.isOk()) return true;
+    claim_refused_ = std::move(s);
+    return fail("memory claim refused");
+  }
+
+  // A repeated field's elements stay one range of their column: each repeated field is appended
+  // to only while no other field of the same column is (the two that interleave with another,
+  // resource attributes with scope attributes and profile attribute indices with sample
+  // attributes, are collected aside and placed once), so a run is only ever continued at the end.
+  template <class T>
+  bool continueRange(const std::vector<T>& column, Range& range) {
+    if (range.size == 0) range.begin = static_cast<uint32_t>(column.size());
+    return range.end() == column.size() || fail("a repeated field was split by another one of its column");
+  }
+  // Appends the scratch elements as one range of `column`.
+  template <class T>
+  bool place(const std::vector<T>& scratch, std::vector<T>& column, Range* range) {
+    if (!room(column, scratch.size())) return false;
+    *range = Range{static_cast<uint32_t>(column.size()), static_cast<uint32_t>(scratch.size())};
+    column.insert(column.end(), scratch.begin(), scratch.end());
     return true;
   }
 
@@ -121,14 +170,14 @@ class Decoder {
   template <class T>
   bool repeated(Reader& r, uint32_t t, WireType element, const char* message,
                 std::vector<T>& column, Range& range) {
-    prepareAppend(column, range);
+    if (!continueRange(column, range)) return false;
     if (t == wire::kLen) {
       std::string_view payload = r.bytes();
       if (r.failed()) return truncated(message);
       if (element == wire::kFixed64) {
         if (payload.size() % 8 != 0) return truncated(message);
         const size_t n = payload.size() / 8;
-        if (!count(n)) return false;
+        if (!count(n) || !room(column, n)) return false;
         const size_t at = column.size();
         column.resize(at + n);
         for (size_t i = 0; i < n; ++i) {
@@ -140,6 +189,10 @@ class Decoder {
         range.size += static_cast<uint32_t>(n);
         return true;
       }
+      // One element per byte that ends a varint (+1 for a truncated last one, refused below).
+      const size_t n = 1 + static_cast<size_t>(std::count_if(payload.begin(), payload.end(),
+                                                             [](char c) { return (c & 0x80) == 0; }));
+      if (!room(column, n)) return false;
       Reader p(payload);
       const size_t before = column.size();
       while (!p.done()) column.push_back(static_cast<T>(p.varint()));
@@ -147,6 +200,7 @@ class Decoder {
       range.size += static_cast<uint32_t>(column.size() - before);
       return count(column.size() - before);
     }
+    if (!room(column, 1)) return false;
     column.push_back(static_cast<T>(element == wire::kFixed64 ? r.fixed64() : r.varint()));
     ++range.size;
     return count(1);
@@ -154,8 +208,10 @@ class Decoder {
 
   bool resourceProfiles(std::string_view in) {
     const auto index = static_cast<uint32_t>(b_.resources.size());
+    if (!count(1) || !room(b_.resources, 1)) return false;
     b_.resources.emplace_back();
-    if (!count(1)) return false;
+    // A Resource sent again (protobuf merges it) adds attributes after other scopes' attributes.
+    resource_attributes_.clear();
     Reader r = reader(in, 1);
     uint32_t f, t;
     while (r.next(&f, &t, kResourceProfilesFields)) {
@@ -164,12 +220,14 @@ class Decoder {
         if (!resource(r.bytes(), index)) return false;
       } else if (f == 2) {
         Scope scope;
-        if (!scopeProfiles(r.bytes(), &scope)) return false;
+        if (!scopeProfiles(r.bytes(), &scope) || !room(b_.scopes, 1)) return false;
         b_.addScope(index, scope);
       } else if (f == 3) {
         if (!text(r.bytes(), "ResourceProfiles.schema_url", &b_.resources[index].schema_url)) return false;
       }
     }
+    if (!resource_attributes_.empty() && !place(resource_attributes_, b_.key_values, &b_.resources[index].attributes))
+      return false;
     return finish(r, "ResourceProfiles");
   }
 
@@ -180,17 +238,17 @@ class Decoder {
       Resource& res = b_.resources[index];
       if (f == 1) {
         KeyValue kv;
-        if (!keyValue(r.bytes(), &kv, 3)) return false;
-        prepareAppend(b_.key_values, res.attributes);
-        b_.key_values.push_back(kv);
-        ++res.attributes.size;
+        if (!keyValue(r.bytes(), &kv, 3) || !room(resource_attributes_, 1)) return false;
+        resource_attributes_.push_back(kv);
       } else if (f == 2) {
         res.dropped_attributes_count = static_cast<uint32_t>(r.varint());
       } else if (f == 3) {
         std::string_view ref = r.bytes();
-        if (!entityRef(ref)) return false;
-        prepareAppend(b_.entity_refs, res.entity_refs);
-        b_.entity_refs.push_back(b_.addBytes(ref));
+        Bytes kept;
+        if (!entityRef(ref) || !continueRange(b_.entity_refs, res.entity_refs) || !bytes(ref, &kept) ||
+            !room(b_.entity_refs, 1))
+          return false;
+        b_.entity_refs.push_back(kept);
         ++res.entity_refs.size;
       }
       if (!count(1)) return false;
@@ -210,16 +268,33 @@ class Decoder {
   bool keyValue(std::string_view in, KeyValue* kv, int depth) {
     Reader r = reader(in, depth);
     uint32_t f, t;
+    std::string_view key;  // the last one sent wins: copied once
+    value_pieces_.clear();
     while (r.next(&f, &t, kKeyValueFields)) {
       if (f == 1) {
-        if (!text(r.bytes(), "KeyValue.key", &kv->key)) return false;
+        key = r.bytes();
+        if (!utf8(key)) return fail("KeyValue.key holds a string that is not valid UTF-8");
       } else if (f == 2) {
         if (!anyValue(r.bytes(), &kv->value, depth + 1)) return false;
       } else if (f == 3) {
         kv->key_strindex = static_cast<int32_t>(r.varint());
       }
     }
-    return finish(r, "KeyValue");
+    return finish(r, "KeyValue") && bytes(key, &kv->key) && placeValue(&kv->value);
+  }
+
+  // The bytes of a value read by anyValue (the last string, or every piece of a list sent in
+  // several parts), copied into the arena once its message is read.
+  bool placeValue(Value* v) {
+    if (v->kind == ValueKind::kString || v->kind == ValueKind::kBytes)
+      return bytes(value_pieces_.empty() ? std::string_view() : value_pieces_.back(), &v->bytes);
+    if (v->kind != ValueKind::kArray && v->kind != ValueKind::kKvList) return true;
+    size_t total = 0;
+    for (std::string_view piece : value_pieces_) total += piece.size();
+    if (!room(b_.arena, total)) return false;
+    v->bytes = Bytes{static_cast<uint32_t>(b_.arena.size()), static_cast<uint32_t>(total)};
+    for (std::string_view piece : value_pieces_) b_.arena.append(piece);
+    return true;
   }
 
   // `depth`: nesting level of the message, the request being 0 (protobuf's recursion limit counts
@@ -231,6 +306,8 @@ class Decoder {
 
   // A value field sent twice merges into the value read so far, as protobuf merges a message: a
   // member of the oneof replaces another, and an array or key-value list sent again is appended to.
+  // Its bytes are collected in value_pieces_ (views of the input) and placed by placeValue, so a
+  // list sent in n parts costs its size once, not n times.
   bool anyValue(std::string_view in, Value* v, int depth) {
     if (tooDeep(depth)) return false;
     if (v->kind == ValueKind::kAbsent) v->kind = ValueKind::kEmpty;
@@ -239,9 +316,14 @@ class Decoder {
     while (r.next(&f, &t, kAnyValueFields)) {
       switch (f) {
         case 1:
-          v->kind = ValueKind::kString;
-          if (!text(r.bytes(), "AnyValue.string_value", &v->bytes)) return false;
+        case 7: {
+          std::string_view s = r.bytes();
+          if (f == 1 && !utf8(s)) return fail("AnyValue.string_value holds a string that is not valid UTF-8");
+          v->kind = f == 1 ? ValueKind::kString : ValueKind::kBytes;
+          if (!room(value_pieces_, 1)) return false;
+          value_pieces_.assign(1, s);
           break;
+        }
         case 2:
         case 3:
         case 8:
@@ -260,22 +342,16 @@ class Decoder {
           bool refs = false;
           if (!r.failed() && !nestedList(nested, f == 6, depth + 1, &refs)) return false;
           const ValueKind kind = f == 5 ? ValueKind::kArray : ValueKind::kKvList;
-          if (v->kind == kind) {  // both lists' entries, in order
-            std::string both(b_.view(v->bytes));
-            both.append(nested);
-            v->bytes = b_.addBytes(both);
-            v->nested_refs |= refs;
-          } else {
+          if (v->kind != kind) {
             v->kind = kind;
-            v->nested_refs = refs;
-            v->bytes = b_.addBytes(nested);
+            v->nested_refs = false;
+            value_pieces_.clear();
           }
+          v->nested_refs |= refs;  // both lists' entries, in order
+          if (!room(value_pieces_, 1)) return false;
+          value_pieces_.push_back(nested);
           break;
         }
-        case 7:
-          v->kind = ValueKind::kBytes;
-          v->bytes = b_.addBytes(r.bytes());
-          break;
       }
     }
     return finish(r, "AnyValue");
@@ -336,7 +412,7 @@ class Decoder {
         if (!instrumentationScope(r.bytes(), scope)) return false;
       } else if (f == 2) {
         Profile p;
-        if (!profile(r.bytes(), &p)) return false;
+        if (!profile(r.bytes(), &p) || !room(b_.profiles, 1)) return false;
         b_.profiles.push_back(p);
         ++scope->profiles.size;
         if (!count(1)) return false;
@@ -355,8 +431,9 @@ class Decoder {
         if (!text(r.bytes(), "InstrumentationScope", f == 1 ? &scope->name : &scope->version)) return false;
       } else if (f == 3) {
         KeyValue kv;
-        if (!keyValue(r.bytes(), &kv, 4) || !count(1)) return false;
-        prepareAppend(b_.key_values, scope->attributes);
+        if (!keyValue(r.bytes(), &kv, 4) || !count(1) || !continueRange(b_.key_values, scope->attributes) ||
+            !room(b_.key_values, 1))
+          return false;
         b_.key_values.push_back(kv);
         ++scope->attributes.size;
       } else if (f == 4) {
@@ -377,6 +454,9 @@ class Decoder {
 
   bool profile(std::string_view in, Profile* p) {
     p->samples.begin = static_cast<uint32_t>(b_.samples.size());
+    // Profile.attribute_indices may alternate with samples, whose attributes share the column.
+    profile_attributes_.clear();
+    Range attributes;
     Reader r = reader(in, 3);
     uint32_t f, t;
     while (r.next(&f, &t, kProfileFields)) {
@@ -401,17 +481,18 @@ class Decoder {
           break;
         case 7:
         case 10:
-          (f == 7 ? p->profile_id : p->original_payload) = b_.addBytes(r.bytes());
+          if (!bytes(r.bytes(), f == 7 ? &p->profile_id : &p->original_payload)) return false;
           break;
         case 9:
           if (!text(r.bytes(), "Profile.original_payload_format", &p->original_payload_format))
             return false;
           break;
         case 11:
-          if (!repeated(r, t, wire::kVarint, "Profile", b_.indices, p->attributes)) return false;
+          if (!repeated(r, t, wire::kVarint, "Profile", profile_attributes_, attributes)) return false;
           break;
       }
     }
+    if (!profile_attributes_.empty() && !place(profile_attributes_, b_.indices, &p->attributes)) return false;
     return finish(r, "Profile");
   }
 
@@ -436,8 +517,12 @@ class Decoder {
       }
     }
     if (!finish(r, "Sample") || !count(1)) return false;
+    if (r.skippedUnknown() && !room(unknown_samples, 1)) return false;
     if (r.skippedUnknown()) unknown_samples.push_back(static_cast<uint32_t>(b_.samples.size()));
     auto& s = b_.samples;
+    if (!room(s.stack_index, 1) || !room(s.link_index, 1) || !room(s.attributes, 1) || !room(s.values, 1) ||
+        !room(s.timestamps, 1))
+      return false;
     s.stack_index.push_back(stack);
     s.link_index.push_back(link);
     s.attributes.push_back(attributes);
@@ -461,8 +546,8 @@ class Decoder {
         case 4: ok = link(entry); break;
         case 5: {
           Bytes s;
-          ok = text(entry, "ProfilesDictionary.string_table", &s);
-          b_.strings.push_back(s);
+          ok = text(entry, "ProfilesDictionary.string_table", &s) && room(b_.strings, 1);
+          if (ok) b_.strings.push_back(s);
           break;
         }
         case 6: ok = attribute(entry); break;
@@ -488,8 +573,9 @@ class Decoder {
         if (!repeated(r, t, wire::kVarint, "Mapping", b_.indices, m.attributes)) return false;
       }
     }
+    if (!finish(r, "Mapping") || !room(b_.mappings, 1)) return false;
     b_.mappings.push_back(m);
-    return finish(r, "Mapping");
+    return true;
   }
 
   bool location(std::string_view in) {
@@ -502,16 +588,17 @@ class Decoder {
         else l.address = r.varint();
       } else if (f == 3) {
         Line line;
-        if (!lineEntry(r.bytes(), &line) || !count(1)) return false;
-        prepareAppend(b_.lines, l.lines);
+        if (!lineEntry(r.bytes(), &line) || !count(1) || !continueRange(b_.lines, l.lines) || !room(b_.lines, 1))
+          return false;
         b_.lines.push_back(line);
         ++l.lines.size;
       } else if (f == 4) {
         if (!repeated(r, t, wire::kVarint, "Location", b_.indices, l.attributes)) return false;
       }
     }
+    if (!finish(r, "Location") || !room(b_.locations, 1)) return false;
     b_.locations.push_back(l);
-    return finish(r, "Location");
+    return true;
   }
 
   bool lineEntry(std::string_view in, Line* line) {
@@ -537,23 +624,27 @@ class Decoder {
       else if (f == 3) fn.filename_strindex = static_cast<int32_t>(v);
       else fn.start_line = static_cast<int64_t>(v);
     }
+    if (!finish(r, "Function") || !room(b_.functions, 1)) return false;
     b_.functions.push_back(fn);
-    return finish(r, "Function");
+    return true;
   }
 
   bool link(std::string_view in) {
     Link l;
     Reader r = reader(in, 2);
     uint32_t f, t;
-    while (r.next(&f, &t, kLinkFields)) (f == 1 ? l.trace_id : l.span_id) = b_.addBytes(r.bytes());
+    while (r.next(&f, &t, kLinkFields))
+      if (!bytes(r.bytes(), f == 1 ? &l.trace_id : &l.span_id)) return false;
+    if (!finish(r, "Link") || !room(b_.links, 1)) return false;
     b_.links.push_back(l);
-    return finish(r, "Link");
+    return true;
   }
 
   bool attribute(std::string_view in) {
     Attribute a;
     Reader r = reader(in, 2);
     uint32_t f, t;
+    value_pieces_.clear();
     while (r.next(&f, &t, kAttributeFields)) {
       if (f == 1 || f == 3) {
         (f == 1 ? a.key_strindex : a.unit_strindex) = static_cast<int32_t>(r.varint());
@@ -561,8 +652,9 @@ class Decoder {
         if (!anyValue(r.bytes(), &a.value, 3)) return false;
       }
     }
+    if (!finish(r, "KeyValueAndUnit") || !placeValue(&a.value) || !room(b_.attributes, 1)) return false;
     b_.attributes.push_back(a);
-    return finish(r, "KeyValueAndUnit");
+    return true;
   }
 
   bool stack(std::string_view in) {
@@ -574,14 +666,22 @@ class Decoder {
         if (!repeated(r, t, wire::kVarint, "Stack", b_.indices, s.locations)) return false;
       }
     }
+    if (!finish(r, "Stack") || !room(b_.stacks, 1)) return false;
     b_.stacks.push_back(s);
-    return finish(r, "Stack");
+    return true;
   }
 
   Batch& b_;
   const DecodeOptions& options_;
   std::string error_;
+  Status claim_refused_;
   size_t entries_ = 0;
+  size_t held_ = 0;     // bytes of every buffer the decode allocated (capacities)
+  size_t claimed_ = 0;  // the most held at once, with a buffer being moved
+  // Collected aside, placed once (see continueRange and anyValue).
+  std::vector<KeyValue> resource_attributes_;
+  std::vector<int32_t> profile_attributes_;
+  std::vector<std::string_view> value_pieces_;
 };
 
 }  // namespace
@@ -596,12 +696,14 @@ DecodeResult decode(std::string_view wire, Batch* out, const DecodeOptions& opti
   }
   Decoder decoder(*out, options);
   result.request = decoder.run(wire);
+  result.peak_memory_bytes = decoder.peakBytes();
   if (!result.request.isOk()) {
     out->clear();
     return result;
   }
   if (options.validate) {
     result = validateAndPrune(out, decoder.unknown_samples);
+    result.peak_memory_bytes = decoder.peakBytes();
     if (!result.request.isOk()) out->clear();
   } else {
     result.samples_with_unknown_fields = std::move(decoder.unknown_samples);

@@ -168,7 +168,7 @@ class GrpcTransport::Service final
     if (Status s = compression::decompress(codec, flatten(raw), *out, limits); !s.isOk())
       return Status(s.code(), "compressed request message: " + s.message() + " (max_recv_msg_size " +
                                   config_.max_recv_msg_size.str() + ")");
-    return lease.resize(raw.Length() + otlpDecodeClaim(out->size()), "decompressed request message");
+    return lease.resize(raw.Length() + out->size(), "decompressed request message");
   }
 
   grpc::Status handle(const grpc::ByteBuffer& raw, grpc::ByteBuffer* out, net::InFlightLease& lease) {
@@ -180,10 +180,14 @@ class GrpcTransport::Service final
       if (Status s = inflate(raw, *codec, lease, &storage); !s.isOk()) return refused(s);
       wire = storage;
     } else {
-      if (Status s = lease.resize(otlpDecodeClaim(raw.Length()), "request message"); !s.isOk()) return refused(s);
-      wire = contiguous(raw, &storage);
+      wire = contiguous(raw, &storage);  // a copy only when the message came in several slices
+      if (Status s = lease.resize(raw.Length() + storage.size(), "request message"); !s.isOk()) return refused(s);
     }
-    IngestResult r = ingestWire(wire, *next_, *settings_.telemetry);
+    // What decoding allocates is charged as it is allocated, on top of the message.
+    const size_t message = lease.bytes();
+    IngestResult r = ingestWire(wire, *next_, *settings_.telemetry, [&lease, message](size_t decoded) {
+      return lease.resize(message + decoded, "decoded request message");
+    });
     if (!r.status.isOk()) {
       if (!r.status.retryable())
         log_throttle_.log(*settings_.logger, spdlog::level::debug, "refused", "refused request: " + r.status.toString());

@@ -97,7 +97,7 @@ void HttpTransport::handle(net::HttpRequest&& req, net::Responder respond) {
   }
   // Decoding can take a while for big bodies: keep it off the I/O thread.
   boost::asio::post(settings_.runtime->workers(), [this, req = std::move(req), respond, enc]() mutable {
-    if (req.in_flight) {
+    if (req.in_flight && enc == Encoding::kJson) {
       if (Status s = req.in_flight->resize(otlpDecodeClaim(req.body.size()), "decoded request"); !s.isOk()) {
         settings_.telemetry->record(telemetry::Event::kReceived, {});
         settings_.telemetry->record(telemetry::Event::kRefused, {});
@@ -118,7 +118,13 @@ void HttpTransport::handle(net::HttpRequest&& req, net::Responder respond) {
       }
       r = ingestRequest(request, *next_, *settings_.telemetry);
     } else {
-      r = ingestWire(req.body, *next_, *settings_.telemetry);  // straight into a flat batch
+      // Straight into a flat batch; what decoding allocates is charged as it is allocated.
+      std::function<Status(size_t)> claim;
+      if (req.in_flight) {
+        const size_t body = req.in_flight->bytes();
+        claim = [lease = req.in_flight, body](size_t decoded) { return lease->resize(body + decoded, "decoded request"); };
+      }
+      r = ingestWire(req.body, *next_, *settings_.telemetry, std::move(claim));
     }
     if (!r.status.isOk()) {
       respond(otlpErrorResponse(r.status, req));

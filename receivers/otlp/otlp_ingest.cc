@@ -20,14 +20,20 @@ void refusedHere(telemetry::ComponentTelemetry& telemetry, const BatchCounts& co
 
 }  // namespace
 
-IngestResult ingestWire(std::string_view wire, ProfilesConsumer& next, telemetry::ComponentTelemetry& telemetry) {
+IngestResult ingestWire(std::string_view wire, ProfilesConsumer& next, telemetry::ComponentTelemetry& telemetry,
+                        std::function<Status(size_t)> claim_memory) {
   IngestResult result;
   auto batch = std::make_shared<flat::Batch>();
   flat::DecodeOptions options;
   options.validate = false;  // below, once the request is counted
+  options.claim_memory = std::move(claim_memory);
   flat::DecodeResult decoded = flat::decode(wire, batch.get(), options);
   if (!decoded.request.isOk()) {
     refusedHere(telemetry, {});
+    if (decoded.request.code() != StatusCode::kInvalidArgument) {  // the memory claim's refusal
+      result.status = decoded.request;
+      return result;
+    }
     result.status = Status::invalid("request is not a valid ExportProfilesServiceRequest protobuf (" +
                                     decoded.request.message() + ")");
     return result;

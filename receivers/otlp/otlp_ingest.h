@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstddef>
+#include <functional>
 #include <string_view>
 
 #include "core/component/consumer.h"
@@ -21,8 +22,11 @@ struct IngestResult {
 // validated: the serialized bytes plus the flat batch decoded from it (at most about as large again).
 inline size_t otlpDecodeClaim(size_t serialized) { return 2 * serialized; }
 
-// An ExportProfilesServiceRequest in protobuf wire form.
-IngestResult ingestWire(std::string_view wire, ProfilesConsumer& next, telemetry::ComponentTelemetry& telemetry);
+// An ExportProfilesServiceRequest in protobuf wire form. `claim_memory` (optional) is charged with
+// what decoding allocates as it allocates it (flat::DecodeOptions::claim_memory); its refusal is
+// the answer as is (429 / RESOURCE_EXHAUSTED while the budget is busy).
+IngestResult ingestWire(std::string_view wire, ProfilesConsumer& next, telemetry::ComponentTelemetry& telemetry,
+                        std::function<Status(size_t)> claim_memory = {});
 
 // A request parsed from OTLP/JSON: checked and delivered as if it had come in protobuf form.
 IngestResult ingestRequest(const ::proflow::otlp::Request& request, ProfilesConsumer& next,

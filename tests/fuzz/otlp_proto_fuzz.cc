@@ -5,7 +5,8 @@
 //
 // protobuf's own parser is the reference: the flat decoder must accept exactly the bytes protobuf
 // accepts and read the same meaning from them, whatever the wire layout (unpacked or split repeated
-// fields, repeated singular messages, unknown fields and groups, overlong varints).
+// fields, repeated singular messages, unknown fields and groups, overlong varints), and within the
+// decoder's documented memory per body byte.
 #include <string>
 #include <string_view>
 #include <vector>
@@ -64,6 +65,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   structural.validate = false;
   flat::Batch batch;
   const flat::DecodeResult decoded = flat::decode(wire, &batch, structural);
+  // Cost follows the input: whatever the layout (fields split by others, lists sent in parts),
+  // the decode holds at most its documented memory per body byte (run_fuzzers.sh also caps each
+  // malloc, FUZZ_MALLOC_MB).
+  FUZZ_CHECK(decoded.peak_memory_bytes <= flat::kMaxDecodeBytesPerWireByte * size + flat::kDecodeBytesBase,
+             "decoding held " + std::to_string(decoded.peak_memory_bytes) + " bytes for a body of " +
+                 std::to_string(size));
   otlp::Request want;
   const bool protobuf_ok = size <= static_cast<size_t>(INT32_MAX) && want.ParseFromArray(data, static_cast<int>(size));
   FUZZ_CHECK(decoded.request.isOk() == protobuf_ok,

@@ -3,7 +3,8 @@
 # FUZZ_SECONDS on a scratch copy of its corpus. Findings land in $BUILD/findings/<target>/ and the
 # final libFuzzer line of each run is appended to $BUILD/fuzz-summary.txt.
 # Usage: tests/fuzz/run_fuzzers.sh [build-dir] [target...]
-#   env: FUZZ_SECONDS, FUZZ_JOBS, FUZZ_RSS_MB, FUZZ_TIMEOUT (seconds per input, wall clock: raise it when the
+#   env: FUZZ_SECONDS, FUZZ_JOBS, FUZZ_RSS_MB, FUZZ_MALLOC_MB (largest single allocation, default
+#   FUZZ_RSS_MB: set it low, e.g. 64, to catch a decoder whose memory outgrows its input), FUZZ_TIMEOUT (seconds per input, wall clock: raise it when the
 #   fuzzers run at low priority on a busy machine, where a starved run is reported as a timeout),
 #   FUZZ_PREBUILT (a GCC build tree to link the framework from, see fuzz_build.cmake)
 set -euo pipefail
@@ -13,6 +14,7 @@ shift || true
 seconds=${FUZZ_SECONDS:-60}
 jobs=${FUZZ_JOBS:-2}
 rss=${FUZZ_RSS_MB:-2048}
+malloc_limit=${FUZZ_MALLOC_MB:-$rss}
 input_timeout=${FUZZ_TIMEOUT:-10}
 export CCACHE_BASEDIR=$PWD
 
@@ -40,7 +42,7 @@ for t in "${targets[@]}"; do
   status=0
   # CPU seconds beside the wall-clock budget: on a shared machine they say how much fuzzing was done.
   TIMEFORMAT='%U %S' cpu_file=$build/findings/$t.cpu
-  { time "$build/tests/fuzz/${t}_fuzz" "$work" -max_total_time="$seconds" -rss_limit_mb="$rss" -timeout="$input_timeout" \
+  { time "$build/tests/fuzz/${t}_fuzz" "$work" -max_total_time="$seconds" -rss_limit_mb="$rss" -malloc_limit_mb="$malloc_limit" -timeout="$input_timeout" \
       -max_len=65536 -artifact_prefix="$findings/" -print_final_stats=1 >"$log" 2>&1 || status=$?; } 2>"$cpu_file"
   cpu=$(awk '{printf "%.0f", $1 + $2}' "$cpu_file")
   final=$(grep -E '^#[0-9]+.*(DONE|cov:)' "$log" | tail -1 || true)

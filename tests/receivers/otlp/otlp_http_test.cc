@@ -4,6 +4,7 @@
 #include "google/rpc/status.pb.h"
 #include "tests/receivers/otlp/service_harness.h"
 #include "tests/support/daemon.h"
+#include "tests/support/hostile_otlp.h"
 #include "tests/support/otlp_files.h"
 #include "tests/support/profile_builder.h"
 #include "tests/support/temp_dir.h"
@@ -155,6 +156,42 @@ TEST_F(OtlpHttpTest, BadRequestsGetClearErrorsAndTheServerKeepsServing) {
 
   r = post(dir_.write("ok.pb", sampleRequest().SerializeAsString()), {"Content-Type: application/x-protobuf"});
   EXPECT_EQ(r.http_status, 200);
+}
+
+TEST_F(OtlpHttpTest, DecodingIsChargedWhatItAllocatesAndSplitFieldsCostTheirSize) {
+  auto service = start("        max_request_body_size: 1MiB\n    max_in_flight_bytes: 16MiB");
+  ASSERT_TRUE(service);
+  const std::vector<std::string> proto = {"Content-Type: application/x-protobuf"};
+  // ~448 KB of profile attribute indices alternating with samples: linear, within the budget.
+  auto r = post(dir_.write("split.pb", flat::testing::interleavedProfileAttributes(74667)), proto);
+  EXPECT_EQ(r.http_status, 200) << r.body;
+  // One attribute whose array_value is sent in 64,000 parts, ~3 KB once gzipped.
+  const std::string parts = dir_.write("parts.pb", flat::testing::repeatedArrayValue(64000));
+  std::string out;
+  ASSERT_EQ(testing::runCommand({"gzip", "-9", "-k", "-f", parts}, &out), 0) << out;
+  r = post(parts + ".gz", {"Content-Type: application/x-protobuf", "Content-Encoding: gzip"});
+  EXPECT_EQ(r.http_status, 200) << r.body;
+
+  // 500,000 empty profiles in 1 MB: each costs its row in memory, ~50x its two bytes, far more
+  // than twice the body. The claim follows the rows as they are allocated and stops at the budget.
+  std::string profiles;
+  for (int i = 0; i < 500000; ++i) profiles += std::string("\x12\x00", 2);  // ScopeProfiles.profiles
+  auto lenField = [](char key, const std::string& payload) {
+    std::string f(1, key);
+    for (size_t n = payload.size(); ; n >>= 7) {
+      f.push_back(static_cast<char>((n & 0x7f) | (n >= 0x80 ? 0x80 : 0)));
+      if (n < 0x80) break;
+    }
+    return f + payload;
+  };
+  const std::string many = lenField('\x0a', lenField('\x12', profiles));  // resource_profiles.scope_profiles
+  r = post(dir_.write("many.pb", many), proto);
+  EXPECT_EQ(r.http_status, 413) << r.body;
+  EXPECT_NE(r.body.find("max_in_flight_bytes"), std::string::npos) << r.body;
+
+  // The budget is whole again: an ordinary request goes through.
+  r = post(dir_.write("ok.pb", sampleRequest().SerializeAsString()), proto);
+  EXPECT_EQ(r.http_status, 200) << r.body;
 }
 
 TEST_F(OtlpHttpTest, FullQueueAnswers429WithRetryAfter) {
