@@ -85,9 +85,11 @@ void handleUpload(DatadogReceiver::State& st, const net::HttpRequest& req, const
     options.reserve_memory = [lease = req.in_flight, body = req.body.size()](size_t bytes) {
       return lease->resize(body + bytes, "decoded profile");
     };
+  const Tags header_tags = headerTags(req);
+  if (Status s = checkTagCount(header_tags, "X-Datadog-Additional-Tags"); !s.isOk()) return refuse(400, s);
   flat::Batch converted;
   ConvertStats stats;
-  if (Status s = convertIntake(intake, headerTags(req), options, &converted, &stats); !s.isOk())
+  if (Status s = convertIntake(intake, header_tags, options, &converted, &stats); !s.isOk())
     return refuse(refusalStatus(s), s);
   st.uploads.add();
   st.derived.add(stats.derived_trace_ids);

@@ -56,6 +56,23 @@ const net::FormPart* findPart(const std::vector<net::FormPart>& parts, std::stri
   return nullptr;
 }
 
+// Adds the part event.json lists as `name`. Each part is converted at most once: a part listed
+// twice (by its name, or once by name and once by file name) is refused, so one attachment cannot be
+// inflated and decoded once per mention.
+Status addListedAttachment(const std::string& name, const std::vector<net::FormPart>& parts, Intake* out) {
+  const std::string quoted = "'" + name.substr(0, 64) + (name.size() > 64 ? "...'" : "'");
+  const net::FormPart* part = findPart(parts, name);
+  if (!part) return Status::invalid("attachment " + quoted + " listed in event.json has no part in the upload");
+  for (const IntakeAttachment& a : out->attachments) {
+    if (a.data.data() != part->data.data()) continue;
+    return Status::invalid(a.name == name ? "event.json lists attachment " + quoted + " more than once"
+                                          : "event.json lists attachments '" + a.name.substr(0, 64) + "' and " +
+                                                quoted + ", which name the same part");
+  }
+  out->attachments.push_back({name, part->data});  // at most one per part: kMaxParts in all
+  return Status::ok();
+}
+
 Status parseEvent(const net::FormPart& event, const std::vector<net::FormPart>& parts, Intake* out) {
   google::protobuf::Struct json;
   google::protobuf::util::JsonParseOptions opts;
@@ -71,16 +88,14 @@ Status parseEvent(const net::FormPart& event, const std::vector<net::FormPart>& 
   if (Status s = windowField("event.json start", str("start"), &out->start_ns); !s.isOk()) return s;
   if (Status s = windowField("event.json end", str("end"), &out->end_ns); !s.isOk()) return s;
   splitTags(str("tags_profiler"), &out->tags);
+  if (Status s = checkTagCount(out->tags, "event.json 'tags_profiler'"); !s.isOk()) return s;
   auto att = f.find("attachments");
   if (att == f.end() || !att->second.has_list_value())
     return Status::invalid("event.json: 'attachments' (the list of attachment part names) is missing");
   for (const auto& v : att->second.list_value().values()) {
     if (!v.has_string_value() || v.string_value().empty())
       return Status::invalid("event.json: 'attachments' must hold part names (strings)");
-    const std::string& name = v.string_value();
-    const net::FormPart* part = findPart(parts, name);
-    if (!part) return Status::invalid("attachment '" + name + "' listed in event.json has no part in the upload");
-    out->attachments.push_back({name, part->data});
+    if (Status s = addListedAttachment(v.string_value(), parts, out); !s.isOk()) return s;
   }
   return Status::ok();
 }
@@ -116,6 +131,12 @@ Status parseLegacy(const std::vector<net::FormPart>& parts, Intake* out) {
 }
 
 }  // namespace
+
+Status checkTagCount(const Tags& tags, std::string_view where) {
+  if (tags.size() <= kMaxTags) return Status::ok();
+  return Status::invalid(std::string(where) + " holds " + std::to_string(tags.size()) + " tags; at most " +
+                         std::to_string(kMaxTags) + " are accepted");
+}
 
 void splitTags(std::string_view joined, Tags* out) {
   size_t pos = 0;

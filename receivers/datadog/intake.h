@@ -35,15 +35,21 @@ struct Intake {
   std::vector<IntakeAttachment> attachments;
 };
 
-// Parts allowed in one upload (Go sends up to ~10 attachments plus the event).
+// Parts allowed in one upload (Go sends up to ~10 attachments plus the event). event.json may list
+// each part once, so an upload converts at most this many attachments.
 inline constexpr size_t kMaxParts = 64;
+// Tags of one upload (tags_profiler, or X-Datadog-Additional-Tags): tracers send a few dozen.
+inline constexpr size_t kMaxTags = 1024;
 
 // Errors are kInvalidArgument naming what is wrong ("multipart: ...", "event.json: ...",
-// "attachment 'cpu.pprof' listed in event.json has no part").
+// "attachment 'cpu.pprof' listed in event.json has no part", a part listed twice, more than
+// kMaxTags tags).
 Status parseIntake(std::string_view content_type, std::string_view body, Intake* out);
 
 // "k1:v1,k2:v2" (tags_profiler, X-Datadog-Additional-Tags) appended to `out`; empty items skipped.
 void splitTags(std::string_view joined, Tags* out);
+// kInvalidArgument naming `where` when `tags` holds more than kMaxTags.
+Status checkTagCount(const Tags& tags, std::string_view where);
 
 // RFC 3339 ("2024-05-01T10:00:00.123456789Z", "...+02:00") to ns since the epoch; false when malformed.
 bool parseRfc3339(std::string_view text, int64_t* ns);

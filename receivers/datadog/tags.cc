@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <string_view>
+#include <unordered_set>
 
 namespace proflow::receivers::datadog {
 namespace {
@@ -44,9 +45,9 @@ std::string languageValue(std::string v) {
 std::vector<std::pair<std::string, std::string>> resourceAttributes(const Tags& profiler_tags, const Tags& header_tags,
                                                                     const std::string& family) {
   std::vector<std::pair<std::string, std::string>> out;
+  std::unordered_set<std::string> keys;  // the first value of a key wins, found in constant time
   auto add = [&](std::string key, std::string value) {
-    if (value.empty()) return;
-    if (std::any_of(out.begin(), out.end(), [&](const auto& kv) { return kv.first == key; })) return;
+    if (value.empty() || !keys.insert(key).second) return;
     out.emplace_back(std::move(key), std::move(value));
   };
   std::string default_env;

@@ -102,6 +102,32 @@ TEST(IntakeTest, RefusalsSayWhatIsWrong) {
   refused(contentType(), multipart(many), "more than 64 parts");
 }
 
+TEST(IntakeTest, EachPartIsListedOnceAndTagsAreBounded) {
+  Intake in;
+  auto parse = [&](const std::string& event, const std::vector<Part>& files) {
+    std::vector<Part> parts = {{"event", "event.json", "", event}};
+    parts.insert(parts.end(), files.begin(), files.end());
+    return parseIntake(contentType(), multipart(parts), &in);
+  };
+  const std::vector<Part> cpu = {{"cpu.pprof", "cpu.pprof", "", "x"}};
+  // One part named 1,000 times would be inflated and converted 1,000 times.
+  Status s = parse(eventJson(std::vector<std::string>(1000, "cpu.pprof"), ""), cpu);
+  EXPECT_EQ(s.code(), StatusCode::kInvalidArgument);
+  EXPECT_NE(s.message().find("lists attachment 'cpu.pprof' more than once"), std::string::npos) << s.message();
+  // The same part by its name and by its file name.
+  s = parse(eventJson({"main", "main.jfr"}, ""), {{"main", "main.jfr", "", "JFR"}});
+  EXPECT_NE(s.message().find("'main' and 'main.jfr', which name the same part"), std::string::npos) << s.message();
+
+  std::string tags;
+  for (size_t i = 0; i <= kMaxTags; ++i) tags += "k" + std::to_string(i) + ":v,";
+  s = parse(eventJson({"cpu.pprof"}, tags), cpu);
+  EXPECT_EQ(s.code(), StatusCode::kInvalidArgument);
+  EXPECT_NE(s.message().find("'tags_profiler' holds 1025 tags; at most 1024"), std::string::npos) << s.message();
+  tags.resize(tags.rfind("k1024:"));  // exactly kMaxTags
+  EXPECT_TRUE(parse(eventJson({"cpu.pprof"}, tags), cpu).isOk());
+  EXPECT_EQ(in.tags.size(), kMaxTags);
+}
+
 TEST(TagsTest, SemanticConventions) {
   const Tags profiler = {{"service", "api"},        {"env", "prod"},         {"version", "1.2.3"},
                          {"host", "web-1"},         {"runtime", "nodejs"},   {"runtime_version", "v20.1.0"},
