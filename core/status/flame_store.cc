@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
+#include <tuple>
 
 #include "core/flat/flat_attributes.h"
 
@@ -88,15 +89,30 @@ bool FlameStore::charge(size_t bytes) {
 FlameStore::Bucket& FlameStore::bucketFor(int64_t epoch) {
   Bucket& b = buckets_[static_cast<size_t>(epoch) % buckets_.size()];
   if (b.epoch < epoch) {
-    if (b.epoch >= 0) {
-      memory_ -= std::min(memory_, (b.values.size() + b.samples.size()) * kCellCost);
-      expired_ = true;
-    }
-    b.values.clear();
-    b.samples.clear();
+    expire(b);
     b.epoch = epoch;
   }
   return b;
+}
+
+void FlameStore::expire(Bucket& b) {
+  if (b.epoch >= 0) {
+    memory_ -= std::min(memory_, (b.values.size() + b.samples.size()) * kCellCost);
+    expired_ = true;
+  }
+  for (const auto& [id, cell] : b.samples) {
+    auto it = series_.find(id);
+    if (it == series_.end()) continue;
+    it->second.retained.samples -= cell.samples;
+    it->second.retained.value -= cell.value;
+  }
+  b.values.clear();
+  b.samples.clear();
+  b.epoch = -1;
+}
+
+bool FlameStore::live(const Series& s, Clock::time_point now) const {
+  return s.last_epoch > epochOf(now) - static_cast<int64_t>(buckets_.size());
 }
 
 uint32_t FlameStore::seriesId(std::string_view service, std::string_view type, int64_t epoch) {
@@ -194,8 +210,10 @@ void FlameStore::add(const flat::Batch& b, Clock::time_point at) {
             dropped_samples_ += end > prof.samples.begin ? end - prof.samples.begin : 0;
             continue;
           }
-          bucket.samples[series] = 0;
+          bucket.samples[series] = Totals{};
         }
+        Totals& in_bucket = bucket.samples[series];
+        Totals& retained = series_[series].retained;
         for (uint32_t row = prof.samples.begin; row < end; ++row) {
           const uint32_t stack = resolveStack(b.samples.stack_index[row]);
           if (stack == kNone) {
@@ -211,25 +229,25 @@ void FlameStore::add(const flat::Batch& b, Clock::time_point at) {
             }
             it = bucket.values.emplace(key, 0).first;
           }
-          it->second += sampleValue(b, row);
-          ++bucket.samples[series];
+          const int64_t value = sampleValue(b, row);
+          it->second += value;
+          in_bucket.value += value;
+          ++in_bucket.samples;
+          retained.value += value;
+          ++retained.samples;
         }
       }
     });
   }
 }
 
-void FlameStore::advance(Clock::time_point now) {
+bool FlameStore::advance(Clock::time_point now) {
   const int64_t oldest = epochOf(now) - static_cast<int64_t>(buckets_.size()) + 1;
   for (Bucket& b : buckets_)
-    if (b.epoch >= 0 && b.epoch < oldest) {
-      memory_ -= std::min(memory_, (b.values.size() + b.samples.size()) * kCellCost);
-      b.values.clear();
-      b.samples.clear();
-      b.epoch = -1;
-      expired_ = true;
-    }
-  if (expired_) compact();
+    if (b.epoch >= 0 && b.epoch < oldest) expire(b);
+  if (!expired_) return false;
+  compact();
+  return true;
 }
 
 // Keeps only the stacks, names and series the remaining buckets reference, renumbered, and
@@ -294,31 +312,42 @@ double FlameStore::sum(uint32_t id, std::chrono::seconds window, int64_t now_epo
     if (b.epoch < 0 || b.epoch <= now_epoch - n || b.epoch > now_epoch) continue;
     for (const auto& [key, v] : b.values)
       if (static_cast<uint32_t>(key >> 32) == id) (*out)[static_cast<uint32_t>(key & 0xffffffffu)] += v;
-    if (auto it = b.samples.find(id); it != b.samples.end()) *samples += it->second;
+    if (auto it = b.samples.find(id); it != b.samples.end()) *samples += it->second.samples;
   }
   const double since_start = std::chrono::duration<double>(now - start_).count();
   const double in_current = since_start - static_cast<double>(now_epoch * width);
   return std::max(0.0, std::min(since_start, static_cast<double>((n - 1) * width) + in_current));
 }
 
-std::vector<SeriesInfo> FlameStore::series(Clock::time_point now) {
-  advance(now);
-  std::vector<SeriesInfo> out;
-  for (const auto& [key, id] : series_ids_) {
-    SeriesInfo info{key.first, key.second, 0, 0};
-    std::unordered_map<uint32_t, int64_t> values;
-    sum(id, retention(), epochOf(now), now, &values, &info.samples);
-    for (const auto& [stack, v] : values) info.value += v;
-    out.push_back(std::move(info));
+std::vector<SeriesInfo> FlameStore::series(Clock::time_point now, size_t limit) const {
+  std::vector<const Series*> held;
+  held.reserve(series_.size());
+  for (const auto& [id, s] : series_)
+    if (live(s, now)) held.push_back(&s);
+  auto by_name = [](const Series* a, const Series* b) { return std::tie(a->service, a->type) < std::tie(b->service, b->type); };
+  if (held.size() > limit) {  // the most sampled `limit`, ties by name
+    std::nth_element(held.begin(), held.begin() + static_cast<ptrdiff_t>(limit), held.end(),
+                     [&](const Series* a, const Series* b) {
+                       return a->retained.samples != b->retained.samples ? a->retained.samples > b->retained.samples
+                                                                         : by_name(a, b);
+                     });
+    held.resize(limit);
   }
+  std::sort(held.begin(), held.end(), by_name);
+  std::vector<SeriesInfo> out;
+  out.reserve(held.size());
+  for (const Series* s : held) out.push_back({s->service, s->type, s->retained.samples, s->retained.value});
   return out;
 }
 
+size_t FlameStore::seriesCount(Clock::time_point now) const {
+  return static_cast<size_t>(std::count_if(series_.begin(), series_.end(), [&](const auto& s) { return live(s.second, now); }));
+}
+
 bool FlameStore::tree(const std::string& service, const std::string& type, std::chrono::seconds window,
-                      std::chrono::seconds base, Clock::time_point now, FlameTree* out) {
-  advance(now);
+                      std::chrono::seconds base, Clock::time_point now, FlameTree* out) const {
   auto it = series_ids_.find({service, type});
-  if (it == series_ids_.end()) return false;
+  if (it == series_ids_.end() || !live(series_.at(it->second), now)) return false;
   const int64_t now_epoch = epochOf(now);
   out->service = service;
   out->type = type;

@@ -68,43 +68,74 @@ void FlameTap::run() {
   (void)setpriority(PRIO_PROCESS, static_cast<id_t>(gettid()), 10);
   for (;;) {
     Pending p;
+    bool list_now = false;
     {
       std::unique_lock lock(queue_mu_);
       busy_ = false;
       idle_cv_.notify_all();
-      // Wakes at least once per bucket so expired data is freed when nothing arrives.
-      queue_cv_.wait_for(lock, options_.store.bucket, [&] { return stopping_ || !queue_.empty(); });
+      // Wakes at least once per bucket so expired data is freed when nothing arrives, and within a
+      // second while the listing is behind the store.
+      queue_cv_.wait_for(lock, listing_stale_ ? std::chrono::seconds(kListingEvery) : options_.store.bucket,
+                         [&] { return stopping_ || !queue_.empty() || listing_requested_; });
       if (stopping_) return;
-      if (queue_.empty()) {
-        lock.unlock();
-        std::lock_guard store_lock(store_mu_);
-        store_.advance(Clock::now());
-        memory_->set(static_cast<int64_t>(store_.memoryBytes()));
-        continue;
-      }
-      p = std::move(queue_.front());
-      queue_.pop_front();
       busy_ = true;
-    }
-    const auto cpu_before = threadCpuTime();
-    if (withinCpuBudget()) {
-      {
-        std::lock_guard store_lock(store_mu_);
-        const uint64_t dropped = store_.droppedSamples();
-        store_.add(*p.batch, p.at);
-        dropped_samples_->add(store_.droppedSamples() - dropped);
-        memory_->set(static_cast<int64_t>(store_.memoryBytes()));
+      if (!queue_.empty()) {
+        p = std::move(queue_.front());
+        queue_.pop_front();
       }
-      batches_->add();
-    } else {
-      skipped_batches_->add();
+      if (queue_.empty() && listing_requested_) {
+        list_now = true;
+        listing_requested_ = false;
+      }
     }
-    p.batch.reset();  // released before the bytes are: the queue's bound is what is held
-    budget_used_ += threadCpuTime() - cpu_before;
-    closeWhileSpent();
-    std::lock_guard lock(queue_mu_);
-    pending_bytes_ -= p.bytes;
+    if (p.batch) {
+      aggregate(p);
+    } else {
+      std::lock_guard store_lock(store_mu_);
+      if (store_.advance(Clock::now())) listing_stale_ = true;
+      memory_->set(static_cast<int64_t>(store_.memoryBytes()));
+    }
+    if (listing_stale_ && (list_now || Clock::now() - listed_at_ >= kListingEvery)) publishListing();
   }
+}
+
+void FlameTap::aggregate(Pending& p) {
+  const auto cpu_before = threadCpuTime();
+  if (withinCpuBudget()) {
+    {
+      std::lock_guard store_lock(store_mu_);
+      const uint64_t dropped = store_.droppedSamples();
+      store_.add(*p.batch, p.at);
+      dropped_samples_->add(store_.droppedSamples() - dropped);
+      memory_->set(static_cast<int64_t>(store_.memoryBytes()));
+    }
+    listing_stale_ = true;
+    batches_->add();
+  } else {
+    skipped_batches_->add();
+  }
+  p.batch.reset();  // released before the bytes are: the queue's bound is what is held
+  budget_used_ += threadCpuTime() - cpu_before;
+  closeWhileSpent();
+  std::lock_guard lock(queue_mu_);
+  pending_bytes_ -= p.bytes;
+}
+
+void FlameTap::publishListing() {
+  const auto cpu_before = threadCpuTime();
+  const auto now = Clock::now();
+  // No store lock: this thread is the store's only writer, and tree queries only read it.
+  auto listing = std::make_shared<SeriesListing>();
+  listing->series = store_.series(now, kMaxListedSeries);
+  listing->total = store_.seriesCount(now);
+  {
+    std::lock_guard lock(listing_mu_);
+    listing_ = std::move(listing);
+  }
+  listing_stale_ = false;
+  listed_at_ = now;
+  budget_used_ += threadCpuTime() - cpu_before;
+  closeWhileSpent();
 }
 
 // At least a nanosecond: a share too small for the clock is still a budget to spend and pay off.
@@ -137,12 +168,14 @@ bool FlameTap::withinCpuBudget() {
 
 void FlameTap::flush() {
   std::unique_lock lock(queue_mu_);
-  idle_cv_.wait(lock, [&] { return stopping_ || (queue_.empty() && !busy_); });
+  listing_requested_ = true;
+  queue_cv_.notify_one();
+  idle_cv_.wait(lock, [&] { return stopping_ || (queue_.empty() && !busy_ && !listing_requested_); });
 }
 
-std::vector<SeriesInfo> FlameTap::series() {
-  std::lock_guard lock(store_mu_);
-  return store_.series(Clock::now());
+SeriesListingPtr FlameTap::series() {
+  std::lock_guard lock(listing_mu_);
+  return listing_;
 }
 
 bool FlameTap::tree(const std::string& service, const std::string& type, std::chrono::seconds window,

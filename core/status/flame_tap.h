@@ -4,8 +4,11 @@
 // at most `max_cpu` of a core per second, counting all it does for a batch (summing it, and
 // releasing it when it holds the last reference): past it, batches are skipped (counted) where they
 // are offered until the share is back, so on a busy gateway the graph is a sample of the traffic
-// and the status page never takes a noticeable part of the CPU. Queries take the store's lock for
-// the time of one summation.
+// and the status page never takes a noticeable part of the CPU. A tree query takes the store's
+// lock for the time of one summation. The series listing takes no store lock at all: the
+// aggregation thread (the store's only writer) publishes a bounded listing, at most once per
+// second while series change and on flush(), and a query copies a pointer to the last one, so
+// however many series the store holds, listing them never waits for the store nor holds it.
 //
 // Counters (on the telemetry endpoint):
 //   proflow_status_flamegraph_batches_total            batches aggregated
@@ -26,8 +29,19 @@
 
 namespace proflow::status {
 
+// The series the flame graph holds, as published by the aggregation thread.
+struct SeriesListing {
+  std::vector<SeriesInfo> series;  // the most sampled kMaxListedSeries, sorted by service then type
+  size_t total = 0;                // series held: more than series.size() when the listing is cut
+};
+using SeriesListingPtr = std::shared_ptr<const SeriesListing>;
+
 class FlameTap final : public BatchTap {
  public:
+  static constexpr size_t kMaxListedSeries = 1000;
+  // How stale the published listing may be while series change.
+  static constexpr std::chrono::seconds kListingEvery{1};
+
   struct Options {
     FlameStore::Options store;
     size_t max_pending_bytes = 32u << 20;
@@ -38,10 +52,11 @@ class FlameTap final : public BatchTap {
 
   void offer(std::shared_ptr<const flat::Batch> batch) override;
 
-  // Waits until every batch offered before the call is aggregated (tests, benchmarks).
+  // Waits until every batch offered before the call is aggregated and listed (tests, benchmarks).
   void flush();
 
-  std::vector<SeriesInfo> series();
+  // The last published listing (never null). Takes no store lock.
+  SeriesListingPtr series();
   bool tree(const std::string& service, const std::string& type, std::chrono::seconds window,
             std::chrono::seconds base, FlameTree* out);
   size_t memoryBytes();
@@ -56,6 +71,9 @@ class FlameTap final : public BatchTap {
     size_t bytes;
   };
   void run();
+  void aggregate(Pending& p);
+  // Builds and publishes the listing (aggregation thread only: it reads the store it alone writes).
+  void publishListing();
   // False when this second's CPU budget is spent (aggregation thread only).
   bool withinCpuBudget();
   // After a batch's CPU is counted: once the budget is spent, offer() skips until it is back.
@@ -79,9 +97,15 @@ class FlameTap final : public BatchTap {
   size_t pending_bytes_ = 0;
   bool busy_ = false;
   bool stopping_ = false;
+  bool listing_requested_ = false;  // by flush(): publish once the queue is empty
 
-  std::mutex store_mu_;
+  std::mutex store_mu_;  // held by the aggregation thread while it changes the store, by tree queries
   FlameStore store_;
+  // Aggregation thread only: the store changed since the listing was published, and when it was.
+  bool listing_stale_ = false;
+  Clock::time_point listed_at_{};
+  std::mutex listing_mu_;  // guards only the pointer swap
+  SeriesListingPtr listing_ = std::make_shared<const SeriesListing>();
   std::thread thread_;
 };
 

@@ -215,9 +215,13 @@ net::HttpResponse StatusApi::status() {
 
 net::HttpResponse StatusApi::series() {
   if (!tap_) return net::HttpResponse::text(404, "the flame graph is off (service.telemetry.status.flamegraph.enabled)\n");
-  std::string out = "{\"windows\":[\"1m\",\"5m\",\"15m\"],\"series\":[";
+  // A snapshot the aggregation thread published: formatting it holds no lock.
+  const SeriesListingPtr listing = tap_->series();
+  std::string out = "{\"windows\":[\"1m\",\"5m\",\"15m\"],\"total_series\":";
+  appendJsonNumber(out, static_cast<double>(listing->total));
+  out += ",\"series\":[";
   bool first = true;
-  for (const auto& s : tap_->series()) {
+  for (const auto& s : listing->series) {
     out += first ? "{\"service\":" : ",{\"service\":";
     first = false;
     appendJsonString(out, s.service);

@@ -4,7 +4,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <map>
+#include <tuple>
 
 #include "tests/core/status/flame_test_util.h"
 
@@ -130,6 +132,36 @@ TEST(FlameStore, TheCapDropsNewStacksAndCountsThemButKeepsAddingToKnownOnes) {
   FlameTree after;
   ASSERT_TRUE(store.tree("api", "cpu/nanoseconds", 60s, 0s, t0, &after));
   EXPECT_EQ(after.nodes[0].value, before.nodes[0].value + 10);
+}
+
+TEST(FlameStore, SeriesTotalsFollowArrivalAndExpiryAndTheListingIsBounded) {
+  FlameStore::Options options;
+  options.max_bytes = 256u << 20;
+  FlameStore store(options, t0);
+  store.add(testing::manySeries("api", 70000), t0);
+  store.add(testing::manySeries("api", 10), t0 + 10min);  // t0..t9 again, 10 minutes later
+  EXPECT_EQ(store.seriesCount(t0 + 10min), 70000u);
+  // The 1,000 most sampled (7 samples: i % 7 == 6, and t0..t9 sampled twice), sorted by name.
+  const auto top = store.series(t0 + 10min, 1000);
+  ASSERT_EQ(top.size(), 1000u);
+  EXPECT_TRUE(std::is_sorted(top.begin(), top.end(), [](const SeriesInfo& a, const SeriesInfo& b) {
+    return std::tie(a.service, a.type) < std::tie(b.service, b.type);
+  }));
+  for (const SeriesInfo& s : top) EXPECT_GE(s.samples, 7u) << s.type;
+  auto find = [](const std::vector<SeriesInfo>& all, const std::string& type) {
+    for (const SeriesInfo& s : all)
+      if (s.type == type) return s;
+    return SeriesInfo{};
+  };
+  EXPECT_EQ(find(top, "t6/count").samples, 14u);  // 7 at t0, 7 ten minutes later
+  // Once the first batch's bucket expires, only the second one counts.
+  EXPECT_EQ(store.series(t0 + 15min + 10s).size(), 10u);
+  EXPECT_TRUE(store.advance(t0 + 15min + 10s));
+  const auto later = store.series(t0 + 15min + 10s);
+  ASSERT_EQ(later.size(), 10u);
+  EXPECT_EQ(find(later, "t6/count").samples, 7u);
+  EXPECT_EQ(find(later, "t6/count").value, 7);
+  EXPECT_EQ(find(later, "t3/count").samples, 4u);
 }
 
 }  // namespace

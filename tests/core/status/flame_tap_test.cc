@@ -39,7 +39,7 @@ TEST(FlameTap, AcceptedBatchesAreAggregatedRefusedOnesAreNot) {
   for (const auto& n : t.nodes) EXPECT_NE(n.name, "refused");
   EXPECT_EQ(metrics.value("proflow_status_flamegraph_batches_total"), 2);
   EXPECT_GT(metrics.value("proflow_status_flamegraph_memory_bytes"), 0);
-  EXPECT_EQ(tap.series().size(), 1u);
+  EXPECT_EQ(tap.series()->series.size(), 1u);
 }
 
 TEST(FlameTap, BatchesOverThePendingBoundAreSkippedAndCounted) {
@@ -52,7 +52,7 @@ TEST(FlameTap, BatchesOverThePendingBoundAreSkippedAndCounted) {
   tap.flush();
   EXPECT_EQ(metrics.value("proflow_status_flamegraph_skipped_batches_total"), 3);
   EXPECT_EQ(metrics.value("proflow_status_flamegraph_batches_total"), 0);
-  EXPECT_TRUE(tap.series().empty());
+  EXPECT_TRUE(tap.series()->series.empty());
 }
 
 TEST(FlameTap, BatchesPastTheCpuBudgetAreSkippedAndCounted) {
@@ -70,7 +70,7 @@ TEST(FlameTap, BatchesPastTheCpuBudgetAreSkippedAndCounted) {
   EXPECT_GE(summed, 1);
   EXPECT_GE(skipped, 35);
   EXPECT_EQ(summed + skipped, 40);
-  EXPECT_EQ(tap.series().size(), 1u);  // what was summed is shown
+  EXPECT_EQ(tap.series()->series.size(), 1u);  // what was summed is shown
 }
 
 TEST(FlameTap, OnceTheBudgetIsSpentBatchesAreSkippedWhereTheyAreOffered) {
@@ -115,6 +115,34 @@ TEST(FlameTap, SamplesOverTheMemoryCapAreCounted) {
   tap.flush();
   EXPECT_GT(metrics.value("proflow_status_flamegraph_dropped_samples_total"), 80);
   EXPECT_LE(tap.memoryBytes(), 2048u);
+}
+
+TEST(FlameTap, AnInsertCompletesWhileTheSeriesAreBeingListed) {
+  telemetry::MetricsRegistry metrics;
+  FlameTap::Options options;
+  options.max_cpu = 1;
+  options.store.max_bytes = 256u << 20;
+  FlameTap tap(options, metrics);
+  tap.offer(std::make_shared<const flat::Batch>(testing::manySeries("api", 5000)));
+  tap.flush();
+  const SeriesListingPtr listing = tap.series();
+  EXPECT_EQ(listing->total, 5000u);
+  ASSERT_EQ(listing->series.size(), FlameTap::kMaxListedSeries);  // the answer is bounded
+  // Mid-listing, a batch of a new series is aggregated and can be queried: the listing holds
+  // nothing the insert needs (with the store's lock held here, flush() would never return).
+  size_t listed = 0;
+  for (const SeriesInfo& s : listing->series) {
+    if (listed++ == 0) {
+      tap.offer(std::make_shared<const flat::Batch>(batchOf("late", "cpu/nanoseconds", {{{"work", "main"}, 3}})));
+      tap.flush();
+      FlameTree t;
+      ASSERT_TRUE(tap.tree("late", "cpu/nanoseconds", 60s, 0s, &t));
+      EXPECT_EQ(t.nodes[0].value, 3);
+    }
+    EXPECT_NE(s.service, "late");  // a snapshot: what is being listed does not move under the reader
+  }
+  EXPECT_EQ(listed, FlameTap::kMaxListedSeries);
+  EXPECT_EQ(tap.series()->total, 5001u);
 }
 
 }  // namespace

@@ -21,4 +21,19 @@ inline flat::Batch batchOf(const std::string& service, const std::string& type,
   return b;
 }
 
+// One profile per sample type "t<i>/count" of `service`, i in [0, n): n series in one batch, the
+// profile of type i with 1 + i % 7 samples.
+inline flat::Batch manySeries(const std::string& service, int n) {
+  std::vector<proflow::testing::ProfileSpec> profiles(static_cast<size_t>(n));
+  for (int i = 0; i < n; ++i) {
+    auto& p = profiles[static_cast<size_t>(i)];
+    p.sample_type = "t" + std::to_string(i);
+    p.sample_unit = "count";
+    for (int k = 0; k <= i % 7; ++k) p.samples.push_back({{"f", "main"}, 1});
+  }
+  flat::Batch b;
+  if (!flat::fromRequest(proflow::testing::makeRequest(service, profiles), &b).isOk()) std::abort();
+  return b;
+}
+
 }  // namespace proflow::status::testing
