@@ -5,6 +5,7 @@
 
 #include "core/compression/compression.h"
 #include "core/status/json_text.h"
+#include "core/util/json/json_writer.h"
 #include "perftools/profiles/profile.pb.h"
 
 namespace proflow::status {
@@ -18,11 +19,11 @@ int64_t FlameTree::self(uint32_t i) const {
 std::string flameTreeJson(const FlameTree& tree, const std::string& window, const std::string& compare,
                           double min_share) {
   std::string out = "{\"service\":";
-  appendJsonString(out, tree.service);
+  json::appendString(out, tree.service);
   out += ",\"type\":";
-  appendJsonString(out, tree.type);
+  json::appendString(out, tree.type);
   out += ",\"window\":";
-  appendJsonString(out, window);
+  json::appendString(out, window);
   out += ",\"window_seconds\":";
   appendJsonNumber(out, tree.seconds);
   out += ",\"samples\":";
@@ -31,7 +32,7 @@ std::string flameTreeJson(const FlameTree& tree, const std::string& window, cons
   appendJsonNumber(out, static_cast<double>(tree.nodes[0].value));
   if (tree.has_base) {
     out += ",\"compare\":";
-    appendJsonString(out, compare);
+    json::appendString(out, compare);
     out += ",\"compare_seconds\":";
     appendJsonNumber(out, tree.base_seconds);
     out += ",\"compare_total\":";
@@ -44,7 +45,7 @@ std::string flameTreeJson(const FlameTree& tree, const std::string& window, cons
   std::vector<std::pair<uint32_t, size_t>> path{{0, 0}};
   auto open = [&](uint32_t i) {
     out += "{\"n\":";
-    appendJsonString(out, tree.nodes[i].name);
+    json::appendString(out, tree.nodes[i].name);
     out += ",\"v\":";
     appendJsonNumber(out, static_cast<double>(tree.nodes[i].value));
     if (tree.has_base) {

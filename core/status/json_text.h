@@ -1,4 +1,4 @@
-// Writing JSON by hand for the status API: string escaping and number formatting.
+// Numbers of the status API as it shows them (strings go through core/util/json/json_writer.h).
 #pragma once
 
 #include <cmath>
@@ -7,10 +7,6 @@
 #include <string_view>
 
 namespace proflow::status {
-
-// Appends `s` as a JSON string (quotes included). Control characters are escaped; bytes that are
-// not valid UTF-8 become U+FFFD so the answer always parses.
-void appendJsonString(std::string& out, std::string_view s);
 
 inline void appendJsonNumber(std::string& out, double v) {
   if (!std::isfinite(v)) {

@@ -5,6 +5,7 @@
 
 #include "core/component/component.h"
 #include "core/status/json_text.h"
+#include "core/util/json/json_writer.h"
 #include "core/status/last_errors.h"
 
 namespace proflow::status {
@@ -91,11 +92,11 @@ void StatusApi::componentJson(std::string& out, const Component& c, const Snapsh
   const auto labels = c.labels();
   auto value = [&](const std::string& name) { return metrics_.value(prefix + name, labels); };
   out += "{\"kind\":";
-  appendJsonString(out, c.kind);
+  json::appendString(out, c.kind);
   out += ",\"id\":";
-  appendJsonString(out, c.id);
+  json::appendString(out, c.id);
   out += ",\"pipeline\":";
-  appendJsonString(out, c.pipeline);
+  json::appendString(out, c.pipeline);
   out += ",\"totals\":{";
   bool first = true;
   for (const char* e : kEvents)
@@ -140,7 +141,7 @@ void StatusApi::componentJson(std::string& out, const Component& c, const Snapsh
   out += ",\"last_error\":";
   if (auto e = lastError(c.kind, c.id)) {
     out += "{\"message\":";
-    appendJsonString(out, e->message);
+    json::appendString(out, e->message);
     out += ",\"unix_seconds\":";
     appendJsonNumber(out, std::chrono::duration<double>(e->at.time_since_epoch()).count());
     out += "}";
@@ -166,7 +167,7 @@ net::HttpResponse StatusApi::status() {
     }
 
   std::string out = "{\"version\":";
-  appendJsonString(out, PROFLOW_VERSION);
+  json::appendString(out, PROFLOW_VERSION);
   out += ",\"healthy\":";
   out += healthy_() ? "true" : "false";
   out += ",\"uptime_seconds\":";
@@ -177,13 +178,13 @@ net::HttpResponse StatusApi::status() {
   for (size_t p = 0; p < config_->pipelines.size(); ++p) {
     const auto& pc = config_->pipelines[p];
     out += p ? ",{\"name\":" : "{\"name\":";
-    appendJsonString(out, pc.name);
+    json::appendString(out, pc.name);
     for (const auto& [field, ids] : {std::pair{"receivers", &pc.receivers}, std::pair{"processors", &pc.processors},
                                       std::pair{"exporters", &pc.exporters}}) {
       out += ",\"" + std::string(field) + "\":[";
       for (size_t i = 0; i < ids->size(); ++i) {
         if (i) out += ',';
-        appendJsonString(out, (*ids)[i].str());
+        json::appendString(out, (*ids)[i].str());
       }
       out += "]";
     }
@@ -224,9 +225,9 @@ net::HttpResponse StatusApi::series() {
   for (const auto& s : listing->series) {
     out += first ? "{\"service\":" : ",{\"service\":";
     first = false;
-    appendJsonString(out, s.service);
+    json::appendString(out, s.service);
     out += ",\"type\":";
-    appendJsonString(out, s.type);
+    json::appendString(out, s.type);
     out += ",\"samples\":";
     appendJsonNumber(out, static_cast<double>(s.samples));
     out += ",\"value\":";

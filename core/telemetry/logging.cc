@@ -10,31 +10,10 @@
 #include <ctime>
 
 #include "core/telemetry/log_throttle.h"
+#include "core/util/json/json_writer.h"
 
 namespace proflow::telemetry {
 namespace {
-
-void appendJsonString(spdlog::memory_buf_t& out, std::string_view s) {
-  out.push_back('"');
-  for (unsigned char c : s) {
-    switch (c) {
-      case '"': out.append(std::string_view("\\\"")); break;
-      case '\\': out.append(std::string_view("\\\\")); break;
-      case '\n': out.append(std::string_view("\\n")); break;
-      case '\r': out.append(std::string_view("\\r")); break;
-      case '\t': out.append(std::string_view("\\t")); break;
-      default:
-        if (c < 0x20) {
-          char buf[8];
-          std::snprintf(buf, sizeof buf, "\\u%04x", c);
-          out.append(std::string_view(buf));
-        } else {
-          out.push_back(static_cast<char>(c));
-        }
-    }
-  }
-  out.push_back('"');
-}
 
 // One JSON object per line: {"ts":"...","level":"info","logger":"receiver/otlp","msg":"..."}.
 class JsonFormatter final : public spdlog::formatter {
@@ -47,16 +26,18 @@ class JsonFormatter final : public spdlog::formatter {
     char ts[64];
     std::snprintf(ts, sizeof ts, "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday,
                   tm.tm_hour, tm.tm_min, tm.tm_sec, static_cast<int>(ms));
-    dest.append(std::string_view("{\"ts\":\""));
-    dest.append(std::string_view(ts));
-    dest.append(std::string_view("\",\"level\":"));
     auto level = spdlog::level::to_string_view(msg.level);
-    appendJsonString(dest, std::string_view(level.data(), level.size()));
-    dest.append(std::string_view(",\"logger\":"));
-    appendJsonString(dest, std::string_view(msg.logger_name.data(), msg.logger_name.size()));
-    dest.append(std::string_view(",\"msg\":"));
-    appendJsonString(dest, std::string_view(msg.payload.data(), msg.payload.size()));
-    dest.append(std::string_view("}\n"));
+    thread_local std::string line;  // reused: one allocation per thread, not per line
+    line.clear();
+    json::Writer(&line)
+        .beginObject()
+        .key("ts").string(ts)
+        .key("level").string(std::string_view(level.data(), level.size()))
+        .key("logger").string(std::string_view(msg.logger_name.data(), msg.logger_name.size()))
+        .key("msg").string(std::string_view(msg.payload.data(), msg.payload.size()))
+        .endObject();
+    line += '\n';
+    dest.append(std::string_view(line));
   }
   std::unique_ptr<spdlog::formatter> clone() const override { return std::make_unique<JsonFormatter>(); }
 };

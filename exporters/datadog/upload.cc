@@ -1,8 +1,5 @@
 #include "exporters/datadog/upload.h"
 
-#include <google/protobuf/struct.pb.h>
-#include <google/protobuf/util/json_util.h>
-
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -12,6 +9,7 @@
 
 #include "core/flat/flat_attributes.h"
 #include "core/formats/pprof/flat_to_pprof.h"
+#include "core/util/json/json_writer.h"
 #include "core/util/prometheus_labels.h"
 #include "core/util/pyroscope_metric.h"
 
@@ -121,18 +119,16 @@ Status buildUploads(const flat::Batch& batch, const std::map<std::string, std::s
                                                      std::chrono::system_clock::now().time_since_epoch())
                                                      .count());
       if (p.start == UINT64_MAX) p.start = p.end = now;
-      google::protobuf::Struct event;
-      auto& f = *event.mutable_fields();
-      f["version"].set_string_value("4");
-      f["family"].set_string_value(family);
-      f["start"].set_string_value(rfc3339(p.start));
-      f["end"].set_string_value(rfc3339(p.end));
-      auto* names = f["attachments"].mutable_list_value();
-      for (const auto& a : p.attachments) names->add_values()->set_string_value(a.name);
-      f["tags_profiler"].set_string_value(joined);
       Upload u;
-      if (!google::protobuf::util::MessageToJsonString(event, &u.event_json).ok())
-        return Status::internal("datadog: cannot encode event.json");
+      json::Writer event(&u.event_json);
+      event.beginObject()
+          .key("version").string("4")
+          .key("family").string(family)
+          .key("start").string(rfc3339(p.start))
+          .key("end").string(rfc3339(p.end))
+          .key("attachments").beginArray();
+      for (const auto& a : p.attachments) event.string(a.name);
+      event.endArray().key("tags_profiler").string(joined).endObject();
       u.attachments = std::move(p.attachments);
       out->push_back(std::move(u));
     }

@@ -1,13 +1,11 @@
 #include "receivers/datadog/intake.h"
 
-#include <google/protobuf/struct.pb.h>
-#include <google/protobuf/util/json_util.h>
-
 #include <algorithm>
 #include <cctype>
 #include <ctime>
 
 #include "core/net/multipart.h"
+#include "core/util/json/json_document.h"
 
 namespace proflow::receivers::datadog {
 namespace {
@@ -73,31 +71,38 @@ Status addListedAttachment(const std::string& name, const std::vector<net::FormP
   return Status::ok();
 }
 
+// event.json is a few hundred bytes (its attachment list names at most kMaxParts parts): these
+// bounds refuse a document built to make the parse itself expensive before it grows.
+constexpr json::Limits kEventLimits{.max_bytes = 1u << 20, .max_depth = 16, .max_values = 10'000,
+                                    .max_string_bytes = 256u << 10};
+
 Status parseEvent(const net::FormPart& event, const std::vector<net::FormPart>& parts, Intake* out) {
-  google::protobuf::Struct json;
-  google::protobuf::util::JsonParseOptions opts;
-  opts.ignore_unknown_fields = true;
-  const auto st = google::protobuf::util::JsonStringToMessage(std::string(event.data), &json, opts);
-  if (!st.ok()) return Status::invalid("event.json is not a JSON object: " + std::string(st.message()));
-  const auto& f = json.fields();
+  json::Document doc;
+  if (Status s = doc.parse(event.data, kEventLimits); !s.isOk()) return Status::invalid("event.json: " + s.message());
+  const json::Value root = doc.root();
+  if (!root.isObject()) return Status::invalid("event.json is not a JSON object");
   auto str = [&](const char* key) -> std::string {
-    auto it = f.find(key);
-    return it != f.end() && it->second.has_string_value() ? it->second.string_value() : std::string();
+    const auto v = root.member(key);
+    return v && v->isString() ? std::string(v->text()) : std::string();
   };
   out->family = str("family");
   if (Status s = windowField("event.json start", str("start"), &out->start_ns); !s.isOk()) return s;
   if (Status s = windowField("event.json end", str("end"), &out->end_ns); !s.isOk()) return s;
   splitTags(str("tags_profiler"), &out->tags);
   if (Status s = checkTagCount(out->tags, "event.json 'tags_profiler'"); !s.isOk()) return s;
-  auto att = f.find("attachments");
-  if (att == f.end() || !att->second.has_list_value())
+  const auto att = root.member("attachments");
+  if (!att || !att->isArray())
     return Status::invalid("event.json: 'attachments' (the list of attachment part names) is missing");
-  for (const auto& v : att->second.list_value().values()) {
-    if (!v.has_string_value() || v.string_value().empty())
-      return Status::invalid("event.json: 'attachments' must hold part names (strings)");
-    if (Status s = addListedAttachment(v.string_value(), parts, out); !s.isOk()) return s;
-  }
-  return Status::ok();
+  Status listed;
+  att->forEachElement([&](json::Value v) {
+    if (!listed.isOk()) return;
+    if (!v.isString() || v.text().empty()) {
+      listed = Status::invalid("event.json: 'attachments' must hold part names (strings)");
+      return;
+    }
+    listed = addListedAttachment(std::string(v.text()), parts, out);
+  });
+  return listed;
 }
 
 // The older form: fields and data[i] file parts.

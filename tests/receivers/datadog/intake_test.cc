@@ -92,7 +92,8 @@ TEST(IntakeTest, RefusalsSayWhatIsWrong) {
   refused(contentType(), multipart({{"event", "event.json", "", eventJson({"cpu.pprof", "heap.pprof"}, "")},
                                     {"cpu.pprof", "cpu.pprof", "", "x"}}),
           "attachment 'heap.pprof' listed in event.json has no part");
-  refused(contentType(), multipart({{"event", "event.json", "", "{not json"}}), "event.json is not a JSON object");
+  refused(contentType(), multipart({{"event", "event.json", "", "{not json"}}), "event.json: invalid JSON: expected a string key at byte 1");
+  refused(contentType(), multipart({{"event", "event.json", "", "[]"}}), "event.json is not a JSON object");
   refused(contentType(), multipart({{"event", "event.json", "", "{\"version\":\"4\"}"}}), "'attachments'");
   refused(contentType(), multipart({{"event", "event.json", "", "{\"attachments\":[],\"start\":\"yesterday\"}"}}),
           "not an RFC 3339 time");

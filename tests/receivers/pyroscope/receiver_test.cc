@@ -144,6 +144,10 @@ TEST_F(ReceiverTest, MultipartGzipPartsAndPrevProfileRefused) {
   const std::string bad = dir_.write("bad.json", "[1, 2");
   r = post("/ingest?name=svc", {"-F", "profile=@" + testdata("ingest_heap.pb.gz"), "-F", "sample_type_config=@" + bad});
   expectJsonError(r, 422, "invalid_argument", "sample_type_config");
+  // 60 KB of nested arrays: refused at the 9th level, not parsed on.
+  const std::string deep = dir_.write("deep.json", std::string(30'000, '[') + std::string(30'000, ']'));
+  r = post("/ingest?name=svc", {"-F", "profile=@" + testdata("ingest_heap.pb.gz"), "-F", "sample_type_config=@" + deep});
+  expectJsonError(r, 422, "invalid_argument", "sample_type_config: invalid JSON: nesting deeper than 8 at byte 8");
 
   r = post("/ingest?name=svc", {"-F", "profile=@" + testdata("ingest_heap.pb.gz"), "-F",
                                 "prev_profile=@" + testdata("ingest_heap.pb.gz")});
