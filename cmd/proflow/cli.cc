@@ -23,10 +23,13 @@ Usage:
   proflow components [--help] TYPE       print the options of a component type: key, type, default, help
   proflow convert IN OUT [--to FORMAT] [--from FORMAT] [--sample-type T]
                  [--symbolize [--debug-dir D]... [--binary-dir D]... [--debuginfod URL]...]
+                 [--keep-generated-names]
                                          convert a profile file offline; input formats (detected):
                                          pprof (gzip/zstd/raw), jfr, otlp_json, otlp_proto, folded,
                                          perf (perf.data), perf-script (perf script text);
-                                         output: pprof (default), otlp_json, otlp_proto, folded
+                                         output: pprof (default), otlp_json, otlp_proto, folded;
+                                         JFR: --keep-generated-names keeps lambda/proxy/accessor
+                                         class names as recorded (merged by default)
   proflow health [--address HOST:PORT | --config FILE...]
                                          exit 0 when the running daemon's /healthz answers 200
                                          (address: --address, else the config's telemetry address,
@@ -43,7 +46,7 @@ CliArgs parseCli(int argc, char** argv) {
   static const std::set<std::string> kValueOptions = {"--to",         "--from",       "--debug-dir",
                                                      "--debuginfod", "--binary-dir", "--sample-type",
                                                      "--address"};
-  static const std::set<std::string> kFlags = {"--symbolize"};
+  static const std::set<std::string> kFlags = {"--symbolize", "--keep-generated-names"};
   CliArgs args;
   int i = 1;
   if (i < argc && kCommands.count(argv[i])) args.command = argv[i++];

@@ -36,6 +36,10 @@ std::string option(const CliArgs& args, const std::string& name, const std::stri
   return fallback;
 }
 
+bool hasFlag(const CliArgs& args, std::string_view flag) {
+  return std::find(args.flags.begin(), args.flags.end(), flag) != args.flags.end();
+}
+
 std::vector<std::string> options(const CliArgs& args, const std::string& name) {
   std::vector<std::string> out;
   for (const auto& [k, v] : args.options)
@@ -129,9 +133,11 @@ std::string detectFormat(std::string_view data) {
   return "pprof_or_otlp_proto";
 }
 
-Status readJfr(std::string_view data, flat::Batch* batch) {
+Status readJfr(std::string_view data, const CliArgs& args, flat::Batch* batch) {
   auto bytes = std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(data.data()), data.size());
-  jfr::ConvertResult r = jfr::convertToFlat(bytes, {}, batch);
+  jfr::ConvertOptions options;
+  options.merge_generated_names = !hasFlag(args, "--keep-generated-names");
+  jfr::ConvertResult r = jfr::convertToFlat(bytes, options, batch);
   if (!r.ok) {
     std::fprintf(stderr, "proflow convert: JFR input is damaged (%s); kept the %llu events of complete chunks\n",
                  r.error.message.c_str(), static_cast<unsigned long long>(r.events));
@@ -169,9 +175,10 @@ Status readPerf(std::string_view data, const std::string& format, const std::str
   return s;
 }
 
-Status readInput(std::string_view data, std::string format, const std::string& path, flat::Batch* batch) {
+Status readInput(std::string_view data, const CliArgs& args, const std::string& path, flat::Batch* batch) {
+  std::string format = option(args, "--from");
   if (format.empty()) format = detectFormat(data);
-  if (format == "jfr") return readJfr(data, batch);
+  if (format == "jfr") return readJfr(data, args, batch);
   if (format == "perf" || format == "perf-script") return readPerf(data, format, path, batch);
   if (format == "otlp_json") {
     otlp::Request request;
@@ -268,8 +275,8 @@ int commandConvert(const CliArgs& args) {
     return 1;
   }
   flat::Batch batch;
-  Status s = readInput(input.bytes(), option(args, "--from"), args.positional[0], &batch);
-  if (s.isOk() && std::find(args.flags.begin(), args.flags.end(), "--symbolize") != args.flags.end())
+  Status s = readInput(input.bytes(), args, args.positional[0], &batch);
+  if (s.isOk() && hasFlag(args, "--symbolize"))
     s = symbolizeInPlace(args, &batch);
   if (s.isOk()) s = writeOutput(batch, option(args, "--to", "pprof"), option(args, "--sample-type"), args.positional[1]);
   if (!s.isOk()) {

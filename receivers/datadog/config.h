@@ -25,6 +25,8 @@ struct DatadogReceiverConfig : receiverhelper::HttpListenerConfig {
   // One attachment after its own gzip/zstd.
   config::ByteSize max_profile_size = config::ByteSize(64ull << 20);
   int max_concurrent_requests = 64;  // profile uploads decoded at once; more get 429 + Retry-After
+  // JFR attachments: true keeps lambda, proxy and accessor class names with the numbers of their run.
+  bool keep_generated_names = false;
 
   // Forwarding to a real Agent ("" = answer the Agent's API here and drop non-profile payloads).
   std::string forward_to;
@@ -39,6 +41,8 @@ struct DatadogReceiverConfig : receiverhelper::HttpListenerConfig {
     visitListener(v, "host:port to listen on (the Agent's 8126 by default)");
     v.field("max_profile_size", max_profile_size, "largest attachment accepted after its own gzip/zstd");
     v.field("max_concurrent_requests", max_concurrent_requests, "profile uploads decoded at once; more get 429");
+    v.field("keep_generated_names", keep_generated_names,
+            "JFR attachments: keep JVM-generated class names as recorded (default: merged, core/formats/jfr)");
     v.field("forward_to", forward_to, "URL of a real Datadog Agent that receives every request unchanged");
     v.field("forward_timeout", forward_timeout, "time for one forwarded request and its answer (504 after)");
     v.field("max_concurrent_forwards", max_concurrent_forwards, "forwarded requests at once; more get 503");

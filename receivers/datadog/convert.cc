@@ -56,6 +56,7 @@ flat::Range lastScope(const flat::Batch& b, uint32_t resource) {
 
 Status convertJfr(Target& t, const IntakeAttachment& a, std::string_view bytes, size_t held) {
   jfr::ConvertOptions jo;
+  jo.merge_generated_names = t.options.merge_generated_names;
   if (t.options.reserve_memory)
     jo.reserve_memory = [&t, held](size_t conversion) { return t.options.reserve_memory(held + conversion); };
   const auto span = std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size());

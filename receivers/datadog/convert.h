@@ -27,6 +27,8 @@ struct ConvertOptions {
   // Asked (optional) for the total bytes the upload will hold beside its body before they are
   // allocated (the receiver's in-flight claim). Its refusal is returned as is.
   std::function<Status(size_t bytes)> reserve_memory;
+  // JFR attachments: merge JVM-generated class names (core/formats/jfr/generated_names.h).
+  bool merge_generated_names = true;
 };
 
 struct ConvertStats {

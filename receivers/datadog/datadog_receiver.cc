@@ -81,6 +81,7 @@ void handleUpload(DatadogReceiver::State& st, const net::HttpRequest& req, const
   ConvertOptions options;
   options.limits.max_output_bytes = st.config.max_profile_size.bytes;
   options.limits.max_inflate_ratio = st.config.max_inflate_ratio;
+  options.merge_generated_names = !st.config.keep_generated_names;
   if (req.in_flight)
     options.reserve_memory = [lease = req.in_flight, body = req.body.size()](size_t bytes) {
       return lease->resize(body + bytes, "decoded profile");

@@ -33,6 +33,8 @@ struct JfrReceiverConfig : receiverhelper::HttpListenerConfig {
   }
   std::map<std::string, std::string> attributes;  // resource attributes added to every recording
   bool keep_original_payload = false;
+  // true: lambda, proxy and accessor class names keep the numbers the JVM gave them this run.
+  bool keep_generated_names = false;
   std::optional<DirectoryConfig> directory;
 
   template <class V>
@@ -40,6 +42,8 @@ struct JfrReceiverConfig : receiverhelper::HttpListenerConfig {
     visitListener(v, "host:port for POST /v1/jfr; empty disables HTTP");
     v.field("attributes", attributes, "resource attributes added to every recording");
     v.field("keep_original_payload", keep_original_payload, "keep the JFR bytes in Profile.original_payload");
+    v.field("keep_generated_names", keep_generated_names,
+            "keep JVM-generated class names as recorded (default: merged, core/formats/jfr)");
     v.field("directory", directory, "pick up finished recordings from a directory");
   }
   void validate(config::ValidationContext& ctx) const;

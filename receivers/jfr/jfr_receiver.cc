@@ -10,10 +10,12 @@ std::unique_ptr<receiverhelper::RecordingReceiver> makeJfrReceiver(const CreateS
                                                                    const JfrReceiverConfig& config, ConsumerPtr next) {
   receiverhelper::RecordingInputs inputs{"jfr", "/v1/jfr", config, std::nullopt, config.attributes};
   if (config.directory) inputs.directory = *config.directory;
-  auto decode = [keep_original_payload = config.keep_original_payload](const receiverhelper::Recording& recording,
-                                                                        flat::Batch* out) {
+  auto decode = [keep_original_payload = config.keep_original_payload,
+                 keep_generated_names = config.keep_generated_names](const receiverhelper::Recording& recording,
+                                                                     flat::Batch* out) {
     ::proflow::jfr::ConvertOptions options;
     options.keep_original_payload = keep_original_payload;
+    options.merge_generated_names = !keep_generated_names;
     options.reserve_memory = recording.reserve_memory;
     const auto bytes =
         std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(recording.bytes.data()), recording.bytes.size());

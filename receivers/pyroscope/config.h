@@ -25,12 +25,16 @@ struct PyroscopeReceiverConfig : receiverhelper::HttpListenerConfig {
   // A profile (or multipart part) after decompressing gzip/zstd inside the body.
   config::ByteSize max_profile_size = config::ByteSize(64ull << 20);
   int max_concurrent_requests = 64;  // decoded at once; more are answered 429 + Retry-After
+  // format=jfr: true keeps lambda, proxy and accessor class names with the numbers of their run.
+  bool keep_generated_names = false;
 
   template <class V>
   void visit(V& v) {
     visitListener(v, "host:port to listen on");
     v.field("max_profile_size", max_profile_size, "largest profile accepted after decompressing gzip pprof");
     v.field("max_concurrent_requests", max_concurrent_requests, "requests converted at once; more get 429");
+    v.field("keep_generated_names", keep_generated_names,
+            "JFR uploads: keep JVM-generated class names as recorded (default: merged, core/formats/jfr)");
   }
   void validate(config::ValidationContext& ctx) const;
 };

@@ -41,6 +41,8 @@ struct ConvertOptions {
   // conversion) before they are allocated: the receiver's in-flight claim. A refusal (kResourceExhausted
   // while others hold the budget, kPayloadTooLarge when the upload alone is over it) is returned as is.
   std::function<Status(size_t bytes)> reserve_memory;
+  // JFR uploads: merge JVM-generated class names (core/formats/jfr/generated_names.h).
+  bool merge_generated_names = true;
 };
 
 // Resource attributes of an upload: service.name (a `service_name` label wins over `app_service`, which

@@ -127,6 +127,7 @@ Status convertJfrIngest(const IngestParams& p, std::string_view content_type, st
   // pyroscope-java sends sampleRate for cpu/itimer/wall: Pyroscope's period is 1e9/sampleRate ns.
   if (p.sample_rate_given) jo.cpu_period_nanos = 1'000'000'000 / p.sample_rate;
   if (parts.has_labels) jo.labels = &labels;
+  jo.merge_generated_names = options.merge_generated_names;
   // The converter claims the recording's estimate before reading it, then ahead of its output.
   if (options.reserve_memory)
     jo.reserve_memory = [&options, held](size_t conversion) { return options.reserve_memory(held + conversion); };

@@ -98,6 +98,7 @@ void handleIngest(PyroscopeReceiver::State& st, const net::HttpRequest& req, con
   ConvertOptions options;
   options.limits.max_output_bytes = st.config.max_profile_size.bytes;
   options.limits.max_inflate_ratio = st.config.max_inflate_ratio;
+  options.merge_generated_names = !st.config.keep_generated_names;
   // The request's claim grows from its body to what parsing and conversion will hold, or it is refused.
   if (req.in_flight)
     options.reserve_memory = [lease = req.in_flight, body = req.body.size()](size_t bytes) {

@@ -10,6 +10,7 @@
 #include "core/formats/jfr/chunk_reader.h"
 #include "core/formats/jfr/converter_tables.h"
 #include "core/formats/jfr/event_log.h"
+#include "core/formats/jfr/generated_names.h"
 #include "core/formats/jfr/memory_estimate.h"
 #include "core/formats/jfr/sample_index.h"
 #include "core/util/saturating.h"
@@ -351,6 +352,8 @@ std::pair<int32_t, int32_t> FlatConverter::Impl::function(uint64_t method_key, c
       mapping = dict_.mapping(mp, {});
     }
   } else {
+    // Once per method entry of the chunk, not per event: generated names merged before interning.
+    if (opts_.merge_generated_names) mergeGeneratedNames(cls, &cls);
     std::replace(cls.begin(), cls.end(), '/', '.');
     full = cls.empty() ? name : cls + "." + name;
   }

@@ -12,7 +12,7 @@
 
 #include "core/flat/flat_batch.h"
 #include "core/formats/jfr/chunk.h"
-#include "core/formats/jfr/otlp_converter.h"
+#include "core/formats/jfr/convert_options.h"
 
 namespace proflow::jfr {
 

@@ -2,10 +2,13 @@
 // hostile ones refused with a message.
 #include <gtest/gtest.h>
 
+#include <fstream>
+
 #include "core/flat/flat_batch.h"
 #include "exporters/datadog/upload.h"
 #include "receivers/datadog/convert.h"
 #include "receivers/datadog/intake.h"
+#include "tests/core/formats/jfr/wild_recordings.h"
 #include "tests/receivers/datadog/fixtures.h"
 #include "tests/receivers/datadog/otlp_view.h"
 
@@ -144,6 +147,31 @@ TEST(ConvertTest, JavaJfrAttachment) {
   size_t samples = 0;
   for (const auto& p : rp.scope_profiles(0).profiles()) samples += static_cast<size_t>(p.samples_size());
   EXPECT_GT(samples, 0u);
+}
+
+// A JFR attachment's lambda classes (async-profiler's App$$Lambda$70.0x…) are merged unless the
+// receiver keeps generated names.
+TEST(ConvertTest, JfrGeneratedClassNamesAreMergedUnlessKept) {
+  std::ifstream in(proflow::testing::wildRecording("example"), std::ios::binary);
+  const std::string jfr_gz((std::istreambuf_iterator<char>(in)), {});
+  ASSERT_GT(jfr_gz.size(), 1000u);
+  const std::string body = multipart({{"event", "event.json", "application/json",
+                                       eventJson({"main.jfr"}, "service:java-app,language:jvm", "java")},
+                                      {"main", "main.jfr", "application/octet-stream", jfr_gz}});
+  for (bool merge : {true, false}) {
+    ConvertOptions options;
+    options.merge_generated_names = merge;
+    otlp::Request r;
+    Status s = convert(body, &r, options);
+    ASSERT_TRUE(s.isOk()) << s.message();
+    size_t lambdas = 0, per_run = 0;
+    for (const std::string& name : functionNames(r)) {
+      lambdas += name.find("$$Lambda") != std::string::npos ? 1 : 0;
+      per_run += proflow::testing::hasPerRunPart(name) ? 1 : 0;
+    }
+    EXPECT_GT(lambdas, 0u);
+    EXPECT_EQ(per_run == 0, merge) << per_run;
+  }
 }
 
 TEST(ConvertTest, NonProfileAttachmentsAreSkipped) {

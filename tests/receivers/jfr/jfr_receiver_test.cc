@@ -11,6 +11,7 @@
 #include "core/runtime/runtime.h"
 #include "receivers/jfr/factory.h"
 #include "receivers/jfr/jfr_receiver.h"
+#include "tests/core/formats/jfr/wild_recordings.h"
 #include "tests/support/stand_ins.h"
 #include "tests/support/daemon.h"
 #include "tests/support/temp_dir.h"
@@ -83,6 +84,40 @@ TEST_F(JfrReceiverTest, PostedRecordingsBecomeProfilesWithAttributes) {
       if (d.string_table(p.sample_type().type_strindex()) == "cpu" && p.samples_size() > 0) has_cpu = true;
   EXPECT_TRUE(has_cpu);
   EXPECT_EQ(capture_->batches[1].counts().samples, b.counts().samples);  // gzip body, same recording
+}
+
+// Function names of every batch captured, with how many hold a per-run generated part.
+size_t perRunNames(const std::vector<Batch>& batches, size_t* lambdas) {
+  size_t per_run = 0;
+  for (const Batch& b : batches) {
+    const auto& d = b.request().dictionary();
+    for (const auto& f : d.function_table()) {
+      const std::string& name = d.string_table(f.name_strindex());
+      per_run += testing::hasPerRunPart(name) ? 1 : 0;
+      *lambdas += name.find("$$Lambda") != std::string::npos ? 1 : 0;
+    }
+  }
+  return per_run;
+}
+
+// async-profiler's lambda classes (App$$Lambda.0x…) are merged by default, kept with the option.
+TEST_F(JfrReceiverTest, GeneratedClassNamesAreMergedUnlessKept) {
+  for (bool keep : {false, true}) {
+    receivers::jfr::JfrReceiverConfig cfg;
+    cfg.endpoint = "127.0.0.1:0";
+    cfg.keep_generated_names = keep;
+    capture_->batches.clear();
+    auto r = make(cfg);
+    ASSERT_TRUE(r->start(host_).isOk());
+    EXPECT_EQ(post(r->port(), testing::wildRecording("wall")), 200);
+    r->shutdown(std::chrono::steady_clock::now());
+    ASSERT_EQ(capture_->batches.size(), 1u);
+    size_t lambdas = 0;
+    const size_t per_run = perRunNames(capture_->batches, &lambdas);
+    EXPECT_GT(lambdas, 0u);
+    if (keep) EXPECT_GT(per_run, 0u);
+    else EXPECT_EQ(per_run, 0u);
+  }
 }
 
 TEST_F(JfrReceiverTest, DamagedRecordingIs400AndRefusalIs429) {

@@ -8,6 +8,7 @@
 #include "core/formats/jfr/otlp_converter.h"
 #include "receivers/pyroscope/jfr_input.h"
 #include "tests/core/formats/jfr/jfr_writer.h"
+#include "tests/core/formats/jfr/wild_recordings.h"
 #include "tests/receivers/pyroscope/receiver_harness.h"
 
 namespace proflow::receivers::pyroscope::testing {
@@ -176,6 +177,30 @@ TEST_F(ReceiverTest, JdkRecordingAsPyroscopeJavaSendsIt) {
   const otlp::Profile* alloc = findProfile(req, "alloc_sample_bytes");
   ASSERT_NE(alloc, nullptr);
   EXPECT_EQ(profileAttr(req, *alloc, "pyroscope.profile.name"), "memory");
+}
+
+// pyroscope-java's own recording: its lambda classes (App$$Lambda.0x…) are merged by default and
+// kept as recorded with keep_generated_names.
+TEST_F(ReceiverTest, GeneratedClassNamesAreMergedUnlessKept) {
+  for (bool keep : {false, true}) {
+    PyroscopeReceiverConfig cfg;
+    cfg.keep_generated_names = keep;
+    start(cfg);
+    const std::string rec = proflow::testing::wildRecording("wall");
+    Reply r = post(kJavaQuery, {"-F", "jfr=@" + rec + ";type=application/octet-stream;filename=jfr"});
+    ASSERT_EQ(r.status, 200) << r.body;
+    auto got = batches();
+    ASSERT_FALSE(got.empty());
+    const auto& d = got.back().request().dictionary();
+    size_t lambdas = 0, per_run = 0;
+    for (const auto& f : d.function_table()) {
+      const std::string& name = d.string_table(f.name_strindex());
+      lambdas += name.find("$$Lambda") != std::string::npos ? 1 : 0;
+      per_run += proflow::testing::hasPerRunPart(name) ? 1 : 0;
+    }
+    EXPECT_GT(lambdas, 0u);
+    EXPECT_EQ(per_run > 0, keep) << per_run;
+  }
 }
 
 TEST_F(ReceiverTest, GzipPartsAndALabelsPartWithJdkRecording) {

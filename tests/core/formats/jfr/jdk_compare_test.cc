@@ -11,6 +11,7 @@
 
 #include "core/model/dictionary_builder.h"
 #include "core/formats/jfr/folded.h"
+#include "core/formats/jfr/generated_names.h"
 #include "core/formats/jfr/otlp_converter.h"
 #include "tests/core/formats/jfr/mini_json.h"
 #include "tests/core/formats/jfr/recordings.h"
@@ -88,7 +89,11 @@ int64_t instantNanos(const std::string& s) {
 
 std::string frameOf(const Json& f) {
   const Json& m = f["method"];
-  std::string name = dotted(m["type"]["name"].text) + "." + m["name"].text;
+  // Generated class names merged as the converter does by default (generated_names_test.cc tests
+  // the rules themselves).
+  std::string cls = m["type"]["name"].text;
+  mergeGeneratedNames(cls, &cls);
+  std::string name = dotted(cls) + "." + m["name"].text;
   const Json& line = f["lineNumber"];
   if (line.type == Json::Type::kNumber && line.number > 0) name += ":" + line.text;
   return name;
