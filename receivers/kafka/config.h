@@ -23,7 +23,10 @@ struct KafkaReceiverConfig {
   std::string group_id = "proflow";
   std::string encoding = "otlp_proto";  // for records without a proflow-encoding header
   std::string client_id = "proflow";
-  std::string initial_offset = "latest";  // latest | earliest: where a group without offsets starts
+  // earliest | latest: where a partition without a committed offset starts. earliest, unlike the
+  // Collector's latest: a partition that moves to a member before its first commit would otherwise
+  // start after records the producer was already told were stored.
+  std::string initial_offset = "earliest";
   config::Duration session_timeout = std::chrono::seconds(10);
   config::Duration pause_duration = std::chrono::seconds(1);  // how long a refused partition rests
   config::Duration commit_interval = std::chrono::seconds(1);  // accepted offsets are committed this often
@@ -37,7 +40,8 @@ struct KafkaReceiverConfig {
     v.field("group_id", group_id, "consumer group, the same on every replica");
     v.field("encoding", encoding, "otlp_proto or otlp_json, for records without a proflow-encoding header");
     v.field("client_id", client_id, "Kafka client.id");
-    v.field("initial_offset", initial_offset, "latest or earliest: where a group without committed offsets starts");
+    v.field("initial_offset", initial_offset,
+            "earliest or latest: where a partition without a committed offset starts (earliest: nothing skipped)");
     v.field("session_timeout", session_timeout, "a member silent this long leaves the group (its partitions move)");
     v.field("pause_duration", pause_duration, "a partition the pipeline refused is paused this long");
     v.field("commit_interval", commit_interval,

@@ -44,23 +44,23 @@ TEST(BrokerScenario, NatsJetStreamLosesNothingAcknowledged) {
   EXPECT_EQ(r.gatewayMetric("proflow_receiver_nats_dead_letter_messages_total"), 0);
 }
 
-TEST(BrokerScenario, KafkaLosesNothingAcknowledged) {
-  testing::KafkaMock mock(3);
-  ASSERT_TRUE(mock.ok());
-  ASSERT_TRUE(mock.createTopic("otlp_profiles", 4));
+// Two gateways in one group on librdkafka's mock cluster (3 brokers, 4 partitions), the agent and
+// the gateways given `exporter_keys` and `receiver_keys` after where the brokers are. A killed
+// member holds the group's rebalance until its session times out: the client sends slower, so
+// traffic is still flowing when the restarted member has its partitions again.
+testing::ScenarioResult runKafkaScenario(testing::KafkaMock& mock, int profiles, const std::string& exporter_keys,
+                                         const std::string& receiver_keys, bool wait_for_assignments = true) {
+  EXPECT_TRUE(mock.createTopic("otlp_profiles", 4));
   testing::TempDir dir;
   testing::BrokerScenario s;
   s.type = "kafka";
-  s.exporter_yaml = "    brokers: " + mock.brokersYaml() + "\n    topic: otlp_profiles\n    partition_key: service\n" +
-                    "    compression: lz4\n";
+  s.exporter_yaml = "    brokers: " + mock.brokersYaml() + "\n    topic: otlp_profiles\n" + exporter_keys;
   s.receiver_yaml = "    brokers: " + mock.brokersYaml() + "\n    topic: otlp_profiles\n    group_id: gateways\n" +
-                    "    initial_offset: earliest\n    session_timeout: 6s\n    pause_duration: 200ms\n" +
-                    "    consumer_config: { heartbeat.interval.ms: \"500\", max.poll.interval.ms: \"10000\" }\n";
-  // A killed member holds the group's rebalance until its session times out (6s): the client sends
-  // slower, so traffic is still flowing when the restarted member has its partitions again.
+                    receiver_keys;
+  s.profiles = profiles;
   s.send_interval_ms = 40;
   s.sink_down_ms = 8000;
-  s.ready_metric = "proflow_receiver_kafka_assigned_partitions";
+  if (wait_for_assignments) s.ready_metric = "proflow_receiver_kafka_assigned_partitions";
   auto r = testing::runBrokerScenario(s, dir.path().string());
   expectNoLoss(r, s.profiles);
   if (!r.missing.empty()) {
@@ -69,8 +69,27 @@ TEST(BrokerScenario, KafkaLosesNothingAcknowledged) {
     for (const auto& rec : mock.readAll("otlp_profiles", 100000, 8000)) in_topic.insert(rec.key);
     for (const auto& m : r.missing) ADD_FAILURE() << m << (in_topic.count(m) ? " is in the topic" : " is not in the topic");
   }
-  EXPECT_GT(r.gatewayMetric("proflow_receiver_kafka_partition_pauses_total"), 0) << r.gateway_metrics;
   EXPECT_EQ(r.gatewayMetric("proflow_receiver_kafka_poison_records_total"), 0);
+  return r;
+}
+
+TEST(BrokerScenario, KafkaLosesNothingAcknowledged) {
+  testing::KafkaMock mock(3);
+  ASSERT_TRUE(mock.ok());
+  auto r = runKafkaScenario(mock, 300, "    partition_key: service\n    compression: lz4\n",
+                            "    session_timeout: 6s\n    pause_duration: 200ms\n"
+                            "    consumer_config: { heartbeat.interval.ms: \"500\", max.poll.interval.ms: \"10000\" }\n");
+  EXPECT_GT(r.gatewayMetric("proflow_receiver_kafka_partition_pauses_total"), 0) << r.gateway_metrics;
+}
+
+// Both components at their defaults (only where the brokers are and the group's name), traffic
+// from the moment the gateways are up, as a deployment sees it: a partition that reaches a member
+// before any offset of it was committed (the group still forming, a member killed before its first
+// commit) is read from its start, not from the records produced after.
+TEST(BrokerScenario, KafkaAtDefaultsLosesNothingAcknowledged) {
+  testing::KafkaMock mock(3);
+  ASSERT_TRUE(mock.ok());
+  runKafkaScenario(mock, 450, "", "", /*wait_for_assignments=*/false);
 }
 
 }  // namespace
