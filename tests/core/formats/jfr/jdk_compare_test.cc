@@ -11,8 +11,8 @@
 
 #include "core/model/dictionary_builder.h"
 #include "core/formats/jfr/folded.h"
-#include "core/formats/jfr/generated_names.h"
 #include "core/formats/jfr/otlp_converter.h"
+#include "tests/core/formats/jfr/jdk_json.h"
 #include "tests/core/formats/jfr/mini_json.h"
 #include "tests/core/formats/jfr/recordings.h"
 #include "tests/support/temp_dir.h"
@@ -43,62 +43,6 @@ struct Expected {
   std::vector<int64_t> timestamps;
 };
 
-std::string dotted(std::string s) {
-  std::replace(s.begin(), s.end(), '/', '.');
-  return s;
-}
-
-// "PT0.004393908S" (java.time.Duration) -> ns.
-int64_t durationNanos(const std::string& s) {
-  int64_t total = 0;
-  size_t i = 2;  // after "PT"
-  while (i < s.size()) {
-    size_t j = i;
-    while (j < s.size() && (isdigit(static_cast<unsigned char>(s[j])) || s[j] == '.' || s[j] == '-')) ++j;
-    std::string num = s.substr(i, j - i);
-    char unit = j < s.size() ? s[j] : 'S';
-    size_t dot = num.find('.');
-    int64_t whole = std::stoll(num.substr(0, dot));
-    int64_t frac = 0;
-    if (dot != std::string::npos) {
-      std::string f = num.substr(dot + 1);
-      f.resize(9, '0');
-      frac = std::stoll(f) * (whole < 0 || num[0] == '-' ? -1 : 1);
-    }
-    int64_t mult = unit == 'H' ? 3600 : unit == 'M' ? 60 : 1;
-    total += (whole * 1000000000 + frac) * mult;
-    i = j + 1;
-  }
-  return total;
-}
-
-// "2026-11-29T22:02:02.769196953Z" -> epoch ns.
-int64_t instantNanos(const std::string& s) {
-  std::tm tm{};
-  if (!strptime(s.c_str(), "%Y-%m-%dT%H:%M:%S", &tm)) return -1;
-  int64_t ns = static_cast<int64_t>(timegm(&tm)) * 1000000000;
-  size_t dot = s.find('.');
-  if (dot != std::string::npos) {
-    std::string f = s.substr(dot + 1);
-    f = f.substr(0, f.find('Z'));
-    f.resize(9, '0');
-    ns += std::stoll(f);
-  }
-  return ns;
-}
-
-std::string frameOf(const Json& f) {
-  const Json& m = f["method"];
-  // Generated class names merged as the converter does by default (generated_names_test.cc tests
-  // the rules themselves).
-  std::string cls = m["type"]["name"].text;
-  mergeGeneratedNames(cls, &cls);
-  std::string name = dotted(cls) + "." + m["name"].text;
-  const Json& line = f["lineNumber"];
-  if (line.type == Json::Type::kNumber && line.number > 0) name += ":" + line.text;
-  return name;
-}
-
 void addJdkDecoding(const std::string& json_path, std::map<std::string, Expected>* decoded) {
   std::map<std::string, Expected>& out = *decoded;
   std::vector<uint8_t> bytes = testing::readBytes(json_path);
@@ -112,13 +56,13 @@ void addJdkDecoding(const std::string& json_path, std::map<std::string, Expected
     const Json& thread = v["sampledThread"].isNull() ? v["eventThread"] : v["sampledThread"];
     std::string stack = thread["javaName"].isNull() ? thread["osName"].text : thread["javaName"].text;
     const auto& frames = v["stackTrace"]["frames"].items;
-    for (auto it = frames.rbegin(); it != frames.rend(); ++it) stack += ";" + frameOf(*it);
+    for (auto it = frames.rbegin(); it != frames.rend(); ++it) stack += ";" + testing::jdkFrameName(*it);
     ++x.stacks[stack];
-    x.timestamps.push_back(instantNanos(v["startTime"].text));
+    x.timestamps.push_back(testing::jdkInstantNanos(v["startTime"].text));
     for (const Mapping& m : kMappings) {
       if (m.event != e["type"].text || m.value_field.empty()) continue;
       const Json& f = v[m.value_field];
-      x.value_total += f.type == Json::Type::kString ? durationNanos(f.text) : static_cast<int64_t>(f.number);
+      x.value_total += f.type == Json::Type::kString ? testing::jdkDurationNanos(f.text) : static_cast<int64_t>(f.number);
     }
   }
 }
