@@ -1,5 +1,6 @@
 #include "core/brokers/broker_message.h"
 
+#include <exception>
 #include <map>
 #include <tuple>
 
@@ -109,7 +110,9 @@ Status encode(const flat::Batch& batch, std::string_view encoding, std::string* 
   return Status::ok();
 }
 
-Decoded decode(std::string_view body, std::string_view encoding, size_t max_bytes) {
+namespace {
+
+Decoded decodeUnguarded(std::string_view body, std::string_view encoding, size_t max_bytes) {
   Decoded d;
   if (body.size() > max_bytes) {
     d.status = Status::tooLarge("message of " + std::to_string(body.size()) + " bytes exceeds max_message_bytes " +
@@ -140,6 +143,21 @@ Decoded decode(std::string_view body, std::string_view encoding, size_t max_byte
     d.rejected_reason += (d.rejected_reason.empty() ? "" : "; ") + e;
   }
   return d;
+}
+
+}  // namespace
+
+Decoded decode(std::string_view body, std::string_view encoding, size_t max_bytes) {
+  // A message that exhausts memory (or trips any other exception) while being decoded is refused
+  // like one that does not parse: thrown on a consumer thread it would end the process, and every
+  // replica that fetched it after.
+  try {
+    return decodeUnguarded(body, encoding, max_bytes);
+  } catch (const std::exception& e) {
+    Decoded d;
+    d.status = Status::invalid("message of " + std::to_string(body.size()) + " bytes could not be decoded (" + e.what() + ")");
+    return d;
+  }
 }
 
 }  // namespace proflow::broker_message

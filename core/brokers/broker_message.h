@@ -49,7 +49,8 @@ struct Decoded {
   std::string rejected_reason;    // first errors, bounded
 };
 
-// Decodes and validates a message body. `max_bytes` bounds what is even looked at.
+// Decodes and validates a message body. `max_bytes` bounds what is even looked at. Never throws:
+// whatever fails while decoding (memory included) is a non-OK status.
 Decoded decode(std::string_view body, std::string_view encoding, size_t max_bytes);
 
 }  // namespace proflow::broker_message

@@ -31,6 +31,7 @@ void KafkaReceiverConfig::validate(config::ValidationContext& ctx) const {
     ctx.error("initial_offset", "unknown initial_offset '" + initial_offset + "'; valid: earliest, latest");
   if (pause_duration.value < std::chrono::milliseconds(10)) ctx.error("pause_duration", "must be at least 10ms");
   if (max_message_bytes.bytes == 0) ctx.error("max_message_bytes", "must be positive");
+  if (max_deliver < 0) ctx.error("max_deliver", "must be 0 (unlimited) or positive");
   for (const char* owned : {"enable.auto.commit", "enable.auto.offset.store"})
     if (consumer_config.count(owned))
       ctx.error("consumer_config", std::string(owned) + " is managed by the receiver (commits follow acceptance)");

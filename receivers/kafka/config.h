@@ -31,6 +31,9 @@ struct KafkaReceiverConfig {
   config::Duration pause_duration = std::chrono::seconds(1);  // how long a refused partition rests
   config::Duration commit_interval = std::chrono::seconds(1);  // accepted offsets are committed this often
   config::ByteSize max_message_bytes = config::ByteSize(8u << 20);
+  // 0 = unlimited; else a record that this many group members began handling and never finished
+  // (each died or stalled on it) is skipped as poison without being decoded again.
+  int max_deliver = 0;
   std::map<std::string, std::string> consumer_config;  // librdkafka properties by their own names
 
   template <class V>
@@ -47,6 +50,8 @@ struct KafkaReceiverConfig {
     v.field("commit_interval", commit_interval,
             "offsets of accepted records are committed together this often (0s: after every record)");
     v.field("max_message_bytes", max_message_bytes, "larger records are skipped as poison");
+    v.field("max_deliver", max_deliver,
+            "members that may begin a record and never finish it before it is skipped as poison (0 = unlimited)");
     v.field("consumer_config", consumer_config,
             "librdkafka properties (security.protocol, sasl.mechanisms, ssl.ca.location, ...)");
   }

@@ -41,6 +41,8 @@ KafkaReceiver::KafkaReceiver(const CreateSettings& settings, KafkaReceiverConfig
       config_(std::move(config)),
       next_(std::move(next)),
       events_(settings.logger, *settings.telemetry, this),
+      ledger_(config_.max_deliver,
+              [this](const std::string& why) { throttle_.log(*settings_.logger, spdlog::level::warn, "ledger", why); }),
       lag_(settings.telemetry->gauge("kafka_consumer_lag",
                                      "records in the assigned partitions not yet accepted (high watermark - next offset)")),
       pauses_(settings.telemetry->counter("kafka_partition_pauses_total",
@@ -80,6 +82,7 @@ void KafkaReceiver::rebalance(rd_kafka_resp_err_t err, rd_kafka_topic_partition_
   const bool cooperative = std::strcmp(rd_kafka_rebalance_protocol(rk), "COOPERATIVE") == 0;
   if (err == RD_KAFKA_RESP_ERR__ASSIGN_PARTITIONS) {
     settings_.logger->info("assigned {} partitions of {}", partitions->cnt, config_.topic);
+    ledger_.assigned(rk, partitions);
     if (cooperative) {
       if (rd_kafka_error_t* e = rd_kafka_incremental_assign(rk, partitions)) rd_kafka_error_destroy(e);
     } else {
@@ -93,6 +96,7 @@ void KafkaReceiver::rebalance(rd_kafka_resp_err_t err, rd_kafka_topic_partition_
   // Revoked: what was settled is committed first, so the next owner starts after it; what was not
   // settled is read again by the next owner.
   commitAccepted(false, partitions);
+  ledger_.revoked(partitions);
   for (int i = 0; i < partitions->cnt; ++i) {
     const Partition p{partitions->elems[i].topic, partitions->elems[i].partition};
     paused_.erase(p);
@@ -134,7 +138,7 @@ void KafkaReceiver::run() {
       }
       rewind_.erase(rw);
     }
-    if (handle(m) == Outcome::kRefused) {
+    if (handleCounted(p, m) == Outcome::kRefused) {
       pausePartition(m);
       continue;
     }
@@ -165,6 +169,31 @@ void KafkaReceiver::commitAccepted(bool due_only, const rd_kafka_topic_partition
     uncommitted_.clear();
     next_commit_ = now + config_.commit_interval.value;
   }
+}
+
+KafkaReceiver::Outcome KafkaReceiver::handleCounted(const Partition& p, const rd_kafka_message_t* m) {
+  int attempts = 0;
+  switch (ledger_.begin(consumer_.get(), p, m->offset, &attempts)) {
+    case AttemptLedger::Verdict::kUncounted: return handle(m);
+    case AttemptLedger::Verdict::kGiveUp:
+      // Not decoded again: whatever stopped the members before would stop this one too.
+      settings_.telemetry->record(telemetry::Event::kReceived, {});
+      settings_.telemetry->record(telemetry::Event::kRefused, {});
+      poison_.add(1);
+      throttle_.log(*settings_.logger, spdlog::level::warn, "given_up",
+                    "skipping record " + std::to_string(m->offset) + " of partition " + std::to_string(m->partition) +
+                        ": " + std::to_string(attempts) + " group members began handling it and never finished (max_deliver " +
+                        std::to_string(config_.max_deliver) + ")");
+      ledger_.finished(consumer_.get(), p, m->offset);
+      return Outcome::kDone;
+    case AttemptLedger::Verdict::kCounted: break;
+  }
+  const Outcome o = handle(m);
+  if (o == Outcome::kRefused)
+    ledger_.refused(consumer_.get(), p, m->offset);
+  else
+    ledger_.finished(consumer_.get(), p, m->offset);
+  return o;
 }
 
 KafkaReceiver::Outcome KafkaReceiver::handle(const rd_kafka_message_t* m) {

@@ -5,7 +5,8 @@
 // commit_interval, and at once for partitions being revoked and at shutdown. When the pipeline refuses, the
 // record's partition is paused and rewound to that record, then resumed after pause_duration, so
 // backpressure delays data instead of losing it. Records that can never be accepted (undecodable,
-// or refused for good) are skipped, logged and counted. Consumer lag is exposed in /metrics.
+// or refused for good) are skipped, logged and counted, and so is a record that max_deliver members
+// began handling and never finished (see AttemptLedger). Consumer lag is exposed in /metrics.
 #pragma once
 
 #include <atomic>
@@ -20,6 +21,7 @@
 #include "core/brokers/kafka_events.h"
 #include "core/component/factory.h"
 #include "core/telemetry/log_throttle.h"
+#include "receivers/kafka/attempt_ledger.h"
 #include "receivers/kafka/config.h"
 
 namespace proflow::receivers::kafka {
@@ -36,11 +38,12 @@ class KafkaReceiver final : public Receiver {
   void rebalance(rd_kafka_resp_err_t err, rd_kafka_topic_partition_list_t* partitions);
 
  private:
-  using Partition = std::pair<std::string, int32_t>;  // topic, partition
   enum class Outcome { kDone, kRefused };
 
   void run();
   Outcome handle(const rd_kafka_message_t* m);
+  // Handles `m` under the ledger's count of attempts; kDone also when the record is given up.
+  Outcome handleCounted(const Partition& p, const rd_kafka_message_t* m);
   void pausePartition(const rd_kafka_message_t* m);
   void seekTo(const Partition& p, int64_t offset);
   void resumeDue();
@@ -58,6 +61,7 @@ class KafkaReceiver final : public Receiver {
   std::atomic<bool> stopping_{false};
   telemetry::LogThrottle throttle_;
   // Consumer thread only.
+  AttemptLedger ledger_;
   std::map<Partition, std::chrono::steady_clock::time_point> paused_;  // -> when to resume
   std::map<Partition, int64_t> rewind_;       // -> offset of the refused record, until it is read again
   std::map<Partition, int64_t> next_offset_;  // after the last settled record

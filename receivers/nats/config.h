@@ -24,7 +24,9 @@ struct NatsReceiverConfig {
   int batch_size = 16;                    // messages per fetch
   config::Duration fetch_timeout = std::chrono::seconds(1);
   config::Duration ack_wait = std::chrono::seconds(30);
-  int max_deliver = 0;  // 0 = unlimited; else a message still refused on its n-th delivery is dead-lettered
+  // 0 = unlimited; else a message still refused on its n-th delivery, or delivered n times without
+  // being settled (its receivers died handling it), is dead-lettered.
+  int max_deliver = 0;
   int max_ack_pending = 1000;
   config::Duration nak_delay = std::chrono::seconds(1);
   std::string dead_letter_subject;  // "" = poison messages are terminated (logged, counted) only
@@ -40,7 +42,8 @@ struct NatsReceiverConfig {
     v.field("batch_size", batch_size, "messages per fetch");
     v.field("fetch_timeout", fetch_timeout, "longest wait of one fetch");
     v.field("ack_wait", ack_wait, "a message not acknowledged within this is redelivered");
-    v.field("max_deliver", max_deliver, "deliveries before a still-refused message goes to the dead letter (0 = unlimited)");
+    v.field("max_deliver", max_deliver,
+            "deliveries before a refused or never settled message goes to the dead letter (0 = unlimited)");
     v.field("max_ack_pending", max_ack_pending, "unacknowledged messages in flight over all replicas");
     v.field("nak_delay", nak_delay, "redelivery delay of a message the pipeline refused, and fetch pause");
     v.field("dead_letter_subject", dead_letter_subject, "subject poison messages are published to");

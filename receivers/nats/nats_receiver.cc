@@ -81,7 +81,11 @@ void NatsReceiver::run() {
     }
     natsMsgList list{};
     jsErrCode jerr = static_cast<jsErrCode>(0);
-    ::natsStatus s = natsSubscription_Fetch(&list, sub_, config_.batch_size, millis(config_.fetch_timeout.value), &jerr);
+    // One message per fetch after a redelivery (and at start, not knowing): a message that takes
+    // its receiver down then takes down no messages fetched with it, whose delivery counts would
+    // rise too. Whole batches again once a fetch brings a first delivery.
+    const int wanted = one_at_a_time_ ? 1 : config_.batch_size;
+    ::natsStatus s = natsSubscription_Fetch(&list, sub_, wanted, millis(config_.fetch_timeout.value), &jerr);
     if (s == NATS_TIMEOUT) {
       pending_.set(0);  // nothing left for this consumer
       continue;
@@ -97,6 +101,7 @@ void NatsReceiver::run() {
       continue;
     }
     bool refused = false;
+    redelivery_seen_ = false;
     for (int i = 0; i < list.Count; ++i) {
       natsMsg* msg = list.Msgs[i];
       if (refused || stopping_) {
@@ -108,6 +113,7 @@ void NatsReceiver::run() {
       refused = !handle(msg);
     }
     natsMsgList_Destroy(&list);
+    one_at_a_time_ = redelivery_seen_ || refused;  // what a refusal handed back comes back redelivered
     if (refused) pause(config_.nak_delay.value);
   }
 }
@@ -120,7 +126,19 @@ bool NatsReceiver::handle(natsMsg* msg) {
     pending_.set(static_cast<int64_t>(meta->NumPending));
     jsMsgMetaData_Destroy(meta);
   }
-  if (delivered > 1) redelivered_.add(1);
+  if (delivered > 1) {
+    redelivered_.add(1);
+    redelivery_seen_ = true;
+  }
+  if (config_.max_deliver > 0 && delivered > static_cast<uint64_t>(config_.max_deliver)) {
+    // Handed out max_deliver times and never settled: a receiver died or stalled on it (or it was
+    // handed back unread each time). It is not decoded again, so it cannot take this one down too.
+    settings_.telemetry->record(telemetry::Event::kReceived, {});
+    settings_.telemetry->record(telemetry::Event::kRefused, {});
+    deadLetter(msg, "delivered " + std::to_string(delivered) + " times without being settled (max_deliver " +
+                        std::to_string(config_.max_deliver) + "); not decoded again");
+    return true;
+  }
   const int len = natsMsg_GetDataLength(msg);
   const std::string_view body(natsMsg_GetData(msg), static_cast<size_t>(len > 0 ? len : 0));
   settings_.telemetry->bytesIn(body.size());

@@ -3,7 +3,8 @@
 // profiles request, and hands it to the pipelines. A message is acknowledged only once the pipeline
 // accepted it; a refusal naks it with a delay (redelivered later, to this or another replica) and
 // pauses fetching, so backpressure never loses data. Messages that can never be accepted (not
-// decodable, permanently refused, or still refused after max_deliver deliveries) go to the dead
+// decodable, permanently refused, still refused after max_deliver deliveries, or delivered more
+// than max_deliver times without being settled: their receivers died on them) go to the dead
 // letter subject and are terminated, counted.
 #pragma once
 
@@ -47,6 +48,9 @@ class NatsReceiver final : public Receiver {
   std::mutex mu_;
   std::condition_variable cv_;
   std::atomic<bool> stopping_{false};
+  // Receiver thread only: fetch one message at a time (after a redelivery, and at start).
+  bool one_at_a_time_ = true;
+  bool redelivery_seen_ = false;  // in the current fetch
   telemetry::LogThrottle throttle_;
 
   telemetry::Counter& redelivered_;

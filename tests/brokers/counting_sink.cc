@@ -6,7 +6,10 @@ namespace proflow::testing {
 
 CountingSink::CountingSink(int port) : port_(port) {}
 
-CountingSink::~CountingSink() { stop(); }
+CountingSink::~CountingSink() {
+  hold(false);
+  stop();
+}
 
 bool CountingSink::start() {
   grpc::ServerBuilder b;
@@ -18,17 +21,35 @@ bool CountingSink::start() {
 
 void CountingSink::stop() {
   if (!server_) return;
+  hold(false);
   server_->Shutdown(std::chrono::system_clock::now() + std::chrono::seconds(2));
   server_->Wait();
   server_.reset();
 }
 
 grpc::Status CountingSink::Export(grpc::ServerContext* ctx, const otlp::Request* req, otlp::Response* resp) {
-  (void)ctx;
   (void)resp;
-  std::lock_guard lock(mu_);
+  std::unique_lock lock(mu_);
+  if (holding_) {
+    ++held_;
+    while (holding_ && !ctx->IsCancelled()) released_.wait_for(lock, std::chrono::milliseconds(50));
+    return grpc::Status(grpc::StatusCode::UNAVAILABLE, "held");
+  }
   for (int i = 0; i < req->resource_profiles_size(); ++i) ++arrivals_[serviceName(*req, i)];
   return grpc::Status::OK;
+}
+
+void CountingSink::hold(bool on) {
+  {
+    std::lock_guard lock(mu_);
+    holding_ = on;
+  }
+  released_.notify_all();
+}
+
+int CountingSink::held() const {
+  std::lock_guard lock(mu_);
+  return held_;
 }
 
 std::map<std::string, int> CountingSink::arrivals() const {

@@ -4,6 +4,7 @@
 
 #include <grpcpp/grpcpp.h>
 
+#include <condition_variable>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -26,6 +27,11 @@ class CountingSink final : public ::opentelemetry::proto::collector::profiles::v
 
   grpc::Status Export(grpc::ServerContext* ctx, const otlp::Request* req, otlp::Response* resp) override;
 
+  // While held, each Export waits (until released or its caller gives up) and counts nothing but
+  // itself in held(): a backend that stalls whoever sends to it.
+  void hold(bool on);
+  int held() const;
+
   std::map<std::string, int> arrivals() const;  // service.name -> times it arrived
   // Services of `wanted` that have not arrived yet.
   std::set<std::string> missing(const std::set<std::string>& wanted) const;
@@ -34,6 +40,9 @@ class CountingSink final : public ::opentelemetry::proto::collector::profiles::v
   int port_;
   std::unique_ptr<grpc::Server> server_;
   mutable std::mutex mu_;
+  std::condition_variable released_;
+  bool holding_ = false;
+  int held_ = 0;
   std::map<std::string, int> arrivals_;
 };
 

@@ -48,6 +48,31 @@ uint64_t NatsClient::streamMessages(const std::string& stream) {
   return n;
 }
 
+int NatsClient::deliverUnsettled(const std::string& stream, const std::string& durable, const std::string& subject,
+                                 int times) {
+  jsSubOptions so;
+  jsSubOptions_Init(&so);
+  so.Stream = stream.c_str();
+  so.Config.Durable = durable.c_str();
+  so.Config.AckPolicy = js_AckExplicit;
+  so.Config.AckWait = 30'000'000'000;
+  so.Config.MaxDeliver = -1;
+  so.Config.MaxAckPending = 1000;
+  so.Config.FilterSubject = subject.c_str();
+  natsSubscription* sub = nullptr;
+  jsErrCode jerr = static_cast<jsErrCode>(0);
+  if (js_PullSubscribe(&sub, js_, subject.c_str(), durable.c_str(), nullptr, &so, &jerr) != NATS_OK) return 0;
+  int delivered = 0;
+  for (; delivered < times; ++delivered) {
+    natsMsgList list{};
+    if (natsSubscription_Fetch(&list, sub, 1, 2000, &jerr) != NATS_OK) break;
+    for (int i = 0; i < list.Count; ++i) natsMsg_Nak(list.Msgs[i], nullptr);  // redelivered at once
+    natsMsgList_Destroy(&list);
+  }
+  natsSubscription_Destroy(sub);  // the durable consumer stays
+  return delivered;
+}
+
 bool NatsClient::get(const std::string& stream, uint64_t seq, const std::vector<std::string>& header_names,
                      Message* out) {
   natsMsg* m = nullptr;

@@ -25,6 +25,10 @@ class NatsClient {
     std::string data;
     std::vector<std::pair<std::string, std::string>> headers;
   };
+  // Takes the next message of durable pull consumer `durable` (created with the `nats` receiver's
+  // settings when missing) and hands it back unsettled, `times` times: what replicas that died
+  // while handling it leave behind. The number of deliveries made.
+  int deliverUnsettled(const std::string& stream, const std::string& durable, const std::string& subject, int times);
   // The message at sequence `seq` of `stream`, with the headers named in `header_names`.
   bool get(const std::string& stream, uint64_t seq, const std::vector<std::string>& header_names, Message* out);
 

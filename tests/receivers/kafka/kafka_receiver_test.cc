@@ -58,9 +58,11 @@ brokers: [k0:9092]
 group_id: ""
 initial_offset: middle
 consumer_config: { enable.auto.commit: "true", bogus.property: x }
+max_deliver: -1
 )", "receivers.kafka");
   const std::string text = errors.format();
-  for (const char* what : {"receivers.kafka.group_id", "receivers.kafka.initial_offset", "enable.auto.commit", "bogus.property"})
+  for (const char* what : {"receivers.kafka.group_id", "receivers.kafka.initial_offset", "enable.auto.commit", "bogus.property",
+                           "receivers.kafka.max_deliver"})
     EXPECT_NE(text.find(what), std::string::npos) << what << " missing in:\n" << text;
   EXPECT_NE(text.find("t.yaml:5:"), std::string::npos) << text;
 }

@@ -143,6 +143,31 @@ TEST_F(NatsReceiverTest, StillRefusedAfterMaxDeliverGoesToTheDeadLetter) {
   r->shutdown(std::chrono::steady_clock::now());
 }
 
+// A message other replicas took max_deliver times and never settled (each died decoding it, say)
+// is dead-lettered without being decoded again, and the one after it comes through.
+TEST_F(NatsReceiverTest, NeverSettledAfterMaxDeliverIsDeadLetteredUndecoded) {
+  ASSERT_TRUE(client_.addStream("DLQ", "profiles.dead"));
+  ASSERT_TRUE(publish("killer"));
+  ASSERT_EQ(client_.deliverUnsettled("PROFILES", "gateways", "profiles.otlp", 3), 3);
+  ASSERT_TRUE(publish("next"));
+  testing::ComponentHarness h(ComponentKind::kReceiver, "nats");
+  auto pipeline = std::make_shared<testing::ScriptedPipeline>();
+  NatsReceiverConfig c = config();
+  c.dead_letter_subject = "profiles.dead";
+  c.max_deliver = 3;
+  auto r = start(h, c, pipeline);
+  EXPECT_TRUE(testing::waitFor([&] { return pipeline->accepted().size() == 1; }, 10s));
+  EXPECT_EQ(pipeline->accepted(), std::vector<std::string>{"next"});  // "killer" never reached the pipeline
+  ASSERT_TRUE(testing::waitFor([&] { return client_.streamMessages("DLQ") == 1; }, 10s));
+  testing::NatsClient::Message m;
+  ASSERT_TRUE(client_.get("DLQ", 1, {"proflow-dead-letter-reason"}, &m));
+  EXPECT_EQ(m.data, wire("killer"));
+  ASSERT_EQ(m.headers.size(), 1u);
+  EXPECT_NE(m.headers[0].second.find("delivered 4 times without being settled"), std::string::npos) << m.headers[0].second;
+  EXPECT_EQ(h.metric("proflow_receiver_nats_dead_letter_messages_total"), 1);
+  r->shutdown(std::chrono::steady_clock::now());
+}
+
 TEST_F(NatsReceiverTest, ReplicasShareTheDurableConsumer) {
   testing::ComponentHarness h1(ComponentKind::kReceiver, "nats"), h2(ComponentKind::kReceiver, "nats");
   auto p1 = std::make_shared<testing::ScriptedPipeline>(), p2 = std::make_shared<testing::ScriptedPipeline>();
