@@ -307,6 +307,8 @@ Chunk::Plan Chunk::makePlan(int32_t cls, std::span<const std::pair<std::string_v
     const FieldDesc& f = c.fields[static_cast<size_t>(i)];
     if (!f.array && !f.constant_pool && f.type >= 0 && metadata_.at(f.type).kind == Kind::kString)
       p.string_slots |= 1u << slot;
+    if (!f.array && !f.constant_pool && f.type >= 0 && metadata_.at(f.type).kind == Kind::kFloat)
+      p.float_slots |= 1u << slot;
   }
   if (whole) p.last_needed = static_cast<int>(c.fields.size()) - 1;
   for (int i = 0; i <= p.last_needed; ++i) {

@@ -158,6 +158,9 @@ class Chunk {
   std::string_view stringAt(uint64_t off, std::string& scratch);
   // True when event field `f` of an event of this selector is a string (its value is an offset).
   bool isStringField(int32_t selector, EventField f) const;
+  // The value of event field `f` as a number: a float field's bits are read as a float (Datadog's
+  // sample weights), others as the integer they hold.
+  double numberOf(const Event& e, EventField f) const;
   // The name of the event type behind a type id (for jdk.ActiveSetting's `id`), "" when unknown.
   std::string_view typeNameById(uint64_t id) const;
   // All keys of a pool type, by name (e.g. "jdk.types.FrameType"); empty when absent.
@@ -185,6 +188,7 @@ class Chunk {
     std::vector<int8_t> slots;
     int last_needed = -1;  // decoding can stop after this field
     uint32_t string_slots = 0;
+    uint32_t float_slots = 0;  // 32-bit floats: the value holds their IEEE bits
     uint32_t captured = 0;        // bit per slot some op stores
     bool varints_only = false;    // every op is a varint or a byte: decodeEventUnchecked applies
     std::vector<Op> ops;

@@ -1,5 +1,6 @@
 // Lazy constant-pool lookups, event selection and decoding, and clock conversions of a loaded Chunk.
 #include <array>
+#include <cstring>
 
 #include "core/formats/jfr/chunk.h"
 #include "core/util/saturating.h"
@@ -284,6 +285,17 @@ bool Chunk::nextEvent(uint64_t* pos, Event* out) {
 bool Chunk::isStringField(int32_t selector, EventField f) const {
   if (selector < 0 || static_cast<size_t>(selector) >= event_plans_.size()) return false;
   return event_plans_[static_cast<size_t>(selector)].string_slots & (1u << static_cast<unsigned>(f));
+}
+
+double Chunk::numberOf(const Event& e, EventField f) const {
+  const uint64_t v = e.get(f);
+  if (e.selector < 0 || static_cast<size_t>(e.selector) >= event_plans_.size() ||
+      !(event_plans_[static_cast<size_t>(e.selector)].float_slots & (1u << static_cast<unsigned>(f))))
+    return static_cast<double>(static_cast<int64_t>(v));
+  const uint32_t bits = static_cast<uint32_t>(v);
+  float x = 0;
+  std::memcpy(&x, &bits, sizeof x);
+  return x;
 }
 
 TimeUnit Chunk::durationUnit(int32_t selector) const {

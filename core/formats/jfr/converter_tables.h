@@ -21,6 +21,10 @@ enum Kind : int {
   kThreadPark,
   kLiveObject,
   kMalloc,
+  kDdExecution,  // Datadog's profiler (dd-trace-java's native library): CPU
+  kDdMethod,     // wall clock
+  kDdObject,     // sampled allocations
+  kDdLive,       // live heap objects
   kActiveSetting,
   kKindCount
 };
@@ -28,12 +32,12 @@ constexpr std::string_view kEventNames[kKindCount] = {
     "jdk.ExecutionSample",      "jdk.NativeMethodSample", "profiler.WallClockSample",
     "jdk.ObjectAllocationInNewTLAB", "jdk.ObjectAllocationOutsideTLAB", "jdk.ObjectAllocationSample",
     "jdk.JavaMonitorEnter",     "jdk.ThreadPark",         "profiler.LiveObject",
-    "profiler.Malloc",          "jdk.ActiveSetting"};
+    "profiler.Malloc",          "datadog.ExecutionSample", "datadog.MethodSample",
+    "datadog.ObjectSample",     "datadog.HeapLiveObject", "jdk.ActiveSetting"};
 
-// The event fields the conversion reads (the rest, e.g. objectClass or state, are not even decoded).
+// The event fields the conversion reads (the rest, e.g. objectClass, are not even decoded).
 constexpr uint32_t kConvertedFields =
-    Chunk::kAllEventFields & ~(1u << static_cast<unsigned>(EventField::kState) |
-                               1u << static_cast<unsigned>(EventField::kObjectClass) |
+    Chunk::kAllEventFields & ~(1u << static_cast<unsigned>(EventField::kObjectClass) |
                                1u << static_cast<unsigned>(EventField::kTimeSpan));
 
 // Values scaled at finish() by a period known only once the settings have been read.
@@ -90,5 +94,12 @@ struct FrameClass {
   bool inlined = false;
 };
 constexpr std::string_view kFrameTypes[] = {"jvm", "native", "kernel"};
+
+// Wall-clock events carry the sampled thread's state (thread.state).
+constexpr bool hasThreadState(int kind) { return kind == kWallClock || kind == kDdMethod; }
+
+// Sample attributes the converter adds besides thread.name, labels and span_name.
+constexpr std::string_view kThreadStateKey = "thread.state";
+constexpr std::string_view kTruncatedKey = "jfr.stack_trace.truncated";
 
 }  // namespace proflow::jfr::internal

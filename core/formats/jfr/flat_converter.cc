@@ -1,6 +1,7 @@
 #include "core/formats/jfr/flat_converter.h"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 #include <string>
 #include <unordered_map>
@@ -18,6 +19,17 @@
 namespace proflow::jfr {
 
 using namespace internal;  // NOLINT(google-build-using-namespace): the converter tables
+
+namespace {
+
+// A weighted count or size (Datadog writes float weights), rounded and kept inside int64.
+int64_t roundedCount(double x) {
+  if (!(x > 0)) return 0;
+  if (x >= 9.2e18) return std::numeric_limits<int64_t>::max();
+  return static_cast<int64_t>(std::llround(x));
+}
+
+}  // namespace
 
 class FlatConverter::Impl {
  public:
@@ -72,7 +84,9 @@ class FlatConverter::Impl {
   int32_t sampleIndex(const Event& e, ProfileId a, ProfileId b);
   [[gnu::noinline]] int32_t newSampleIndex(const Event& e, ProfileId a, ProfileId b);
   SampleKey keyOf(const Event& e);
-  int32_t stackIndex(uint64_t key);
+  int64_t weight(const Event& e) const;
+  int32_t stackIndex(uint64_t key, bool* truncated);
+  int32_t stateAttr(uint64_t key);
   int32_t buildStack();
   int32_t threadAttr(uint64_t key);
   int32_t spanAttr(const Event& e);
@@ -86,6 +100,7 @@ class FlatConverter::Impl {
   flat::DictionaryIndex dict_;
   Chunk* chunk_ = nullptr;
   int32_t frame_type_attrs_[3] = {};
+  int32_t truncated_attr_ = 0;  // made on the first truncated stack
   Acc accs_[kProfileCount];
   std::vector<int32_t> attribute_lists_;
   uint32_t attributes_base_ = 0;  // where attribute_lists_ starts in the batch's indices
@@ -96,6 +111,7 @@ class FlatConverter::Impl {
   // Per-chunk caches: pool keys are only meaningful inside their chunk.
   KeyIndex stacks_;
   KeyIndex threads_;
+  KeyIndex states_;
   EventSampleIndex event_samples_;
   std::unordered_map<uint64_t, std::pair<int32_t, int32_t>> functions_;
   std::unordered_map<uint64_t, FrameClass> frame_classes_;
@@ -129,6 +145,7 @@ void FlatConverter::Impl::startChunk(Chunk& chunk) {
   chunk_ = &chunk;
   stacks_.clear();
   threads_.clear();
+  states_.clear();
   event_samples_.clear();
   functions_.clear();
   frame_classes_.clear();
@@ -187,13 +204,33 @@ void FlatConverter::Impl::onEvent(const Event& e) {
     }
     case kLiveObject: return add(e, ts, kLive, 1);
     case kMalloc: return add(e, ts, kMallocObjects, 1, kMallocBytes, i64(F::kSize));
+    // Datadog's events stand for `weight` samples or objects (a float for allocations and live objects).
+    case kDdExecution: return add(e, ts, kCpu, weight(e));
+    case kDdMethod: return add(e, ts, kWall, weight(e));
+    case kDdObject: {
+      const double w = e.has(F::kWeight) ? chunk_->numberOf(e, F::kWeight) : 1;
+      return add(e, ts, kSampleObjects, weight(e), kSampleBytes, roundedCount(static_cast<double>(i64(F::kSize)) * w));
+    }
+    case kDdLive: return add(e, ts, kLive, weight(e));
   }
+}
+
+// The samples or objects a Datadog event stands for: its weight rounded, at least 1.
+int64_t FlatConverter::Impl::weight(const Event& e) const {
+  if (!e.has(EventField::kWeight)) return 1;
+  return std::max<int64_t>(1, roundedCount(chunk_->numberOf(e, EventField::kWeight)));
 }
 
 SampleKey FlatConverter::Impl::keyOf(const Event& e) {
   using F = EventField;
   SampleKey k{};
-  k.stack = e.has(F::kStackTrace) ? stackIndex(e.get(F::kStackTrace)) : 0;
+  bool truncated = false;
+  k.stack = e.has(F::kStackTrace) ? stackIndex(e.get(F::kStackTrace), &truncated) : 0;
+  if (truncated) {
+    if (truncated_attr_ == 0) truncated_attr_ = dict_.boolAttribute(kTruncatedKey, true);
+    k.truncated_attr = truncated_attr_;
+  }
+  if (hasThreadState(e.selector) && e.has(F::kState)) k.state_attr = stateAttr(e.get(F::kState));
   k.thread_attr = e.has(F::kThread) ? threadAttr(e.get(F::kThread)) : 0;
   k.context = e.has(F::kContextId) ? static_cast<int64_t>(e.get(F::kContextId)) : 0;
   k.span_attr = spanAttr(e);
@@ -227,14 +264,18 @@ void FlatConverter::Impl::startPerEventValues(Acc& acc, int64_t value) {
 
 int32_t FlatConverter::Impl::sampleIndex(const Event& e, ProfileId a, ProfileId b) {
   using F = EventField;
-  bool keyed_by_pool_keys = !e.has(F::kSpanName) && (!e.has(F::kSpanId) || e.get(F::kSpanId) == 0);
+  auto field = [&](F f) { return e.has(f) ? e.get(f) : 0; };
+  // A wall event's thread state (a small pool key) is part of its identity, in the tag's free bits.
+  constexpr uint64_t kStateKeys = 1u << 13;
+  const uint64_t state = hasThreadState(e.selector) ? field(F::kState) + 1 : 0;
+  bool keyed_by_pool_keys =
+      !e.has(F::kSpanName) && (!e.has(F::kSpanId) || e.get(F::kSpanId) == 0) && state < kStateKeys;
   EventKey raw{};
   if (keyed_by_pool_keys) {
-    auto field = [&](F f) { return e.has(f) ? e.get(f) : 0; };
     constexpr uint32_t kPresence = 1u << static_cast<int>(F::kStackTrace) | 1u << static_cast<int>(F::kThread) |
                                    1u << static_cast<int>(F::kContextId);
     raw = {field(F::kStackTrace), field(F::kThread), static_cast<int64_t>(field(F::kContextId)),
-           (e.present & kPresence) | static_cast<uint32_t>(a) << 24};
+           (e.present & kPresence) | static_cast<uint32_t>(state) << 10 | static_cast<uint32_t>(a) << 24};
     int32_t cached = event_samples_.find(raw);
     if (cached >= 0) return cached;
     charge(cost::kEventKey);
@@ -282,6 +323,8 @@ flat::Range FlatConverter::Impl::attributeList(const SampleKey& k, int profiles)
     attribute_lists_.insert(attribute_lists_.end(), it->second.begin(), it->second.end());
   }
   if (k.span_attr) attribute_lists_.push_back(k.span_attr);
+  if (k.state_attr) attribute_lists_.push_back(k.state_attr);
+  if (k.truncated_attr) attribute_lists_.push_back(k.truncated_attr);
   r.size = static_cast<uint32_t>(attribute_lists_.size()) - r.begin;
   return r;
 }
@@ -297,6 +340,16 @@ int32_t FlatConverter::Impl::threadAttr(uint64_t key) {
     if (!name.empty()) attr = dict_.stringAttribute("thread.name", name);
   }
   threads_.put(key, static_cast<uint32_t>(attr));
+  return attr;
+}
+
+int32_t FlatConverter::Impl::stateAttr(uint64_t key) {
+  uint32_t cached = states_.get(key);
+  if (cached != KeyIndex::kAbsent) return static_cast<int32_t>(cached);
+  charge(cost::kThread);
+  std::string_view name = chunk_->threadState(key, scratch_);
+  const int32_t attr = name.empty() ? 0 : dict_.stringAttribute(kThreadStateKey, name);
+  states_.put(key, static_cast<uint32_t>(attr));
   return attr;
 }
 
@@ -363,9 +416,15 @@ std::pair<int32_t, int32_t> FlatConverter::Impl::function(uint64_t method_key, c
   return it->second;
 }
 
-int32_t FlatConverter::Impl::stackIndex(uint64_t key) {
+// The stack of pool key `key`; `*truncated` when the producer cut it at its depth limit (cached in
+// the top bit: stack indices stay below 2^31).
+int32_t FlatConverter::Impl::stackIndex(uint64_t key, bool* truncated) {
+  constexpr uint32_t kTruncatedBit = 1u << 31;
   uint32_t cached = stacks_.get(key);
-  if (cached != KeyIndex::kAbsent) return static_cast<int32_t>(cached);
+  if (cached != KeyIndex::kAbsent) {
+    *truncated = cached & kTruncatedBit;
+    return static_cast<int32_t>(cached & ~kTruncatedBit);
+  }
   int32_t result = 0;
   charge(cost::kStackKey);
   if (chunk_->stackTrace(key, &trace_)) {
@@ -386,8 +445,9 @@ int32_t FlatConverter::Impl::stackIndex(uint64_t key) {
       result = buildStack();
       stacks_by_frames_.emplace(signature_, result);
     }
+    *truncated = trace_.truncated;
   }
-  stacks_.put(key, static_cast<uint32_t>(result));
+  stacks_.put(key, static_cast<uint32_t>(result) | (*truncated ? kTruncatedBit : 0));
   return result;
 }
 

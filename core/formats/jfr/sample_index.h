@@ -15,6 +15,7 @@ namespace proflow::jfr::internal {
 struct SampleKey {
   int32_t stack, thread_attr, span_attr, link;
   int64_t context;
+  int32_t state_attr = 0, truncated_attr = 0;
   bool operator==(const SampleKey&) const = default;
 };
 struct SampleKeyHash {
@@ -22,7 +23,8 @@ struct SampleKeyHash {
     uint64_t h = static_cast<uint32_t>(k.stack) * 0x9E3779B97F4A7C15ull;
     h ^= (static_cast<uint64_t>(static_cast<uint32_t>(k.thread_attr)) << 32 | static_cast<uint32_t>(k.link)) +
          0x7F4A7C15ull + (h << 6) + (h >> 2);
-    h ^= static_cast<uint64_t>(k.context) * 0xC2B2AE3D27D4EB4Full + static_cast<uint32_t>(k.span_attr);
+    h ^= static_cast<uint64_t>(k.context) * 0xC2B2AE3D27D4EB4Full + static_cast<uint32_t>(k.span_attr) +
+         (static_cast<uint64_t>(static_cast<uint32_t>(k.state_attr)) << 20);
     return h ^ (h >> 29);
   }
 };

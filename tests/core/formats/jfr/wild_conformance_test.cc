@@ -68,10 +68,12 @@ bool javaFrame(const Json& f) {
   return type == "Interpreted" || type == "JIT compiled" || type == "C1 compiled" || type == "Inlined";
 }
 
-std::string jdkKey(const Json& v) {
+// "time|thread|state|truncated|stack"; the state of wall-clock samples only.
+std::string jdkKey(const Json& v, bool wall) {
   const Json& thread = v["sampledThread"].isNull() ? v["eventThread"] : v["sampledThread"];
   std::string key = std::to_string(testing::jdkInstantNanos(v["startTime"].text)) + "|" +
-                    (thread["javaName"].isNull() ? thread["osName"].text : thread["javaName"].text) + "|";
+                    (thread["javaName"].isNull() ? thread["osName"].text : thread["javaName"].text) + "|" +
+                    (wall ? v["state"].text : "") + "|" + (v["stackTrace"]["truncated"].boolean ? "cut" : "") + "|";
   const auto& frames = v["stackTrace"]["frames"].items;
   bool first = true;
   for (auto it = frames.rbegin(); it != frames.rend(); ++it) {
@@ -90,8 +92,11 @@ struct Converted {
 
 std::string attributeOf(const otlp::Dictionary& d, const google::protobuf::RepeatedField<int32_t>& indices,
                         std::string_view key) {
-  for (int32_t i : indices)
-    if (dictString(d, d.attribute_table(i).key_strindex()) == key) return d.attribute_table(i).value().string_value();
+  for (int32_t i : indices) {
+    const auto& kv = d.attribute_table(i);
+    if (dictString(d, kv.key_strindex()) != key) continue;
+    return kv.value().has_bool_value() ? (kv.value().bool_value() ? "true" : "") : kv.value().string_value();
+  }
   return "";
 }
 
@@ -117,9 +122,11 @@ Converted converted(const otlp::Request& r, const Mapping& m) {
     }
     std::string stack;
     for (auto it = leaf_first.rbegin(); it != leaf_first.rend(); ++it) stack += (stack.empty() ? "" : ";") + *it;
-    const std::string thread = attributeOf(d, s.attribute_indices(), "thread.name");
+    const std::string tags = attributeOf(d, s.attribute_indices(), "thread.name") + "|" +
+                             attributeOf(d, s.attribute_indices(), "thread.state") + "|" +
+                             (attributeOf(d, s.attribute_indices(), "jfr.stack_trace.truncated").empty() ? "" : "cut");
     for (int i = 0; i < s.timestamps_unix_nano_size(); ++i)
-      out.events[std::to_string(s.timestamps_unix_nano(i)) + "|" + thread + "|" + stack].push_back(s.values(i));
+      out.events[std::to_string(s.timestamps_unix_nano(i)) + "|" + tags + "|" + stack].push_back(s.values(i));
   }
   for (auto& [key, values] : out.events) std::sort(values.begin(), values.end());
   return out;
@@ -184,7 +191,7 @@ TEST_P(WildConformanceTest, EveryEventMatchesTheJdkDecoder) {
   const std::string failed = testing::forEachJdkEvent(jfr, events, [&](const Json& e) {
     ++jdk_events;
     const Json& v = e["values"];
-    const std::string key = jdkKey(v);
+    const std::string key = jdkKey(v, e["type"].text == "profiler.WallClockSample");
     for (const Mapping& m : kMappings) {
       if (e["type"].text != m.event) continue;
       const std::string id = std::string(m.sample_type) + "/" + std::string(m.period_type);
