@@ -29,9 +29,12 @@ run: deps configure
 	cmake --build $(BUILD_DIR) -j $(JOBS) --target proflow
 	$(BUILD_DIR)/proflow --config $(CONFIG)
 
+# Tests that need what this machine refuses (perf events, the npm registry) skip with a reason,
+# listed after the run; PROFLOW_REQUIRE_ALL_TESTS=1 (as .ci/run sets) makes each of them fail instead.
 test: deps-test configure
 	cmake --build $(BUILD_DIR) -j $(JOBS)
-	cd $(BUILD_DIR) && ctest --output-on-failure -j $(JOBS) --timeout 600
+	cd $(BUILD_DIR) && ctest --output-on-failure -j $(JOBS) --timeout 600; status=$$?; \
+	  cd $(CURDIR) && scripts/skipped-tests.sh $(BUILD_DIR); exit $$status
 
 # libFuzzer targets of every decoder (tests/fuzz), built with clang in their own tree, N seconds each.
 FUZZ_BUILD_DIR ?= build-fuzz

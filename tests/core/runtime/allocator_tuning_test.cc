@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 
 #include "core/runtime/allocator_tuning.h"
+#include "tests/support/machine_permits.h"
 
 namespace proflow {
 namespace {
@@ -49,11 +50,16 @@ void fill(char* p, size_t n) {
   for (size_t i = 0; i < n; i += 4096) p[i] = static_cast<char>(i);
 }
 
-// Why this build or kernel cannot show the advice ("" when it can).
-std::string whyAdviceIsUnobservable() {
+// Why this build cannot show the advice ("" when it can): a choice of the build, not of the machine.
+std::string whyBuildHidesAdvice() {
 #if defined(PROFLOW_SANITIZE)
   return "sanitizer builds keep the sanitizer's operator new, without the advice";
 #endif
+  return "";
+}
+
+// Why this kernel cannot show the advice ("" when it can).
+std::string whyKernelHidesAdvice() {
   struct stat st;
   if (stat("/sys/kernel/mm/transparent_hugepage/enabled", &st) != 0)
     return "this kernel has no transparent huge pages: madvise(MADV_HUGEPAGE) cannot be observed";
@@ -67,7 +73,8 @@ void countingHandler() {
 }
 
 TEST(AllocatorTuning, LargeBuffersGetHugePageAdviceOnlyOnceTuned) {
-  if (std::string why = whyAdviceIsUnobservable(); !why.empty()) GTEST_SKIP() << why;
+  if (std::string why = whyBuildHidesAdvice(); !why.empty()) GTEST_SKIP() << why;
+  PROFLOW_SKIP_IF_REFUSED(whyKernelHidesAdvice());
   constexpr size_t kLarge = 16 << 20, kSmall = 64 << 10;
 
   // Untuned, operator new is plain malloc.
@@ -90,7 +97,8 @@ TEST(AllocatorTuning, LargeBuffersGetHugePageAdviceOnlyOnceTuned) {
 }
 
 TEST(AllocatorTuning, GlibcsHugetlbZeroTurnsTheAdviceOff) {
-  if (std::string why = whyAdviceIsUnobservable(); !why.empty()) GTEST_SKIP() << why;
+  if (std::string why = whyBuildHidesAdvice(); !why.empty()) GTEST_SKIP() << why;
+  PROFLOW_SKIP_IF_REFUSED(whyKernelHidesAdvice());
   constexpr size_t kLarge = 16 << 20;
   ASSERT_EQ(setenv("GLIBC_TUNABLES", "glibc.malloc.check=0:glibc.malloc.hugetlb=0", 1), 0);
   tuneAllocatorForOneShot();

@@ -17,6 +17,7 @@
 #include "core/formats/perf/perf.h"
 #include "tests/core/formats/perf/perf_test_util.h"
 #include "tests/support/daemon.h"
+#include "tests/support/machine_permits.h"
 #include "tests/support/otlp_files.h"
 #include "tests/support/temp_dir.h"
 
@@ -64,7 +65,13 @@ int64_t total(const Folded& f) {
   return n;
 }
 
-TEST(PerfRecord, SymbolizedFoldedStacksEqualPerfScripts) {
+// Every test here records with perf at test time: skipped with the reason where the machine refuses it.
+class PerfRecord : public ::testing::Test {
+ protected:
+  void SetUp() override { PROFLOW_SKIP_IF_REFUSED(testing::perfRecordRefused()); }
+};
+
+TEST_F(PerfRecord, SymbolizedFoldedStacksEqualPerfScripts) {
   const auto& r = testing::perfRecording();
   testing::TempDir out;
   std::string log;
@@ -91,7 +98,7 @@ TEST(PerfRecord, SymbolizedFoldedStacksEqualPerfScripts) {
 
 // With the unstripped binary at the recorded path (same build id), perf script names user frames
 // from it (and kernel frames from this machine's kallsyms); convert --symbolize does the same.
-TEST(PerfRecord, TheBinaryAtTheRecordedPathIsUsedWhenItsBuildIdMatches) {
+TEST_F(PerfRecord, TheBinaryAtTheRecordedPathIsUsedWhenItsBuildIdMatches) {
   const auto& r = testing::perfRecording();
   testing::TempDir out;
   const std::string saved = out.file("stripped");
@@ -127,7 +134,7 @@ TEST(PerfRecord, TheBinaryAtTheRecordedPathIsUsedWhenItsBuildIdMatches) {
 
 // The daemon's path: POST /v1/perf -> symbolize processor (debug_dirs, by build id) -> file
 // exporter. The processor names user frames as perf script does; it leaves kernel frames `[kernel]`.
-TEST(PerfRecord, TheSymbolizeProcessorNamesUserFramesOfPostedRecordings) {
+TEST_F(PerfRecord, TheSymbolizeProcessorNamesUserFramesOfPostedRecordings) {
   const auto& r = testing::perfRecording();
   testing::TempDir dir;
   const int port = testing::freePort(), metrics_port = testing::freePort();
@@ -165,7 +172,7 @@ TEST(PerfRecord, TheSymbolizeProcessorNamesUserFramesOfPostedRecordings) {
   EXPECT_TRUE(ours == perfs) << difference(ours, perfs);
 }
 
-TEST(PerfRecord, ClockDataPutsSamplesOnTheWallClock) {
+TEST_F(PerfRecord, ClockDataPutsSamplesOnTheWallClock) {
   const auto& r = testing::perfRecording();
   flat::Batch b;
   perf::Result result;
@@ -179,7 +186,7 @@ TEST(PerfRecord, ClockDataPutsSamplesOnTheWallClock) {
   EXPECT_EQ(b.timestamps.size(), result.samples);
 }
 
-TEST(PerfRecord, PipeModeRecordingDecodesLikeTheFile) {
+TEST_F(PerfRecord, PipeModeRecordingDecodesLikeTheFile) {
   const auto& r = testing::perfRecording();
   const std::string pipe = r.dir + "/pipe.perf.data", script = r.dir + "/pipe.txt";
   std::string log;
@@ -197,47 +204,55 @@ TEST(PerfRecord, PipeModeRecordingDecodesLikeTheFile) {
   EXPECT_EQ(testing::foldBatchByAddress(b), perfs);
 }
 
-// Recordings with several attrs: two events (PERF_SAMPLE_ID picks the event), and system-wide with
-// CPUs (a side-band `dummy` event, PERF_SAMPLE_IDENTIFIER, PERF_SAMPLE_CPU, every process's maps).
-TEST(PerfRecord, SeveralEventsAndSystemWideRecordingsDecodeLikePerfScript) {
+// Records the workload with `flags` and decodes the file: the stacks (by address) are perf
+// script's, the profiles' sample types are `events`; returns the batch.
+flat::Batch recordAndCompare(const std::string& name, const std::string& flags, const std::set<std::string>& events) {
   const auto& r = testing::perfRecording();
-  struct Case {
-    std::string name, flags;
-    std::set<std::string> events;
-  };
-  for (const Case& c : {Case{"two", "-e cpu-clock -e task-clock", {"cpu-clock", "task-clock"}},
-                        Case{"all", "-a -e cpu-clock", {"cpu-clock"}}}) {
-    const std::string data = r.dir + "/" + c.name + ".perf.data", script = r.dir + "/" + c.name + ".txt";
-    std::string log;
-    ASSERT_EQ(
-        testing::runCommand({"sh", "-c",
-                             "perf record -q -g " + c.flags + " --no-buildid-cache -o '" + data + "' '" + r.binary +
-                                 "' 1 2>/dev/null && perf script -i '" + data + "' > '" + script + "' 2>/dev/null"},
-                            &log),
-        0)
-        << log;
-    flat::Batch b;
-    perf::Result result;
-    Status s = perf::perfDataToFlat(testing::readFile(data), {}, &b, &result);
-    ASSERT_TRUE(s.isOk()) << c.name << ": " << s.message();
-    const Folded perfs = testing::foldPerfScript(testing::readFile(script), FoldBy::kAddress);
-    EXPECT_EQ(total(perfs), static_cast<int64_t>(result.samples)) << c.name;
-    const Folded ours = testing::foldBatchByAddress(b);
-    EXPECT_TRUE(ours == perfs) << c.name << difference(ours, perfs);
-    std::set<std::string> events;
-    for (const flat::Profile& p : b.profiles) events.insert(std::string(b.string(p.period_type.type_strindex)));
-    EXPECT_EQ(events, c.events) << c.name;
-    if (c.name == "all") {  // the CPU of every sample
-      size_t with_cpu = 0;
-      for (size_t row = 0; row < b.samples.size(); ++row)
-        for (int32_t a : b.indexList(b.samples.attributes[row]))
-          with_cpu += b.string(b.attributes[static_cast<size_t>(a)].key_strindex) == "cpu.logical_number";
-      EXPECT_EQ(with_cpu, b.samples.size());
-    }
+  const std::string data = r.dir + "/" + name + ".perf.data", script = r.dir + "/" + name + ".txt";
+  std::string log;
+  EXPECT_EQ(testing::runCommand({"sh", "-c",
+                                 "perf record -q -g " + flags + " --no-buildid-cache -o '" + data + "' '" + r.binary +
+                                     "' 1 2>/dev/null && perf script -i '" + data + "' > '" + script + "' 2>/dev/null"},
+                                &log),
+            0)
+      << log;
+  flat::Batch b;
+  perf::Result result;
+  Status s = perf::perfDataToFlat(testing::readFile(data), {}, &b, &result);
+  EXPECT_TRUE(s.isOk()) << name << ": " << s.message();
+  const Folded perfs = testing::foldPerfScript(testing::readFile(script), FoldBy::kAddress);
+  EXPECT_EQ(total(perfs), static_cast<int64_t>(result.samples)) << name;
+  const Folded ours = testing::foldBatchByAddress(b);
+  EXPECT_TRUE(ours == perfs) << name << difference(ours, perfs);
+  std::set<std::string> seen;
+  for (const flat::Profile& p : b.profiles) {
+    // Where kernel samples are refused (perf_event_paranoid 2 without root) perf records user space
+    // only and names the event so: "cpu-clock:u".
+    std::string event(b.string(p.period_type.type_strindex));
+    if (event.ends_with(":u")) event.resize(event.size() - 2);
+    seen.insert(event);
   }
+  EXPECT_EQ(seen, events) << name;
+  return b;
 }
 
-TEST(PerfRecord, PerfScriptTextConvertsToTheSameStacks) {
+// Recordings with several attrs: two events (PERF_SAMPLE_ID picks the event), and system-wide with
+// CPUs (a side-band `dummy` event, PERF_SAMPLE_IDENTIFIER, PERF_SAMPLE_CPU, every process's maps).
+TEST_F(PerfRecord, TwoEventRecordingsDecodeLikePerfScript) {
+  recordAndCompare("two", "-e cpu-clock -e task-clock", {"cpu-clock", "task-clock"});
+}
+
+TEST_F(PerfRecord, SystemWideRecordingsDecodeLikePerfScript) {
+  PROFLOW_SKIP_IF_REFUSED(testing::perfRecordRefused(/*system_wide=*/true));
+  const flat::Batch b = recordAndCompare("all", "-a -e cpu-clock", {"cpu-clock"});
+  size_t with_cpu = 0;  // the CPU of every sample
+  for (size_t row = 0; row < b.samples.size(); ++row)
+    for (int32_t a : b.indexList(b.samples.attributes[row]))
+      with_cpu += b.string(b.attributes[static_cast<size_t>(a)].key_strindex) == "cpu.logical_number";
+  EXPECT_EQ(with_cpu, b.samples.size());
+}
+
+TEST_F(PerfRecord, PerfScriptTextConvertsToTheSameStacks) {
   const auto& r = testing::perfRecording();
   testing::TempDir out;
   const std::string text = out.write("script.txt", testing::perfScriptOf(r));
@@ -247,7 +262,7 @@ TEST(PerfRecord, PerfScriptTextConvertsToTheSameStacks) {
   ASSERT_EQ(convert({text, out.file("out.pb"), "--from", "perf-script", "--to", "pprof"}, &log), 0) << log;
 }
 
-TEST(PerfRecord, DamagedRecordingsFailTheConversionWithAMessage) {
+TEST_F(PerfRecord, DamagedRecordingsFailTheConversionWithAMessage) {
   const auto& r = testing::perfRecording();
   testing::TempDir out;
   const std::string data = testing::readFile(r.data);
