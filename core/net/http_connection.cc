@@ -102,9 +102,9 @@ void Connection<Stream>::onHandshake(beast::error_code ec) {
 }
 
 template <class Stream>
-void Connection<Stream>::closeIfIdleAsync() {
-  asio::post(stream_.get_executor(), [self = this->shared_from_this()] {
-    if (self->phase_ == Phase::kIdle) self->close();
+void Connection<Stream>::closeIfIdleAsync(bool lingering_too) {
+  asio::post(stream_.get_executor(), [self = this->shared_from_this(), lingering_too] {
+    if (self->phase_ == Phase::kIdle || (lingering_too && self->phase_ == Phase::kLinger)) self->close();
   });
 }
 
@@ -424,33 +424,40 @@ void Connection<Stream>::onWrite(beast::error_code ec, bool keep_alive) {
 }
 
 // Closing a socket with unread input makes the kernel send RST, which can destroy the response we
-// just wrote before the client reads it. Half-close, then discard what the client still sends
-// (bounded in bytes and time) before closing.
+// just wrote before the client reads it: clients that send their whole body before reading (most
+// do) would see a broken pipe instead of a 429 or 413. Half-close, then read and discard what the
+// client still sends, within the linger bounds of HttpServerOptions, before closing.
 template <class Stream>
 void Connection<Stream>::lingerClose() {
-  phase_ = Phase::kClosed;
+  phase_ = Phase::kLinger;
   beast::error_code ec;
   lowest().socket().shutdown(asio::ip::tcp::socket::shutdown_send, ec);
   if (ec) return close();
-  lowest().expires_after(std::chrono::seconds(2));
+  linger_deadline_ = std::chrono::steady_clock::now() + shared_->opts.linger_timeout;
+  waiting_since_ns.store(steadyNowNs(), std::memory_order_relaxed);  // first to go at max_connections
   drain();
 }
 
 template <class Stream>
 void Connection<Stream>::drain() {
   constexpr size_t kDrainChunk = 16384;
-  if (drained_ > (1u << 20)) return close();
+  const auto& opts = shared_->opts;
+  if (phase_ != Phase::kLinger || drained_ >= std::max(opts.linger_bytes, opts.max_wire_body_bytes)) return close();
   if (!drain_) drain_ = std::make_unique<char[]>(kDrainChunk);
-  lowest().async_read_some(asio::buffer(drain_.get(), kDrainChunk), [self = this->shared_from_this()](beast::error_code e, size_t n) {
-    self->drained_ += n;
-    if (e) return self->close();
-    self->drain();
-  });
+  lowest().expires_at(std::min(linger_deadline_, std::chrono::steady_clock::now() + opts.linger_idle_timeout));
+  // Raw bytes below TLS as well: they are discarded, only their count matters.
+  lowest().async_read_some(asio::buffer(drain_.get(), kDrainChunk),
+                           [self = this->shared_from_this()](beast::error_code e, size_t n) {
+                             self->drained_ += n;
+                             if (e) return self->close();
+                             self->drain();
+                           });
 }
 
 template <class Stream>
 void Connection<Stream>::close() {
   phase_ = Phase::kClosed;
+  waiting_since_ns.store(0, std::memory_order_relaxed);
   beast::error_code ec;
   lowest().socket().shutdown(asio::ip::tcp::socket::shutdown_both, ec);
   lowest().close();

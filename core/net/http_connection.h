@@ -25,11 +25,12 @@ namespace detail {
 class ConnectionBase {
  public:
   virtual ~ConnectionBase() = default;
-  // Posts to the connection's strand: close if waiting for a request (used by stop() and shedding).
-  virtual void closeIfIdleAsync() = 0;
+  // Posts to the connection's strand: close if waiting for a request, or also if lingering after
+  // its last answer (`lingering_too`: shedding; stop() lets lingering connections finish).
+  virtual void closeIfIdleAsync(bool lingering_too) = 0;
   // steady_clock nanoseconds since the connection began waiting for a request header (keep-alive
-  // idle time included); 0 while it is busy with a request. Read by the acceptor to shed the
-  // connection that has waited longest.
+  // idle time included) or began its lingering close; 0 while it is busy with a request. Read by
+  // the acceptor to shed the connection that has waited longest.
   std::atomic<int64_t> waiting_since_ns{0};
 };
 }  // namespace detail
@@ -89,10 +90,10 @@ class Connection : public ConnectionBase, public std::enable_shared_from_this<Co
   ~Connection() override;
 
   void start();
-  void closeIfIdleAsync() override;
+  void closeIfIdleAsync(bool lingering_too) override;
 
  private:
-  enum class Phase { kIdle, kBody, kHandling, kWriting, kClosed };
+  enum class Phase { kIdle, kBody, kHandling, kWriting, kLinger, kClosed };
   using Route = HttpServer::Shared::Route;
 
   void readHeader();
@@ -132,9 +133,10 @@ class Connection : public ConnectionBase, public std::enable_shared_from_this<Co
   std::shared_ptr<http::response<http::empty_body>> continue_;
   std::string remote_;
   std::chrono::steady_clock::time_point body_deadline_{};
-  // Only closing connections need it: idle ones stay small (thousands may be open).
+  // Only lingering connections need it: idle ones stay small (thousands may be open).
   std::unique_ptr<char[]> drain_;
   size_t drained_ = 0;
+  std::chrono::steady_clock::time_point linger_deadline_{};
 };
 
 using PlainConnection = Connection<beast::tcp_stream>;

@@ -114,7 +114,7 @@ bool HttpServer::Shared::shedLongestWaiting() {
   // Not waiting any more as far as the next accept is concerned; the close itself runs on the
   // connection's strand and only if it is still waiting then.
   victim->waiting_since_ns.store(0, std::memory_order_relaxed);
-  victim->closeIfIdleAsync();
+  victim->closeIfIdleAsync(true);
   reject(RejectReason::kIdleShed);
   return true;
 }
@@ -129,7 +129,7 @@ void HttpServer::Shared::stopOnStrand() {
       if (auto c = weak.lock()) live.push_back(std::move(c));
     }
   }
-  for (auto& c : live) c->closeIfIdleAsync();
+  for (auto& c : live) c->closeIfIdleAsync(false);
 }
 
 HttpServer::HttpServer(asio::io_context& ioc, HttpServerOptions options, std::shared_ptr<spdlog::logger> logger,

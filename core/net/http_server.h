@@ -73,6 +73,16 @@ struct HttpServerOptions {
   std::chrono::milliseconds read_timeout{std::chrono::seconds(60)};  // max silence while reading a body; 0 = none
   std::chrono::milliseconds read_body_timeout{0};  // whole body, from the end of the header; 0 = none
   std::chrono::milliseconds write_timeout{std::chrono::seconds(30)};
+  // Lingering close. A connection the server closes after answering (a refusal that leaves the body
+  // unread, Connection: close, stop()) is half-closed, then what the client still sends is read and
+  // discarded before the socket closes: closing with unread input makes the kernel send a reset that
+  // destroys the answer before a client that writes its whole body before reading (Python's
+  // http.client, Go's net/http, curl, Node) has read it. Bounded: at most
+  // max(linger_bytes, max_wire_body_bytes) bytes, linger_timeout in all, linger_idle_timeout of
+  // silence; a lingering connection is closed first when max_connections is reached.
+  size_t linger_bytes = 64u << 20;
+  std::chrono::milliseconds linger_timeout{std::chrono::seconds(30)};
+  std::chrono::milliseconds linger_idle_timeout{std::chrono::seconds(5)};
   // At the cap, a new connection closes the connection that has waited longest for (the rest of) a
   // request header instead of being refused: idle keep-alive and slow-header clients make room
   // for clients that are sending. Refused only when every connection is busy with a request.

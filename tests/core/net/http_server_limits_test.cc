@@ -124,6 +124,79 @@ TEST_F(HttpServerLimitsTest, ChunkedBodiesAreClaimedAsTheyArrive) {
   EXPECT_EQ(o.in_flight->used(), 0u);
 }
 
+// A client that writes its whole body before reading (as Python's http.client, Go, curl and Node
+// do) must still find the 429 sent before that body was read: the server reads and discards the
+// rest instead of closing into the client's upload, which would reset the connection.
+TEST_F(HttpServerLimitsTest, ARefusedClientThatSendsItsWholeBodyStillReadsTheAnswer) {
+  HttpServerOptions o;
+  o.in_flight = std::make_shared<InFlightBudget>(16u << 20);
+  start(o);
+  RawConn first(server_->port());
+  first.send(post("/hold", std::string(7u << 20, 'a')));
+  Responder busy = held_.get_future().get();
+
+  RawConn second(server_->port());
+  second.send(post("/ok", std::string(8u << 20, 'b')));  // throws on a reset before the last byte
+  auto r = second.read();
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->status, 429);
+  EXPECT_EQ(r->headers["Retry-After"], "1");
+  EXPECT_FALSE(r->keep_alive);
+  EXPECT_TRUE(second.closed());
+  busy(HttpResponse::text(200, ""));
+  EXPECT_TRUE(first.read());
+}
+
+TEST_F(HttpServerLimitsTest, LingeringAfterARefusalIsBoundedInBytesAndSilence) {
+  HttpServerOptions o;
+  o.max_wire_body_bytes = 64u << 10;
+  o.linger_bytes = 256u << 10;
+  o.linger_idle_timeout = std::chrono::milliseconds(200);
+  start(o);
+  // Silent after the 413: closed after the idle bound.
+  RawConn silent(server_->port());
+  silent.send("POST /ok HTTP/1.1\r\nHost: t\r\nContent-Length: 100000000\r\n\r\n");
+  auto r = silent.read();
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->status, 413);
+  EXPECT_TRUE(silent.closed());
+
+  // Sending on and on: closed once the byte bound is read, so the upload fails.
+  RawConn endless(server_->port());
+  endless.send("POST /ok HTTP/1.1\r\nHost: t\r\nContent-Length: 100000000\r\n\r\n");
+  bool reset = false;
+  const std::string chunk(64u << 10, 'x');
+  for (int i = 0; i < 1600 && !reset; ++i) {  // 100 MiB at most
+    try {
+      endless.send(chunk);
+    } catch (const std::exception&) {
+      reset = true;
+    }
+  }
+  EXPECT_TRUE(reset);
+}
+
+// At the connection cap a connection lingering after its answer makes room like an idle one.
+TEST_F(HttpServerLimitsTest, ALingeringConnectionIsShedForANewOne) {
+  HttpServerOptions o;
+  o.max_connections = 1;
+  o.max_wire_body_bytes = 1000;
+  start(o);
+  RawConn refused(server_->port());
+  refused.send("POST /ok HTTP/1.1\r\nHost: t\r\nContent-Length: 5000\r\n\r\n");
+  auto r = refused.read();
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->status, 413);  // and lingers: its body never comes
+
+  RawConn next(server_->port());
+  next.send(post("/ok", "hello"));
+  r = next.read();
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->status, 200);
+  EXPECT_EQ(server_->rejected(RejectReason::kIdleShed), 1u);
+  EXPECT_TRUE(refused.closed());
+}
+
 // 1,100 clients that open a connection and dribble a header never finished fill a 1,024 cap; a
 // real client still gets its answer, because the longest-waiting connections make room.
 TEST_F(HttpServerLimitsTest, SlowHeaderClientsAreShedForRealOnes) {
