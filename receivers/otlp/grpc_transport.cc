@@ -4,6 +4,9 @@
 #include <boost/asio/post.hpp>
 #include <cctype>
 #include <grpcpp/grpcpp.h>
+#include <grpcpp/impl/codegen/proto_utils.h>
+#include <grpcpp/impl/codegen/server_callback_handlers.h>
+#include <grpcpp/impl/service_type.h>
 #include <grpcpp/resource_quota.h>
 #include <grpcpp/support/proto_buffer_reader.h>
 
@@ -19,7 +22,6 @@
 #include "core/model/otlp_profiles_version.h"
 #include "core/model/otlp_types.h"
 #include "core/telemetry/log_throttle.h"
-#include "opentelemetry/proto/collector/profiles/v1development/profiles_service.grpc.pb.h"
 #include "receivers/otlp/otlp_ingest.h"
 
 namespace proflow::receivers::otlp {
@@ -73,48 +75,86 @@ std::string head(const grpc::ByteBuffer& raw) {
 
 }  // namespace
 
-class GrpcTransport::Service final
-    : public collector::ProfilesService::WithRawCallbackMethod_Export<collector::ProfilesService::Service> {
+// Export, served as a client stream of one message. gRPC reads a unary request whole (up to
+// max_recv_msg_size) before its handler runs, so credentials checked there come after the daemon
+// has buffered whatever an anonymous client sent. A stream's messages are read only when the handler
+// asks, so the call is admitted on its initial metadata (credentials, schema version, concurrency)
+// first, and a refused one is answered with only the HTTP/2 flow-control window of its message
+// received. On the wire a unary call and a one-message client stream are the same; gRPC's own
+// MarkMethodStreamed serves unary methods through a stream the same way.
+class GrpcTransport::Service final : public grpc::Service {
  public:
+  static constexpr const char* kExportMethod =
+      "/opentelemetry.proto.collector.profiles.v1development.ProfilesService/Export";
+
   Service(const CreateSettings& settings, const GrpcProtocolConfig& config, ConsumerPtr next,
           const auth::ServerAuthenticator* authenticator, std::shared_ptr<net::InFlightBudget> budget)
       : settings_(settings),
         config_(config),
         next_(std::move(next)),
         authenticator_(authenticator),
-        budget_(std::move(budget)) {}
-
-  grpc::ServerUnaryReactor* Export(grpc::CallbackServerContext* ctx, const grpc::ByteBuffer* request,
-                                   grpc::ByteBuffer* response) override {
-    auto* reactor = ctx->DefaultReactor();
-    // Metadata only: credentials and the schema version are checked before the request is parsed.
-    if (Status s = checkMetadata(*ctx); !s.isOk()) {
-      refuse(reactor, s);
-      return reactor;
-    }
-    if (in_flight_.fetch_add(1) >= config_.max_concurrent_requests) {
-      in_flight_.fetch_sub(1);
-      refuse(reactor, Status::exhausted("too many concurrent requests (max_concurrent_requests " +
-                                        std::to_string(config_.max_concurrent_requests) + "); retry later")
-                          .withRetryAfter(std::chrono::seconds(1)));
-      return reactor;
-    }
-    // Held until the answer: the message, its inflated form and the parsed request count here.
-    net::InFlightLeasePtr lease;
-    if (Status s = budget_->acquire(request->Length(), &lease, "request message"); !s.isOk()) {
-      in_flight_.fetch_sub(1);
-      refuse(reactor, s);
-      return reactor;
-    }
-    // The ByteBuffer is owned by gRPC until Finish(): the worker reads it before finishing.
-    boost::asio::post(settings_.runtime->workers(), [this, reactor, request, response, lease = std::move(lease)] {
-      reactor->Finish(handle(*request, response, *lease));
-      in_flight_.fetch_sub(1);
-    });
-    return reactor;
+        budget_(std::move(budget)) {
+    AddMethod(new grpc::internal::RpcServiceMethod(kExportMethod, grpc::internal::RpcMethod::CLIENT_STREAMING,
+                                                   nullptr));
+    MarkMethodRawCallback(0, new grpc::internal::CallbackClientStreamingHandler<grpc::ByteBuffer, grpc::ByteBuffer>(
+                                 [this](grpc::CallbackServerContext* ctx, grpc::ByteBuffer* response) {
+                                   return new ExportCall(*this, ctx, response);
+                                 }));
   }
 
  private:
+  // One Export call: admitted on its metadata, then its one message is read, then decoded on the
+  // worker pool. Deletes itself when gRPC is done with it.
+  class ExportCall final : public grpc::ServerReadReactor<grpc::ByteBuffer> {
+   public:
+    ExportCall(Service& service, grpc::CallbackServerContext* ctx, grpc::ByteBuffer* response)
+        : service_(service), response_(response) {
+      if (Status s = service_.admit(*ctx, &counted_); !s.isOk()) {
+        Finish(service_.refused(s));
+        return;
+      }
+      StartRead(&request_);
+    }
+
+    void OnReadDone(bool ok) override {
+      // No message: the client half-closed without one, or the read failed (too large, cancelled),
+      // in which case gRPC's own status wins over this one.
+      if (!ok) return Finish(service_.refused(Status::invalid("Export call carried no request message")));
+      // Held until the answer: the message, its inflated form and the parsed request count here.
+      net::InFlightLeasePtr lease;
+      if (Status s = service_.budget_->acquire(request_.Length(), &lease, "request message"); !s.isOk())
+        return Finish(service_.refused(s));
+      boost::asio::post(service_.settings_.runtime->workers(), [this, lease = std::move(lease)] {
+        Finish(service_.handle(request_, response_, *lease));
+      });
+    }
+
+    void OnDone() override {
+      if (counted_) service_.in_flight_.fetch_sub(1);
+      delete this;
+    }
+
+   private:
+    Service& service_;
+    grpc::ByteBuffer* response_;
+    grpc::ByteBuffer request_;
+    bool counted_ = false;  // holds one of max_concurrent_requests
+  };
+
+  // Everything that can refuse a call before its message is read. `counted` is set once the call
+  // holds a max_concurrent_requests slot (released in OnDone).
+  Status admit(const grpc::CallbackServerContext& ctx, bool* counted) {
+    if (Status s = checkMetadata(ctx); !s.isOk()) return s;
+    if (in_flight_.fetch_add(1) >= config_.max_concurrent_requests) {
+      in_flight_.fetch_sub(1);
+      return Status::exhausted("too many concurrent requests (max_concurrent_requests " +
+                               std::to_string(config_.max_concurrent_requests) + "); retry later")
+          .withRetryAfter(std::chrono::seconds(1));
+    }
+    *counted = true;
+    return Status::ok();
+  }
+
   Status checkMetadata(const grpc::CallbackServerContext& ctx) {
     const auto& md = ctx.client_metadata();
     if (authenticator_) {
@@ -144,12 +184,6 @@ class GrpcTransport::Service final
     labels.emplace_back("reason", reason);
     return settings_.telemetry->registry().counter(settings_.telemetry->prefix() + "grpc_rejected_requests_total",
                                                    "gRPC requests refused before decoding, by reason", labels);
-  }
-
-  void refuse(grpc::ServerUnaryReactor* reactor, const Status& s) {
-    settings_.telemetry->record(telemetry::Event::kReceived, {});
-    settings_.telemetry->record(telemetry::Event::kRefused, {});
-    reactor->Finish(toGrpcStatus(s));
   }
 
   grpc::Status refused(const Status& s) {

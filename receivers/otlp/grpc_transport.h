@@ -1,6 +1,7 @@
 // OTLP/gRPC: /opentelemetry.proto.collector.profiles.v1development.ProfilesService/Export.
 // Uses gRPC's callback API with raw ByteBuffers so the request is parsed once, on proflow's worker
-// pool (not on gRPC's threads), straight into the batch the pipeline will own.
+// pool (not on gRPC's threads), straight into the batch the pipeline will own. A call is admitted on
+// its metadata (credentials, schema version, concurrency) before its message is read.
 #pragma once
 
 #include <atomic>

@@ -1,5 +1,6 @@
 // The daemon's receivers bound memory before work is done: a gRPC gzip bomb is refused while it is
-// inflated (not after), measured on the real process's peak RSS.
+// inflated (not after), an anonymous large gRPC message before it is read, measured on the real
+// process's peak RSS.
 #include <gtest/gtest.h>
 
 #include <atomic>
@@ -58,6 +59,44 @@ TEST(IngestBounds, GrpcGzipBombIsRefusedWhileInflatingWithSmallRssGrowth) {
   // Still serving, and a gzip'd request of honest size is inflated and accepted.
   EXPECT_TRUE(testing::exportTo(grpc_port, testing::makeRequest("after", {testing::makeProfile(50)}),
                                 std::chrono::seconds(10), GRPC_COMPRESS_GZIP)
+                  .ok());
+  EXPECT_EQ(daemon.terminate(), 0) << daemon.log();
+}
+
+// Credentials are checked on a call's metadata before its message is read: an anonymous 200 MiB
+// message (within max_recv_msg_size) is refused without the daemon holding it. gRPC reads a unary
+// request whole before its handler runs, so checking there meant buffering it first.
+TEST(IngestBounds, GrpcAnonymousLargeMessageIsRefusedBeforeItIsBuffered) {
+  testing::TempDir dir;
+  const int grpc_port = testing::freePort(), metrics_port = testing::freePort();
+  const std::string config =
+      "receivers: { otlp: { protocols: { grpc: { endpoint: 127.0.0.1:" + std::to_string(grpc_port) +
+      ", max_recv_msg_size: 256MiB, auth: { authenticator: bearertokenauth } } } } }\n"
+      "extensions: { bearertokenauth: { token: large-secret } }\n"
+      "exporters: { debug: {} }\n"
+      "service:\n  extensions: [bearertokenauth]\n"
+      "  telemetry: { metrics: { address: 127.0.0.1:" + std::to_string(metrics_port) + " } }\n" +
+      "  pipelines: { profiles: { receivers: [otlp], exporters: [debug] } }\n";
+  testing::Daemon daemon({"--config", dir.write("anon.yaml", config)}, dir.file("daemon.log"));
+  ASSERT_TRUE(daemon.waitHealthy(metrics_port)) << daemon.log();
+  const std::vector<std::pair<std::string, std::string>> token = {{"authorization", "Bearer large-secret"}};
+  ASSERT_TRUE(testing::exportTo(grpc_port, testing::makeRequest("warm-up", {testing::makeProfile(10)}),
+                                std::chrono::seconds(10), GRPC_COMPRESS_NONE, token)
+                  .ok());
+  const uint64_t before = peakRss(daemon.pid());
+  ASSERT_GT(before, 0u);
+
+  otlp::Request large;
+  large.mutable_dictionary()->add_string_table(std::string(200u << 20, 'a'));
+  grpc::Status s = testing::exportTo(grpc_port, large, std::chrono::seconds(60));
+  EXPECT_EQ(s.error_code(), grpc::StatusCode::UNAUTHENTICATED) << s.error_message();
+  large.Clear();
+
+  const uint64_t growth = peakRss(daemon.pid()) - before;
+  EXPECT_LT(growth, 32u << 20) << "peak RSS grew by " << (growth >> 20) << " MiB";
+  // The same listener still serves a client with the token.
+  EXPECT_TRUE(testing::exportTo(grpc_port, testing::makeRequest("after", {testing::makeProfile(10)}),
+                                std::chrono::seconds(10), GRPC_COMPRESS_NONE, token)
                   .ok());
   EXPECT_EQ(daemon.terminate(), 0) << daemon.log();
 }
