@@ -1,8 +1,9 @@
 // A message that takes down every gateway that handles it must not take down the gateways forever:
 // after max_deliver gateways began handling it and died (here: each stalls on the backend with the
 // message in hand and is killed with SIGKILL), the next gateway gives it up without handling it
-// again, and the message after it comes through. Real daemons, a real nats-server, librdkafka's
-// mock cluster.
+// again, and the message after it comes through. And the request that used to abort gateways
+// while being decoded neither ends one nor holds up the next message. Real daemons, a real
+// nats-server, librdkafka's mock cluster.
 #include <gtest/gtest.h>
 #include <signal.h>
 
@@ -34,8 +35,18 @@ double metric(int port, const std::string& name) {
   return probe.gatewayMetric(name);
 }
 
-// "stuck" is in the broker; `receiver_yaml` configures the gateways' receiver (type `type`, with
-// max_deliver added).
+// A gateway: the `type` receiver (`receiver_yaml` plus max_deliver) -> otlp exporter to the sink,
+// with no queue and no retries (a message is settled once the sink answered).
+std::string gatewayConfig(const std::string& type, const std::string& receiver_yaml, int sink, int metrics) {
+  return "receivers:\n  " + type + ":\n" + receiver_yaml + "    max_deliver: " + std::to_string(kMaxDeliver) + "\n" +
+         "exporters:\n  otlp:\n    endpoint: 127.0.0.1:" + std::to_string(sink) +
+         "\n    tls: { insecure: true }\n    timeout: 60s\n    sending_queue: { enabled: false }\n"
+         "    retry_on_failure: { enabled: false }\n"
+         "service:\n  telemetry: { metrics: { address: 127.0.0.1:" + std::to_string(metrics) + " } }\n" +
+         "  pipelines: { profiles: { receivers: [" + type + "], exporters: [otlp] } }\n";
+}
+
+// "stuck" is in the broker; `receiver_yaml` configures the gateways' receiver (type `type`).
 // Gateway after gateway takes "stuck" while the sink holds every export, and is killed with it in
 // hand; then `publish_next` puts "next" after it, the sink lets exports through and one more
 // gateway starts. Returns that gateway's value of `given_up_metric`.
@@ -46,14 +57,7 @@ double runUntilGivenUp(const std::string& type, const std::string& receiver_yaml
   EXPECT_TRUE(sink.start());
   sink.hold(true);
   const int metrics = testing::freePort();
-  const std::string config = dir.write(
-      "gateway.yaml", "receivers:\n  " + type + ":\n" + receiver_yaml + "    max_deliver: " + std::to_string(kMaxDeliver) +
-                          "\n" + "exporters:\n  otlp:\n    endpoint: 127.0.0.1:" +
-                          std::to_string(sink.port()) +
-                          "\n    tls: { insecure: true }\n    timeout: 60s\n    sending_queue: { enabled: false }\n"
-                          "    retry_on_failure: { enabled: false }\n"
-                          "service:\n  telemetry: { metrics: { address: 127.0.0.1:" + std::to_string(metrics) + " } }\n" +
-                          "  pipelines: { profiles: { receivers: [" + type + "], exporters: [otlp] } }\n");
+  const std::string config = dir.write("gateway.yaml", gatewayConfig(type, receiver_yaml, sink.port(), metrics));
   std::string logs;
   for (int g = 1; g <= kMaxDeliver; ++g) {
     testing::Daemon gateway({"--config", config}, dir.file("gateway" + std::to_string(g) + ".log"));
@@ -110,6 +114,59 @@ TEST(GivenUp, KafkaRecordThatKillsEveryGatewayIsSkippedAfterMaxDeliver) {
                                "    consumer_config: { heartbeat.interval.ms: \"500\" }\n";
   auto next = [&] { return mock.produce("otlp_profiles", wire("next")); };
   EXPECT_EQ(runUntilGivenUp("kafka", receiver, "proflow_receiver_kafka_poison_records_total", next), 1);
+}
+
+// An OTLP request whose one Profile alternates `pairs` empty samples with profile attribute
+// indices: a decoder that copies a repeated field again each time another field interrupts it
+// costs O(pairs²) there (once enough to abort a daemon with 4 GiB of address space).
+std::string interleavedRequest(int pairs) {
+  auto varint = [](uint64_t v) {
+    std::string out;
+    for (; v >= 0x80; v >>= 7) out += static_cast<char>((v & 0x7f) | 0x80);
+    return out + static_cast<char>(v);
+  };
+  auto field = [&](int number, const std::string& bytes) { return varint(static_cast<uint64_t>(number) << 3 | 2) + varint(bytes.size()) + bytes; };
+  std::string profile;
+  for (int i = 0; i < pairs; ++i) profile += std::string("\x12\x00\x58\x00", 4);  // samples {}, attribute_indices 0
+  return field(1, field(2, field(2, profile)));  // resource_profiles { scope_profiles { profiles } }
+}
+
+// The message that aborted gateways: each handles it (whatever comes of it, at most max_deliver
+// times) and goes on to the next one; no gateway exits.
+void expectPoisonPassesBy(const std::string& type, const std::string& receiver_yaml,
+                          const std::function<bool(const std::string&)>& publish) {
+  testing::TempDir dir;
+  testing::CountingSink sink(testing::freePort());
+  ASSERT_TRUE(sink.start());
+  ASSERT_TRUE(publish(interleavedRequest(112'000)));  // 448 KB
+  ASSERT_TRUE(publish(wire("next")));
+  const int metrics = testing::freePort();
+  testing::Daemon gateway({"--config", dir.write("gateway.yaml", gatewayConfig(type, receiver_yaml, sink.port(), metrics))},
+                          dir.file("gateway.log"));
+  ASSERT_TRUE(gateway.waitHealthy(metrics)) << gateway.log();
+  EXPECT_TRUE(testing::waitFor([&] { return sink.arrivals().count("next") > 0; }, 30s)) << gateway.log();
+  EXPECT_TRUE(gateway.running()) << gateway.log();
+  EXPECT_EQ(gateway.terminate(), 0) << gateway.log();
+}
+
+TEST(Poison, NatsInterleavedRequestNeitherKillsTheGatewayNorHoldsUpTheNext) {
+  testing::NatsServer server;
+  ASSERT_TRUE(server.ok());
+  testing::NatsClient client(server.url());
+  ASSERT_TRUE(client.addStream("PROFILES", "profiles.otlp"));
+  expectPoisonPassesBy("nats",
+                       "    url: " + server.url() + "\n    stream: PROFILES\n    subject: profiles.otlp\n" +
+                           "    consumer: gateways\n    ack_wait: 2s\n",
+                       [&](const std::string& body) { return client.publish("profiles.otlp", body); });
+}
+
+TEST(Poison, KafkaInterleavedRequestNeitherKillsTheGatewayNorHoldsUpTheNext) {
+  testing::KafkaMock mock(3);
+  ASSERT_TRUE(mock.ok());
+  ASSERT_TRUE(mock.createTopic("otlp_profiles", 1));
+  expectPoisonPassesBy("kafka",
+                       "    brokers: " + mock.brokersYaml() + "\n    topic: otlp_profiles\n    group_id: gateways\n",
+                       [&](const std::string& body) { return mock.produce("otlp_profiles", body); });
 }
 
 }  // namespace
