@@ -137,9 +137,11 @@ class Chunk {
 
   // Chooses the event types nextEvent() decodes, by name; Event::selector is the index into `names`.
   // Must be called after load(). Names absent from this chunk's metadata are ignored. `fields` (bit per
-  // EventField) limits what is captured: decoding stops after the last wanted field of each type.
+  // EventField) limits what is captured: decoding stops after the last wanted field of each type;
+  // `more_fields[i]`, when given, adds fields for names[i] only.
   static constexpr uint32_t kAllEventFields = (1u << static_cast<unsigned>(EventField::kCount)) - 1;
-  void select(std::span<const std::string_view> names, uint32_t fields = kAllEventFields);
+  void select(std::span<const std::string_view> names, uint32_t fields = kAllEventFields,
+              std::span<const uint32_t> more_fields = {});
 
   // Decodes the next selected event at or after `*pos` (start with pos = 0). Returns false at the end of
   // the chunk or on a malformed event (then failed() is true and error() names the offset).

@@ -198,17 +198,22 @@ std::string_view Chunk::typeNameById(uint64_t id) const {
   return i < 0 ? std::string_view() : std::string_view(metadata_.at(i).name);
 }
 
-void Chunk::select(std::span<const std::string_view> names, uint32_t fields) {
-  std::vector<std::pair<std::string_view, int>> wanted;
-  for (const auto& f : kEventFields)
-    if (fields & (1u << f.second)) wanted.push_back(f);
+void Chunk::select(std::span<const std::string_view> names, uint32_t fields, std::span<const uint32_t> more_fields) {
+  auto fieldsOf = [](uint32_t mask) {
+    std::vector<std::pair<std::string_view, int>> wanted;
+    for (const auto& f : kEventFields)
+      if (mask & (1u << f.second)) wanted.push_back(f);
+    return wanted;
+  };
+  const std::vector<std::pair<std::string_view, int>> wanted = fieldsOf(fields);
   event_plans_.clear();
   duration_units_.clear();
   selector_by_id_.assign(0, -1);
   selector_sparse_.clear();
   for (size_t s = 0; s < names.size(); ++s) {
     int32_t cls = metadata_.indexByName(names[s]);
-    event_plans_.push_back(makePlan(cls, wanted));
+    const uint32_t more = s < more_fields.size() ? more_fields[s] & ~fields : 0;
+    event_plans_.push_back(makePlan(cls, more != 0 ? fieldsOf(fields | more) : wanted));
     TimeUnit unit = TimeUnit::kTicks;
     if (cls >= 0) {
       const ClassDesc& c = metadata_.at(cls);

@@ -90,7 +90,7 @@ bool readEntry(std::string_view b, Entry* e) {
 }  // namespace
 
 bool ContextLabels::parse(std::string_view bytes, std::string* error) {
-  std::unordered_map<int64_t, std::string> strings;
+  std::unordered_map<int64_t, std::string>& strings = strings_;
   std::vector<std::pair<int64_t, std::string_view>> contexts;
   Wire w(bytes);
   while (w.more()) {
@@ -135,6 +135,11 @@ bool ContextLabels::parse(std::string_view bytes, std::string* error) {
     contexts_[id] = std::move(pairs);
   }
   return true;
+}
+
+std::string_view ContextLabels::string(int64_t id) const {
+  auto it = strings_.find(id);
+  return it == strings_.end() ? std::string_view() : std::string_view(it->second);
 }
 
 const LabelPairs* ContextLabels::find(int64_t context_id) const {

@@ -24,11 +24,15 @@ class ContextLabels {
 
   // Labels of a context; nullptr for unknown ids (and for 0, "no context").
   const LabelPairs* find(int64_t context_id) const;
+  // A string of the snapshot's table by id ("" when absent): pyroscope-java records a sample's span
+  // name as such an id.
+  std::string_view string(int64_t id) const;
   size_t size() const { return contexts_.size(); }
   void add(int64_t context_id, LabelPairs labels) { contexts_[context_id] = std::move(labels); }
 
  private:
   std::unordered_map<int64_t, LabelPairs> contexts_;
+  std::unordered_map<int64_t, std::string> strings_;
 };
 
 }  // namespace proflow::jfr

@@ -1,6 +1,7 @@
 // Internal to the JFR converters: the events converted, the profiles they make and how frames map.
 #pragma once
 
+#include <array>
 #include <charconv>
 #include <cstdint>
 #include <string_view>
@@ -35,9 +36,11 @@ constexpr std::string_view kEventNames[kKindCount] = {
     "profiler.Malloc",          "datadog.ExecutionSample", "datadog.MethodSample",
     "datadog.ObjectSample",     "datadog.HeapLiveObject", "jdk.ActiveSetting"};
 
-// The event fields the conversion reads (the rest, e.g. objectClass, are not even decoded).
+// The event fields the conversion reads (the rest, e.g. objectClass, are not even decoded); the thread
+// state of wall-clock events only (kStateFields).
 constexpr uint32_t kConvertedFields =
-    Chunk::kAllEventFields & ~(1u << static_cast<unsigned>(EventField::kObjectClass) |
+    Chunk::kAllEventFields & ~(1u << static_cast<unsigned>(EventField::kState) |
+                               1u << static_cast<unsigned>(EventField::kObjectClass) |
                                1u << static_cast<unsigned>(EventField::kTimeSpan));
 
 // Values scaled at finish() by a period known only once the settings have been read.
@@ -97,6 +100,11 @@ constexpr std::string_view kFrameTypes[] = {"jvm", "native", "kernel"};
 
 // Wall-clock events carry the sampled thread's state (thread.state).
 constexpr bool hasThreadState(int kind) { return kind == kWallClock || kind == kDdMethod; }
+constexpr auto kStateFields = [] {
+  std::array<uint32_t, kKindCount> more{};
+  for (int k = 0; k < kKindCount; ++k) more[k] = hasThreadState(k) ? 1u << static_cast<unsigned>(EventField::kState) : 0;
+  return more;
+}();
 
 // Sample attributes the converter adds besides thread.name, labels and span_name.
 constexpr std::string_view kThreadStateKey = "thread.state";

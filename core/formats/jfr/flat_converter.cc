@@ -157,7 +157,7 @@ void FlatConverter::Impl::startChunk(Chunk& chunk) {
   const ChunkHeader& h = chunk.header();
   start_nanos_ = std::min(start_nanos_, h.start_nanos);
   end_nanos_ = std::max(end_nanos_, saturatingAdd(h.start_nanos, h.duration_nanos));
-  chunk.select(kEventNames, kConvertedFields);
+  chunk.select(kEventNames, kConvertedFields, kStateFields);
 }
 
 bool FlatConverter::Impl::addChunk(Chunk& chunk) {
@@ -353,9 +353,14 @@ int32_t FlatConverter::Impl::stateAttr(uint64_t key) {
   return attr;
 }
 
+// span_name: a string field (the JDK-context events), or pyroscope-java's id into its labels' strings.
 int32_t FlatConverter::Impl::spanAttr(const Event& e) {
-  if (!e.has(EventField::kSpanName) || !chunk_->isStringField(e.selector, EventField::kSpanName)) return 0;
-  std::string_view name = chunk_->stringAt(e.get(EventField::kSpanName), scratch_);
+  if (!e.has(EventField::kSpanName)) return 0;
+  std::string_view name;
+  if (chunk_->isStringField(e.selector, EventField::kSpanName))
+    name = chunk_->stringAt(e.get(EventField::kSpanName), scratch_);
+  else if (opts_.labels != nullptr && e.get(EventField::kSpanName) != 0)
+    name = opts_.labels->string(static_cast<int64_t>(e.get(EventField::kSpanName)));
   return name.empty() ? 0 : dict_.stringAttribute("span_name", name);
 }
 

@@ -11,6 +11,10 @@
 #include "core/formats/jfr/flat_converter.h"
 #include "core/model/dictionary_builder.h"
 #include "tests/core/formats/jfr/jfr_writer.h"
+#include "tests/core/formats/jfr/recordings.h"
+#include "tests/core/formats/jfr/wild_recordings.h"
+#include "tests/support/daemon.h"
+#include "tests/support/temp_dir.h"
 
 namespace proflow::jfr {
 namespace {
@@ -152,6 +156,47 @@ TEST_F(ProducerEventsTest, DatadogAllocationsAndLiveObjectsCountTheirWeight) {
   EXPECT_EQ(samplesOf(req_, "alloc_sample_objects"), (std::map<std::string, V>{{"", V{3}}}));   // 2.5 rounded
   EXPECT_EQ(samplesOf(req_, "alloc_sample_bytes"), (std::map<std::string, V>{{"", V{250}}}));   // 100 x 2.5
   EXPECT_EQ(samplesOf(req_, "live"), (std::map<std::string, V>{{"", V{4}}}));
+}
+
+// pyroscope-java's span context (new_spancontext: 235 samples each of span ids 239 and 4242, span names
+// 1 and 2 as ids into the upload's LabelsSnapshot strings): names from the snapshot, ids as links.
+TEST(PyroscopeSpanContextTest, SpanNamesComeFromTheLabelsStrings) {
+  testing::TempDir dir;
+  std::string log;
+  ASSERT_EQ(testing::runCommand({"sh", "-c", "gzip -dc '" + testing::wildRecording("new_spancontext") + "' > '" +
+                                                 dir.file("r.jfr") + "'"},
+                                &log),
+            0)
+      << log;
+  // LabelsSnapshot { strings { 1: "GET /a" } strings { 2: "GET /b" } }
+  auto entry = [](uint64_t id, const std::string& text) {
+    const std::string kv = JfrBytes().varint(1 << 3).varint(id).varint(2 << 3 | 2).varint(text.size()).raw(text).str();
+    return JfrBytes().varint(2 << 3 | 2).varint(kv.size()).raw(kv).str();
+  };
+  ContextLabels labels;
+  std::string error;
+  ASSERT_TRUE(labels.parse(entry(1, "GET /a") + entry(2, "GET /b"), &error)) << error;
+  ConvertOptions options;
+  options.labels = &labels;
+  const std::vector<uint8_t> bytes = testing::readBytes(dir.file("r.jfr"));
+  flat::Batch batch;
+  ASSERT_TRUE(convertToFlat(bytes, options, &batch).ok);
+  otlp::Request req;
+  ASSERT_TRUE(flat::toRequest(batch, &req).isOk());
+  std::map<std::string, size_t> events_by_span;  // "span name/span id" -> events
+  const auto& d = req.dictionary();
+  for (const auto& p : req.resource_profiles(0).scope_profiles(0).profiles())
+    for (const auto& s : p.samples()) {
+      std::string name;
+      for (int32_t i : s.attribute_indices())
+        if (dictString(d, d.attribute_table(i).key_strindex()) == "span_name") name = d.attribute_table(i).value().string_value();
+      std::string span;
+      for (unsigned char c : d.link_table(s.link_index()).span_id()) span += std::to_string(c) + ".";
+      events_by_span[name + "/" + span] += static_cast<size_t>(s.timestamps_unix_nano_size());
+    }
+  EXPECT_EQ(events_by_span, (std::map<std::string, size_t>{{"/0.0.0.0.0.0.0.0.", 2},
+                                                           {"GET /a/0.0.0.0.0.0.0.239.", 235},
+                                                           {"GET /b/0.0.0.0.0.0.16.146.", 235}}));
 }
 
 }  // namespace
