@@ -1,5 +1,8 @@
 #include "receivers/nats/nats_receiver.h"
 
+#include <algorithm>
+#include <vector>
+
 #include "core/brokers/broker_message.h"
 #include "core/runtime/thread_name.h"
 
@@ -14,6 +17,31 @@ std::string header(natsMsg* msg, std::string_view key) {
   const char* v = nullptr;
   if (natsMsgHeader_Get(msg, std::string(key).c_str(), &v) == NATS_OK && v != nullptr) return v;
   return "";
+}
+
+struct Fetched {
+  natsMsg* msg;
+  uint64_t delivered;  // 1 on the first delivery
+};
+
+// The messages of a fetch, first deliveries first: a redelivered message may be what took a
+// receiver down, and the others are then settled before it is touched. Sets `pending` from the
+// last message's metadata.
+std::vector<Fetched> firstDeliveriesFirst(const natsMsgList& list, telemetry::Gauge& pending) {
+  std::vector<Fetched> out;
+  out.reserve(static_cast<size_t>(list.Count));
+  for (int i = 0; i < list.Count; ++i) {
+    jsMsgMetaData* meta = nullptr;
+    uint64_t delivered = 1;
+    if (natsMsg_GetMetaData(&meta, list.Msgs[i]) == NATS_OK) {
+      delivered = meta->NumDelivered;
+      pending.set(static_cast<int64_t>(meta->NumPending));
+      jsMsgMetaData_Destroy(meta);
+    }
+    out.push_back({list.Msgs[i], delivered});
+  }
+  std::stable_partition(out.begin(), out.end(), [](const Fetched& f) { return f.delivered <= 1; });
+  return out;
 }
 
 }  // namespace
@@ -100,36 +128,25 @@ void NatsReceiver::run() {
       pause(kResubscribeWait);
       continue;
     }
-    bool refused = false;
-    redelivery_seen_ = false;
-    for (int i = 0; i < list.Count; ++i) {
-      natsMsg* msg = list.Msgs[i];
+    bool refused = false, redelivery = false;
+    for (const Fetched& f : firstDeliveriesFirst(list, pending_)) {
+      redelivery |= f.delivered > 1;
       if (refused || stopping_) {
         // Handed back at once on shutdown (another replica takes it), after the delay on refusal.
-        natsMsg_NakWithDelay(msg, stopping_ && !refused ? 0 : millis(config_.nak_delay.value), nullptr);
+        natsMsg_NakWithDelay(f.msg, stopping_ && !refused ? 0 : millis(config_.nak_delay.value), nullptr);
         naks_.add(1);
         continue;
       }
-      refused = !handle(msg);
+      refused = !handle(f.msg, f.delivered);
     }
     natsMsgList_Destroy(&list);
-    one_at_a_time_ = redelivery_seen_ || refused;  // what a refusal handed back comes back redelivered
+    one_at_a_time_ = redelivery || refused;  // what a refusal handed back comes back redelivered
     if (refused) pause(config_.nak_delay.value);
   }
 }
 
-bool NatsReceiver::handle(natsMsg* msg) {
-  jsMsgMetaData* meta = nullptr;
-  uint64_t delivered = 1;
-  if (natsMsg_GetMetaData(&meta, msg) == NATS_OK) {
-    delivered = meta->NumDelivered;
-    pending_.set(static_cast<int64_t>(meta->NumPending));
-    jsMsgMetaData_Destroy(meta);
-  }
-  if (delivered > 1) {
-    redelivered_.add(1);
-    redelivery_seen_ = true;
-  }
+bool NatsReceiver::handle(natsMsg* msg, uint64_t delivered) {
+  if (delivered > 1) redelivered_.add(1);
   if (config_.max_deliver > 0 && delivered > static_cast<uint64_t>(config_.max_deliver)) {
     // Handed out max_deliver times and never settled: a receiver died or stalled on it (or it was
     // handed back unread each time). It is not decoded again, so it cannot take this one down too.

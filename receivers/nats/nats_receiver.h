@@ -32,8 +32,9 @@ class NatsReceiver final : public Receiver {
  private:
   void run();
   Status subscribe();
-  // Settles one message; false when the pipeline refused it for now (fetching pauses).
-  bool handle(natsMsg* msg);
+  // Settles one message (its `delivered`-th delivery); false when the pipeline refused it for now
+  // (fetching pauses).
+  bool handle(natsMsg* msg, uint64_t delivered);
   void deadLetter(natsMsg* msg, const std::string& reason);
   // Sleeps up to `d`, or less when shutdown starts; false when stopping.
   bool pause(std::chrono::nanoseconds d);
@@ -50,7 +51,6 @@ class NatsReceiver final : public Receiver {
   std::atomic<bool> stopping_{false};
   // Receiver thread only: fetch one message at a time (after a redelivery, and at start).
   bool one_at_a_time_ = true;
-  bool redelivery_seen_ = false;  // in the current fetch
   telemetry::LogThrottle throttle_;
 
   telemetry::Counter& redelivered_;

@@ -7,7 +7,7 @@ namespace proflow::testing {
 CountingSink::CountingSink(int port) : port_(port) {}
 
 CountingSink::~CountingSink() {
-  hold(false);
+  hold("");
   stop();
 }
 
@@ -21,7 +21,7 @@ bool CountingSink::start() {
 
 void CountingSink::stop() {
   if (!server_) return;
-  hold(false);
+  hold("");
   server_->Shutdown(std::chrono::system_clock::now() + std::chrono::seconds(2));
   server_->Wait();
   server_.reset();
@@ -30,19 +30,19 @@ void CountingSink::stop() {
 grpc::Status CountingSink::Export(grpc::ServerContext* ctx, const otlp::Request* req, otlp::Response* resp) {
   (void)resp;
   std::unique_lock lock(mu_);
-  if (holding_) {
+  if (!holding_.empty() && req->resource_profiles_size() > 0 && serviceName(*req, 0) == holding_) {
     ++held_;
-    while (holding_ && !ctx->IsCancelled()) released_.wait_for(lock, std::chrono::milliseconds(50));
+    while (!holding_.empty() && !ctx->IsCancelled()) released_.wait_for(lock, std::chrono::milliseconds(50));
     return grpc::Status(grpc::StatusCode::UNAVAILABLE, "held");
   }
   for (int i = 0; i < req->resource_profiles_size(); ++i) ++arrivals_[serviceName(*req, i)];
   return grpc::Status::OK;
 }
 
-void CountingSink::hold(bool on) {
+void CountingSink::hold(const std::string& service) {
   {
     std::lock_guard lock(mu_);
-    holding_ = on;
+    holding_ = service;
   }
   released_.notify_all();
 }

@@ -27,9 +27,10 @@ class CountingSink final : public ::opentelemetry::proto::collector::profiles::v
 
   grpc::Status Export(grpc::ServerContext* ctx, const otlp::Request* req, otlp::Response* resp) override;
 
-  // While held, each Export waits (until released or its caller gives up) and counts nothing but
-  // itself in held(): a backend that stalls whoever sends to it.
-  void hold(bool on);
+  // Each Export of `service` (its first resource's service.name) waits, until released with ""
+  // or until its caller gives up, and counts nothing but itself in held(): a backend that stalls
+  // whoever sends it that service's data.
+  void hold(const std::string& service);
   int held() const;
 
   std::map<std::string, int> arrivals() const;  // service.name -> times it arrived
@@ -41,7 +42,7 @@ class CountingSink final : public ::opentelemetry::proto::collector::profiles::v
   std::unique_ptr<grpc::Server> server_;
   mutable std::mutex mu_;
   std::condition_variable released_;
-  bool holding_ = false;
+  std::string holding_;  // "": none
   int held_ = 0;
   std::map<std::string, int> arrivals_;
 };

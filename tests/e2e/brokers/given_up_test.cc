@@ -9,6 +9,8 @@
 
 #include <functional>
 #include <memory>
+#include <set>
+#include <vector>
 
 #include "core/flat/flat_encode.h"
 #include "tests/brokers/broker_scenario.h"
@@ -46,16 +48,20 @@ std::string gatewayConfig(const std::string& type, const std::string& receiver_y
          "  pipelines: { profiles: { receivers: [" + type + "], exporters: [otlp] } }\n";
 }
 
-// "stuck" is in the broker; `receiver_yaml` configures the gateways' receiver (type `type`).
-// Gateway after gateway takes "stuck" while the sink holds every export, and is killed with it in
-// hand; then `publish_next` puts "next" after it, the sink lets exports through and one more
-// gateway starts. Returns that gateway's value of `given_up_metric`.
+// Messages that came with "stuck": published right after it, before any gateway started.
+const std::vector<std::string> kInnocents = {"m1", "m2", "m3"};
+
+// "stuck", then kInnocents, are in the broker (`publish` puts one more); `receiver_yaml` configures
+// the gateways' receiver (type `type`). Gateway after gateway takes "stuck" while the sink holds
+// its export, and is killed with it in hand; then "next" is published, the sink lets "stuck"
+// through and one more gateway starts. Every other message arrives, "stuck" never. Returns the
+// last gateway's value of `given_up_metric`.
 double runUntilGivenUp(const std::string& type, const std::string& receiver_yaml, const std::string& given_up_metric,
-                       const std::function<bool()>& publish_next) {
+                       const std::function<bool(const std::string&)>& publish) {
   testing::TempDir dir;
   testing::CountingSink sink(testing::freePort());
   EXPECT_TRUE(sink.start());
-  sink.hold(true);
+  sink.hold("stuck");
   const int metrics = testing::freePort();
   const std::string config = dir.write("gateway.yaml", gatewayConfig(type, receiver_yaml, sink.port(), metrics));
   std::string logs;
@@ -70,12 +76,15 @@ double runUntilGivenUp(const std::string& type, const std::string& receiver_yaml
     logs += "--- gateway " + std::to_string(g) + " (killed)\n" + gateway.log();
     if (!stalled) return -1;
   }
-  EXPECT_TRUE(publish_next());
-  sink.hold(false);
+  EXPECT_TRUE(publish(wire("next")));
+  sink.hold("");
   testing::Daemon gateway({"--config", config}, dir.file("gateway-last.log"));
   EXPECT_TRUE(gateway.waitHealthy(metrics)) << gateway.log();
-  EXPECT_TRUE(testing::waitFor([&] { return sink.arrivals().count("next") > 0; }, 60s))
-      << logs << "--- last gateway\n" << gateway.log();
+  // Those fetched with "stuck" by gateways that died are not given up with it.
+  std::set<std::string> others(kInnocents.begin(), kInnocents.end());
+  others.insert("next");
+  EXPECT_TRUE(testing::waitFor([&] { return sink.missing(others).empty(); }, 60s))
+      << ::testing::PrintToString(sink.missing(others)) << " never arrived\n" << logs << "--- last gateway\n" << gateway.log();
   // "next" may come first: "stuck" comes back only once the last gateway's broker says it may.
   EXPECT_TRUE(testing::waitFor([&] { return metric(metrics, given_up_metric) >= 1; }, 30s)) << gateway.log();
   EXPECT_EQ(sink.arrivals().count("stuck"), 0u) << "handled again after " << kMaxDeliver << " deliveries";
@@ -91,12 +100,13 @@ TEST(GivenUp, NatsMessageThatKillsEveryGatewayIsDeadLetteredAfterMaxDeliver) {
   testing::NatsClient client(server.url());
   ASSERT_TRUE(client.addStream("PROFILES", "profiles.otlp"));
   ASSERT_TRUE(client.addStream("DLQ", "profiles.dead"));
-  ASSERT_TRUE(client.publish("profiles.otlp", wire("stuck")));
+  auto publish = [&](const std::string& body) { return client.publish("profiles.otlp", body); };
+  ASSERT_TRUE(publish(wire("stuck")));
+  for (const auto& m : kInnocents) ASSERT_TRUE(publish(wire(m)));
   const std::string receiver = "    url: " + server.url() + "\n    stream: PROFILES\n    subject: profiles.otlp\n" +
                                "    consumer: gateways\n    ack_wait: 1s\n    fetch_timeout: 200ms\n" +
                                "    dead_letter_subject: profiles.dead\n";
-  auto next = [&] { return client.publish("profiles.otlp", wire("next")); };
-  const double dead = runUntilGivenUp("nats", receiver, "proflow_receiver_nats_dead_letter_messages_total", next);
+  const double dead = runUntilGivenUp("nats", receiver, "proflow_receiver_nats_dead_letter_messages_total", publish);
   EXPECT_EQ(dead, 1);
   testing::NatsClient::Message m;
   ASSERT_TRUE(client.get("DLQ", 1, {"proflow-dead-letter-reason"}, &m));
@@ -107,13 +117,14 @@ TEST(GivenUp, KafkaRecordThatKillsEveryGatewayIsSkippedAfterMaxDeliver) {
   testing::KafkaMock mock(3);
   ASSERT_TRUE(mock.ok());
   ASSERT_TRUE(mock.createTopic("otlp_profiles", 1));
-  ASSERT_TRUE(mock.produce("otlp_profiles", wire("stuck")));
+  auto publish = [&](const std::string& body) { return mock.produce("otlp_profiles", body); };
+  ASSERT_TRUE(publish(wire("stuck")));
+  for (const auto& m : kInnocents) ASSERT_TRUE(publish(wire(m)));
   // A killed member holds its partition until its session times out: a short one keeps the test short.
   const std::string receiver = "    brokers: " + mock.brokersYaml() + "\n    topic: otlp_profiles\n" +
                                "    group_id: gateways\n    session_timeout: 3s\n" +
                                "    consumer_config: { heartbeat.interval.ms: \"500\" }\n";
-  auto next = [&] { return mock.produce("otlp_profiles", wire("next")); };
-  EXPECT_EQ(runUntilGivenUp("kafka", receiver, "proflow_receiver_kafka_poison_records_total", next), 1);
+  EXPECT_EQ(runUntilGivenUp("kafka", receiver, "proflow_receiver_kafka_poison_records_total", publish), 1);
 }
 
 // An OTLP request whose one Profile alternates `pairs` empty samples with profile attribute
