@@ -20,6 +20,7 @@
 #include "tests/brokers/nats_client.h"
 #include "tests/brokers/nats_server.h"
 #include "tests/support/daemon.h"
+#include "tests/support/hostile_otlp.h"
 #include "tests/support/temp_dir.h"
 
 namespace proflow {
@@ -127,21 +128,6 @@ TEST(GivenUp, KafkaRecordThatKillsEveryGatewayIsSkippedAfterMaxDeliver) {
   EXPECT_EQ(runUntilGivenUp("kafka", receiver, "proflow_receiver_kafka_poison_records_total", publish), 1);
 }
 
-// An OTLP request whose one Profile alternates `pairs` empty samples with profile attribute
-// indices: a decoder that copies a repeated field again each time another field interrupts it
-// costs O(pairs²) there (once enough to abort a daemon with 4 GiB of address space).
-std::string interleavedRequest(int pairs) {
-  auto varint = [](uint64_t v) {
-    std::string out;
-    for (; v >= 0x80; v >>= 7) out += static_cast<char>((v & 0x7f) | 0x80);
-    return out + static_cast<char>(v);
-  };
-  auto field = [&](int number, const std::string& bytes) { return varint(static_cast<uint64_t>(number) << 3 | 2) + varint(bytes.size()) + bytes; };
-  std::string profile;
-  for (int i = 0; i < pairs; ++i) profile += std::string("\x12\x00\x58\x00", 4);  // samples {}, attribute_indices 0
-  return field(1, field(2, field(2, profile)));  // resource_profiles { scope_profiles { profiles } }
-}
-
 // The message that aborted gateways: each handles it (whatever comes of it, at most max_deliver
 // times) and goes on to the next one; no gateway exits.
 void expectPoisonPassesBy(const std::string& type, const std::string& receiver_yaml,
@@ -149,7 +135,10 @@ void expectPoisonPassesBy(const std::string& type, const std::string& receiver_y
   testing::TempDir dir;
   testing::CountingSink sink(testing::freePort());
   ASSERT_TRUE(sink.start());
-  ASSERT_TRUE(publish(interleavedRequest(112'000)));  // 448 KB
+  // Profile.attribute_indices alternating with samples (448 KB): a decoder that copies a repeated
+  // field again each time another field interrupts it costs O(pairs²) there, once enough to abort
+  // a daemon with 4 GiB of address space.
+  ASSERT_TRUE(publish(flat::testing::interleavedProfileAttributes(75'000)));
   ASSERT_TRUE(publish(wire("next")));
   const int metrics = testing::freePort();
   testing::Daemon gateway({"--config", dir.write("gateway.yaml", gatewayConfig(type, receiver_yaml, sink.port(), metrics))},
