@@ -76,6 +76,7 @@ enum class EventField : uint8_t {
   kId,
   kName,
   kValue,
+  kAddress,
   kCount
 };
 

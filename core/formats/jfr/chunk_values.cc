@@ -44,6 +44,7 @@ constexpr std::pair<std::string_view, int> kEventFields[] = {
     {"id", F(EventField::kId)},
     {"name", F(EventField::kName)},
     {"value", F(EventField::kValue)},
+    {"address", F(EventField::kAddress)},
 };
 
 constexpr size_t kDenseIds = 1 << 16;

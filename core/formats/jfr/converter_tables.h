@@ -26,6 +26,7 @@ enum Kind : int {
   kDdMethod,     // wall clock
   kDdObject,     // sampled allocations
   kDdLive,       // live heap objects
+  kFree,
   kActiveSetting,
   kKindCount
 };
@@ -34,12 +35,14 @@ constexpr std::string_view kEventNames[kKindCount] = {
     "jdk.ObjectAllocationInNewTLAB", "jdk.ObjectAllocationOutsideTLAB", "jdk.ObjectAllocationSample",
     "jdk.JavaMonitorEnter",     "jdk.ThreadPark",         "profiler.LiveObject",
     "profiler.Malloc",          "datadog.ExecutionSample", "datadog.MethodSample",
-    "datadog.ObjectSample",     "datadog.HeapLiveObject", "jdk.ActiveSetting"};
+    "datadog.ObjectSample",     "datadog.HeapLiveObject", "profiler.Free",
+    "jdk.ActiveSetting"};
 
 // The event fields the conversion reads (the rest, e.g. objectClass, are not even decoded); the thread
-// state of wall-clock events only (kStateFields).
+// state of wall-clock events and the address of native allocations only (kMoreFields).
 constexpr uint32_t kConvertedFields =
     Chunk::kAllEventFields & ~(1u << static_cast<unsigned>(EventField::kState) |
+                               1u << static_cast<unsigned>(EventField::kAddress) |
                                1u << static_cast<unsigned>(EventField::kObjectClass) |
                                1u << static_cast<unsigned>(EventField::kTimeSpan));
 
@@ -49,7 +52,7 @@ enum Scale : uint8_t { kNoScale, kCpuPeriod, kNativePeriod, kWallInterval };
 enum ProfileId : int {
   kCpu, kWall, kExecWall, kNative, kTlabObjects, kTlabBytes, kOutsideObjects, kOutsideBytes, kSampleObjects,
   kSampleBytes, kMonitorCount, kMonitorDelay, kParkCount, kParkDelay, kLive, kMallocObjects, kMallocBytes,
-  kProfileCount
+  kMallocInuseObjects, kMallocInuseBytes, kProfileCount
 };
 
 struct ProfileSpec {
@@ -74,6 +77,8 @@ constexpr ProfileSpec kSpecs[kProfileCount] = {
     {"live", "count", "objects", "count", kNoScale},
     {"malloc_objects", "count", "space", "bytes", kNoScale},
     {"malloc_bytes", "bytes", "space", "bytes", kNoScale},
+    {"malloc_inuse_objects", "count", "space", "bytes", kNoScale},
+    {"malloc_inuse_bytes", "bytes", "space", "bytes", kNoScale},
 };
 
 // "10 ms", "20ms", "1 s", "500 us", "1000000 ns" or a bare number of ns (async-profiler) -> ns; 0 if unknown.
@@ -100,9 +105,12 @@ constexpr std::string_view kFrameTypes[] = {"jvm", "native", "kernel"};
 
 // Wall-clock events carry the sampled thread's state (thread.state).
 constexpr bool hasThreadState(int kind) { return kind == kWallClock || kind == kDdMethod; }
-constexpr auto kStateFields = [] {
+constexpr auto kMoreFields = [] {
   std::array<uint32_t, kKindCount> more{};
-  for (int k = 0; k < kKindCount; ++k) more[k] = hasThreadState(k) ? 1u << static_cast<unsigned>(EventField::kState) : 0;
+  for (int k = 0; k < kKindCount; ++k) {
+    if (hasThreadState(k)) more[k] = 1u << static_cast<unsigned>(EventField::kState);
+    if (k == kMalloc || k == kFree) more[k] = 1u << static_cast<unsigned>(EventField::kAddress);
+  }
   return more;
 }();
 

@@ -80,7 +80,10 @@ class FlatConverter::Impl {
   void startChunk(Chunk& chunk);
   void onEvent(const Event& e);
   void onSetting(const Event& e);
+  // Logs one event of profile `a` (and of its companion `b`) in its sample's row.
   void add(const Event& e, int64_t ts, ProfileId a, int64_t va, ProfileId b = kProfileCount, int64_t vb = 0);
+  void logEvent(int32_t row, int64_t ts, ProfileId a, int64_t va, ProfileId b, int64_t vb);
+  void logNativeInUse();
   int32_t sampleIndex(const Event& e, ProfileId a, ProfileId b);
   [[gnu::noinline]] int32_t newSampleIndex(const Event& e, ProfileId a, ProfileId b);
   SampleKey keyOf(const Event& e);
@@ -116,6 +119,15 @@ class FlatConverter::Impl {
   std::unordered_map<uint64_t, std::pair<int32_t, int32_t>> functions_;
   std::unordered_map<uint64_t, FrameClass> frame_classes_;
   bool c_native_frames_ = false;
+  // Native allocations and frees (async-profiler's nativemem), in file order, for the in-use profiles.
+  struct NativeOp {
+    int64_t ts;
+    uint64_t address;
+    int64_t size;
+    int32_t malloc_row;
+    bool free;
+  };
+  std::vector<NativeOp> native_ops_;
   // Per-file caches.
   std::unordered_map<int64_t, std::vector<int32_t>> context_attrs_;
   StackTrace trace_;
@@ -157,7 +169,7 @@ void FlatConverter::Impl::startChunk(Chunk& chunk) {
   const ChunkHeader& h = chunk.header();
   start_nanos_ = std::min(start_nanos_, h.start_nanos);
   end_nanos_ = std::max(end_nanos_, saturatingAdd(h.start_nanos, h.duration_nanos));
-  chunk.select(kEventNames, kConvertedFields, kStateFields);
+  chunk.select(kEventNames, kConvertedFields, kMoreFields);
 }
 
 bool FlatConverter::Impl::addChunk(Chunk& chunk) {
@@ -203,7 +215,21 @@ void FlatConverter::Impl::onEvent(const Event& e) {
       return add(e, ts, mon ? kMonitorCount : kParkCount, 1, mon ? kMonitorDelay : kParkDelay, ns);
     }
     case kLiveObject: return add(e, ts, kLive, 1);
-    case kMalloc: return add(e, ts, kMallocObjects, 1, kMallocBytes, i64(F::kSize));
+    case kMalloc: {
+      const int32_t row = sampleIndex(e, kMallocObjects, kMallocBytes);
+      logEvent(row, ts, kMallocObjects, 1, kMallocBytes, i64(F::kSize));
+      if (e.has(F::kAddress)) {
+        charge(sizeof(NativeOp));
+        native_ops_.push_back({ts, e.get(F::kAddress), i64(F::kSize), row, false});
+      }
+      return;
+    }
+    case kFree:
+      if (e.has(F::kAddress)) {
+        charge(sizeof(NativeOp));
+        native_ops_.push_back({ts, e.get(F::kAddress), 0, -1, true});
+      }
+      return;
     // Datadog's events stand for `weight` samples or objects (a float for allocations and live objects).
     case kDdExecution: return add(e, ts, kCpu, weight(e));
     case kDdMethod: return add(e, ts, kWall, weight(e));
@@ -240,7 +266,10 @@ SampleKey FlatConverter::Impl::keyOf(const Event& e) {
 
 // Logs one event of profile `a` (and of its companion `b` with value vb: same rows, same events).
 void FlatConverter::Impl::add(const Event& e, int64_t ts, ProfileId a, int64_t va, ProfileId b, int64_t vb) {
-  const int32_t row = sampleIndex(e, a, b);
+  logEvent(sampleIndex(e, a, b), ts, a, va, b, vb);
+}
+
+void FlatConverter::Impl::logEvent(int32_t row, int64_t ts, ProfileId a, int64_t va, ProfileId b, int64_t vb) {
   Acc& acc = accs_[a];
   if (acc.per_event_values) acc.event_value.push_back(va);
   else if (va != acc.uniform_value) [[unlikely]] startPerEventValues(acc, va);
@@ -476,6 +505,46 @@ int32_t FlatConverter::Impl::buildStack() {
   return dict_.stack(locations_);
 }
 
+// async-profiler's native allocations still in use at the end: replayed with the frees in time order
+// (file order among equal times; a producer's buffers are not written in time order), an allocation
+// is in use when no later free names its address. They become malloc_inuse_objects / _bytes, with
+// the allocating sample's stack and attributes, at the allocation's time.
+void FlatConverter::Impl::logNativeInUse() {
+  if (native_ops_.empty()) return;
+  std::vector<uint32_t> order(native_ops_.size());
+  for (uint32_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&](uint32_t x, uint32_t y) { return native_ops_[x].ts < native_ops_[y].ts; });
+  std::unordered_map<uint64_t, uint32_t> live;  // address -> its allocation
+  for (uint32_t i : order) {
+    const NativeOp& op = native_ops_[i];
+    if (op.free) live.erase(op.address);
+    else live[op.address] = i;
+  }
+  std::vector<uint32_t> in_use;
+  in_use.reserve(live.size());
+  for (const auto& [address, i] : live) in_use.push_back(i);
+  std::sort(in_use.begin(), in_use.end());  // file order, as every profile's events
+  const Acc& mallocs = accs_[kMallocObjects];
+  Acc& acc = accs_[kMallocInuseObjects];
+  std::vector<int32_t> row_of(mallocs.rows(), -1);  // malloc row -> in-use row
+  for (uint32_t i : in_use) {
+    const NativeOp& op = native_ops_[i];
+    int32_t& row = row_of[static_cast<size_t>(op.malloc_row)];
+    if (row < 0) {
+      row = static_cast<int32_t>(acc.rows());
+      acc.stack.push_back(mallocs.stack[static_cast<size_t>(op.malloc_row)]);
+      acc.link.push_back(mallocs.link[static_cast<size_t>(op.malloc_row)]);
+      acc.attributes.push_back(mallocs.attributes[static_cast<size_t>(op.malloc_row)]);
+      charge(cost::kSample * 2);
+      samples += 2;
+    }
+    acc.used = accs_[kMallocInuseBytes].used = true;
+    accs_[kMallocInuseBytes].primary = kMallocInuseObjects;
+    logEvent(row, op.ts, kMallocInuseObjects, 1, kMallocInuseBytes, op.size);
+  }
+  native_ops_.clear();
+}
+
 // A primary's rows and events into the batch: events scattered by row (stable: each row's run keeps
 // arrival order), values scaled by `factor`.
 void FlatConverter::Impl::placePrimary(Acc& acc, int64_t factor, Placed* placed) {
@@ -577,6 +646,7 @@ void FlatConverter::Impl::finish(std::span<const uint8_t> original) {
   b.resources.emplace_back();
   const uint32_t first_profile = static_cast<uint32_t>(b.profiles.size());
   const flat::Bytes format = b.addBytes("jfr");
+  logNativeInUse();
   reserveColumns();
   Placed placed[kProfileCount];
   bool first = true;

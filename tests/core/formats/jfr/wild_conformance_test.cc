@@ -57,10 +57,40 @@ constexpr Mapping kMappings[] = {
     {"profiler.LiveObject", "live", "", Value::kOne},
     {"profiler.Malloc", "malloc_objects", "", Value::kOne},
     {"profiler.Malloc", "malloc_bytes", "", Value::kLong, "size"},
+    // Allocations no later profiler.Free names (computed below from the JDK's events).
+    {"", "malloc_inuse_objects", "", Value::kOne},
+    {"", "malloc_inuse_bytes", "", Value::kLong, "size"},
 };
+
 
 // "time|thread|root;...;leaf" -> the values of the events with that key, sorted.
 using Events = std::map<std::string, std::vector<int64_t>>;
+
+// async-profiler's native allocations and frees as the JDK decodes them, in file order.
+struct NativeOp {
+  int64_t ts;
+  uint64_t address;
+  bool free;
+  std::string key;
+  int64_t size;
+};
+
+// The allocations still in use at the end: replayed in time order (file order among equal times),
+// an allocation is freed by a later free of its address.
+void addInUse(const std::vector<NativeOp>& ops, std::map<std::string, Events>* jdk) {
+  std::vector<size_t> order(ops.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&](size_t x, size_t y) { return ops[x].ts < ops[y].ts; });
+  std::map<uint64_t, size_t> live;
+  for (size_t i : order) {
+    if (ops[i].free) live.erase(ops[i].address);
+    else live[ops[i].address] = i;
+  }
+  for (const auto& [address, i] : live) {
+    (*jdk)["malloc_inuse_objects/"][ops[i].key].push_back(1);
+    (*jdk)["malloc_inuse_bytes/"][ops[i].key].push_back(ops[i].size);
+  }
+}
 
 bool javaFrame(const Json& f) {
   const std::string& type = f["type"].text;
@@ -185,13 +215,19 @@ TEST_P(WildConformanceTest, EveryEventMatchesTheJdkDecoder) {
   for (const Mapping& m : kMappings) {
     const std::string id = std::string(m.sample_type) + "/" + std::string(m.period_type);
     ours[id] = converted(req, m);
-    if (events.find(m.event) == std::string::npos) events += (events.empty() ? "" : ",") + std::string(m.event);
+    if (!m.event.empty() && events.find(m.event) == std::string::npos)
+      events += (events.empty() ? "" : ",") + std::string(m.event);
   }
+  events += ",profiler.Free";
+  std::vector<NativeOp> native;
   size_t jdk_events = 0;
   const std::string failed = testing::forEachJdkEvent(jfr, events, [&](const Json& e) {
     ++jdk_events;
     const Json& v = e["values"];
     const std::string key = jdkKey(v, e["type"].text == "profiler.WallClockSample");
+    if (e["type"].text == "profiler.Malloc" || e["type"].text == "profiler.Free")
+      native.push_back({testing::jdkInstantNanos(v["startTime"].text), static_cast<uint64_t>(std::stoull(v["address"].text)),
+                        e["type"].text == "profiler.Free", key, static_cast<int64_t>(v["size"].number)});
     for (const Mapping& m : kMappings) {
       if (e["type"].text != m.event) continue;
       const std::string id = std::string(m.sample_type) + "/" + std::string(m.period_type);
@@ -200,6 +236,7 @@ TEST_P(WildConformanceTest, EveryEventMatchesTheJdkDecoder) {
     }
   });
   ASSERT_EQ(failed, "");
+  addInUse(native, &jdk);
   EXPECT_GT(jdk_events, 0u);
   EXPECT_EQ(r.events, jdk_events);  // every profiling event the JDK decodes was converted, no other
 
