@@ -1,9 +1,11 @@
 // Throughput of the bounded decompressors and OTLP/JSON on profile-like data.
 #include <benchmark/benchmark.h>
 
+#include <cstdlib>
 #include <random>
 
 #include "core/compression/compression.h"
+#include "core/flat/flat_convert.h"
 #include "core/formats/otlp_json/otlp_json.h"
 #include "core/model/otlp_types.h"
 
@@ -51,33 +53,34 @@ BENCHMARK(BM_DecompressGzip);
 BENCHMARK(BM_DecompressZstd);
 BENCHMARK(BM_DecompressLz4);
 
+// OTLP/JSON straight from and to the flat batch (what the receivers and exporters run).
+flat::Batch makeBatch(int samples) {
+  flat::Batch batch;
+  if (!flat::fromRequest(makeRequest(samples), &batch).isOk()) std::abort();
+  return batch;
+}
+
 void BM_OtlpJsonPrint(benchmark::State& state) {
-  otlp::Request req = makeRequest(20000);
+  const flat::Batch batch = makeBatch(20000);
   size_t bytes = 0;
-  for (auto _ : state) bytes += otlp_json::toOtlpJson(req).size();
+  std::string out;
+  for (auto _ : state) {
+    otlp_json::encode(batch, &out);
+    bytes += out.size();
+  }
   state.SetBytesProcessed(static_cast<int64_t>(bytes));
 }
 BENCHMARK(BM_OtlpJsonPrint);
 
 void BM_OtlpJsonParse(benchmark::State& state) {
-  std::string json = otlp_json::toOtlpJson(makeRequest(20000));
-  otlp::Request out;
+  const std::string json = otlp_json::encode(makeBatch(20000));
+  flat::Batch out;
   for (auto _ : state) {
-    Status s = otlp_json::parseOtlpJson(json, &out);
-    benchmark::DoNotOptimize(s);
+    otlp_json::DecodeResult r = otlp_json::decode(json, &out);
+    benchmark::DoNotOptimize(r);
   }
   state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * json.size()));
 }
 BENCHMARK(BM_OtlpJsonParse);
-
-void BM_IdRewriteOnly(benchmark::State& state) {
-  std::string json = otlp_json::toOtlpJson(makeRequest(20000)), out;
-  for (auto _ : state) {
-    Status s = otlp_json::rewriteIds(json, true, &out);
-    benchmark::DoNotOptimize(s);
-  }
-  state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * json.size()));
-}
-BENCHMARK(BM_IdRewriteOnly);
 
 }  // namespace

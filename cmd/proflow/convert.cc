@@ -180,11 +180,7 @@ Status readInput(std::string_view data, const CliArgs& args, const std::string& 
   if (format.empty()) format = detectFormat(data);
   if (format == "jfr") return readJfr(data, args, batch);
   if (format == "perf" || format == "perf-script") return readPerf(data, format, path, batch);
-  if (format == "otlp_json") {
-    otlp::Request request;
-    if (Status s = otlp_json::parseOtlpJson(data, &request); !s.isOk()) return s;
-    return flat::fromRequest(request, batch);
-  }
+  if (format == "otlp_json") return otlp_json::decode(data, batch).status;
   if (format == "folded")  // counts as they are: sample type "samples", unit "count"
     return folded::foldedToFlat(data, {}, {}, 0, {}, batch);
   if (format == "otlp_proto") return readOtlpProto(data, batch);
@@ -220,11 +216,7 @@ Status writeFile(const std::string& path, const std::string& data) {
 
 Status writeOutput(const flat::Batch& batch, const std::string& to, const std::string& sample_type,
                    const std::string& out_path) {
-  if (to == "otlp_json") {
-    otlp::Request request;
-    if (Status s = flat::toRequest(batch, &request); !s.isOk()) return s;
-    return writeFile(out_path, otlp_json::toOtlpJson(request) + "\n");
-  }
+  if (to == "otlp_json") return writeFile(out_path, otlp_json::encode(batch) + "\n");
   if (to == "otlp_proto") return writeFile(out_path, flat::encode(batch));
   if (to == "folded") {
     std::string type = sample_type;

@@ -103,10 +103,7 @@ Status encode(const flat::Batch& batch, std::string_view encoding, std::string* 
     return Status::ok();
   }
   if (encoding != "otlp_json") return Status::invalid("unknown encoding '" + std::string(encoding) + "'");
-  // JSON is the cold path: through protobuf's JSON mapping, from the flat encoding.
-  otlp::Request request;
-  if (!request.ParseFromString(flat::encode(batch))) return Status::internal("flat encoding did not parse back");
-  *out = otlp_json::toOtlpJson(request);
+  otlp_json::encode(batch, out);
   return Status::ok();
 }
 
@@ -119,20 +116,21 @@ Decoded decodeUnguarded(std::string_view body, std::string_view encoding, size_t
                                 std::to_string(max_bytes));
     return d;
   }
-  std::string from_json;
+  flat::DecodeResult r;
   if (encoding == "otlp_json") {
-    otlp::Request request;
-    if (Status s = otlp_json::parseOtlpJson(body, &request); !s.isOk()) {
-      d.status = Status::invalid("message is not OTLP/JSON: " + s.message());
+    otlp_json::DecodeResult json = otlp_json::decode(body, &d.batch);
+    if (!json.status.isOk()) {
+      d.status = Status::invalid("message is not OTLP/JSON: " + json.status.message());
       return d;
     }
-    request.SerializeToString(&from_json);
-    body = from_json;
-  } else if (encoding != "otlp_proto") {
+    r = flat::validateAndPrune(&d.batch, json.samples_with_unknown_fields);  // the OTLP receivers' checks
+    if (!r.request.isOk()) d.batch.clear();
+  } else if (encoding == "otlp_proto") {
+    r = flat::decode(body, &d.batch);  // validates: the OTLP receivers' checks
+  } else {
     d.status = Status::invalid("unknown encoding '" + std::string(encoding) + "'");
     return d;
   }
-  flat::DecodeResult r = flat::decode(body, &d.batch);  // validates: the OTLP receivers' checks
   if (!r.request.isOk()) {
     d.status = Status::invalid("message is not a valid ExportProfilesServiceRequest (" + r.request.message() + ")");
     return d;

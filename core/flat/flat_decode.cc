@@ -5,6 +5,7 @@
 #include <cstring>
 #include <type_traits>
 
+#include "core/flat/sample_row.h"
 #include "core/flat/wire.h"
 #include "core/util/utf8.h"
 
@@ -523,11 +524,7 @@ class Decoder {
     if (!room(s.stack_index, 1) || !room(s.link_index, 1) || !room(s.attributes, 1) || !room(s.values, 1) ||
         !room(s.timestamps, 1))
       return false;
-    s.stack_index.push_back(stack);
-    s.link_index.push_back(link);
-    s.attributes.push_back(attributes);
-    s.values.push_back(values);
-    s.timestamps.push_back(timestamps);
+    appendSampleRow(s, stack, link, attributes, values, timestamps);
     return true;
   }
 

@@ -9,7 +9,7 @@ namespace {
 class OtlpJsonEncoder final : public Encoder {
  public:
   Status encode(const Batch& batch, std::string& out) const override {
-    std::string json = otlp_json::toOtlpJson(batch.request());  // JSON goes through the protobuf request
+    std::string json = otlp_json::encode(batch.data());  // straight from the flat batch
     // Compact printing never emits a raw newline (strings escape it); checked because a stray one
     // would split a record in two for every reader.
     if (json.find('\n') != std::string::npos)

@@ -9,8 +9,8 @@
 namespace proflow::exporters::otlphttp {
 
 Status encodeRequest(const OtlpHttpExporterConfig& config, const Batch& batch, EncodedRequest* out) {
-  // Protobuf straight from the flat batch; JSON (a cold path) through the protobuf request.
-  std::string raw = config.encoding == "json" ? otlp_json::toOtlpJson(batch.request()) : flat::encode(batch.data());
+  // Both encodings straight from the flat batch.
+  std::string raw = config.encoding == "json" ? otlp_json::encode(batch.data()) : flat::encode(batch.data());
   out->uncompressed_size = raw.size();
   if (raw.size() > config.max_request_size.bytes)
     return Status::tooLarge("request of " + std::to_string(raw.size()) + " bytes exceeds max_request_size " +
@@ -52,13 +52,20 @@ Status HttpSender::push(const Batch& batch, Deadline deadline) {
   if (!s.isOk()) return s;
   settings_.telemetry->bytesOut(enc.body.size());
   // A partial success is final (OTLP forbids retrying it): count and log what the peer rejected.
-  otlp::Response response;
-  bool parsed = config_.encoding == "json" ? otlp_json::parseOtlpJson(r.body, &response).isOk()
-                                          : response.ParseFromString(r.body);
-  if (parsed && response.partial_success().rejected_profiles() > 0) {
-    const auto& p = response.partial_success();
-    settings_.telemetry->recordItems(telemetry::Event::kFailed, static_cast<uint64_t>(p.rejected_profiles()), 0);
-    settings_.logger->warn("peer rejected {} profiles: {}", p.rejected_profiles(), p.error_message());
+  int64_t rejected = 0;
+  std::string message;
+  bool parsed;
+  if (config_.encoding == "json") {
+    parsed = otlp_json::decodeResponse(r.body, &rejected, &message);
+  } else {
+    otlp::Response response;
+    parsed = response.ParseFromString(r.body);
+    rejected = response.partial_success().rejected_profiles();
+    message = response.partial_success().error_message();
+  }
+  if (parsed && rejected > 0) {
+    settings_.telemetry->recordItems(telemetry::Event::kFailed, static_cast<uint64_t>(rejected), 0);
+    settings_.logger->warn("peer rejected {} profiles: {}", rejected, message);
   }
   return Status::ok();
 }

@@ -34,15 +34,16 @@ Encoding encodingOf(const net::HttpRequest& req) {
 }  // namespace
 
 net::HttpResponse otlpErrorResponse(const Status& status, const net::HttpRequest& request) {
-  google::rpc::Status body;
-  body.set_code(static_cast<int>(toGrpcStatus(status).error_code()));
-  body.set_message(status.message());
+  const int code = static_cast<int>(toGrpcStatus(status).error_code());
   net::HttpResponse r;
   r.status = httpStatusFor(status);
   if (encodingOf(request) == Encoding::kJson) {
     r.content_type = kJson;
-    r.body = otlp_json::toOtlpJson(body);
+    r.body = otlp_json::encodeRpcStatus(code, status.message());
   } else {
+    google::rpc::Status body;
+    body.set_code(code);
+    body.set_message(status.message());
     r.content_type = kProtobuf;
     r.body = body.SerializeAsString();
   }
@@ -97,35 +98,14 @@ void HttpTransport::handle(net::HttpRequest&& req, net::Responder respond) {
   }
   // Decoding can take a while for big bodies: keep it off the I/O thread.
   boost::asio::post(settings_.runtime->workers(), [this, req = std::move(req), respond, enc]() mutable {
-    if (req.in_flight && enc == Encoding::kJson) {
-      if (Status s = req.in_flight->resize(otlpDecodeClaim(req.body.size()), "decoded request"); !s.isOk()) {
-        settings_.telemetry->record(telemetry::Event::kReceived, {});
-        settings_.telemetry->record(telemetry::Event::kRefused, {});
-        auto refusal = otlpErrorResponse(s, req);
-        respond(std::move(refusal));
-        return;
-      }
+    // Straight into a flat batch, from either encoding; what decoding allocates is charged as it is allocated.
+    std::function<Status(size_t)> claim;
+    if (req.in_flight) {
+      const size_t body = req.in_flight->bytes();
+      claim = [lease = req.in_flight, body](size_t decoded) { return lease->resize(body + decoded, "decoded request"); };
     }
-    IngestResult r;
-    if (enc == Encoding::kJson) {
-      // OTLP/JSON is parsed into a protobuf request, then checked as its protobuf form would be.
-      ::proflow::otlp::Request request;
-      if (Status parsed = otlp_json::parseOtlpJson(req.body, &request); !parsed.isOk()) {
-        settings_.telemetry->record(telemetry::Event::kReceived, {});
-        settings_.telemetry->record(telemetry::Event::kRefused, {});
-        respond(otlpErrorResponse(parsed, req));
-        return;
-      }
-      r = ingestRequest(request, *next_, *settings_.telemetry);
-    } else {
-      // Straight into a flat batch; what decoding allocates is charged as it is allocated.
-      std::function<Status(size_t)> claim;
-      if (req.in_flight) {
-        const size_t body = req.in_flight->bytes();
-        claim = [lease = req.in_flight, body](size_t decoded) { return lease->resize(body + decoded, "decoded request"); };
-      }
-      r = ingestWire(req.body, *next_, *settings_.telemetry, std::move(claim));
-    }
+    IngestResult r = enc == Encoding::kJson ? ingestJson(req.body, *next_, *settings_.telemetry, std::move(claim))
+                                            : ingestWire(req.body, *next_, *settings_.telemetry, std::move(claim));
     if (!r.status.isOk()) {
       respond(otlpErrorResponse(r.status, req));
       return;
@@ -134,7 +114,9 @@ void HttpTransport::handle(net::HttpRequest&& req, net::Responder respond) {
     ok.status = 200;
     if (enc == Encoding::kJson) {
       ok.content_type = kJson;
-      ok.body = otlp_json::toOtlpJson(r.response);
+      const auto& partial = r.response.partial_success();
+      ok.body = otlp_json::encodeResponse(partial.rejected_profiles(), partial.error_message(),
+                                          r.response.has_partial_success());
     } else {
       ok.content_type = kProtobuf;
       ok.body = r.response.SerializeAsString();

@@ -3,6 +3,7 @@
 #include <memory>
 
 #include "core/flat/flat_decode.h"
+#include "core/formats/otlp_json/otlp_json.h"
 
 namespace proflow::receivers::otlp {
 namespace {
@@ -18,27 +19,11 @@ void refusedHere(telemetry::ComponentTelemetry& telemetry, const BatchCounts& co
   telemetry.record(telemetry::Event::kRefused, counts);
 }
 
-}  // namespace
-
-IngestResult ingestWire(std::string_view wire, ProfilesConsumer& next, telemetry::ComponentTelemetry& telemetry,
-                        std::function<Status(size_t)> claim_memory) {
+// A decoded request (counted from here on): validated, and what is valid handed to the pipelines.
+IngestResult ingestDecoded(std::shared_ptr<flat::Batch> batch, const std::vector<uint32_t>& samples_with_unknown_fields,
+                           ProfilesConsumer& next, telemetry::ComponentTelemetry& telemetry) {
   IngestResult result;
-  auto batch = std::make_shared<flat::Batch>();
-  flat::DecodeOptions options;
-  options.validate = false;  // below, once the request is counted
-  options.claim_memory = std::move(claim_memory);
-  flat::DecodeResult decoded = flat::decode(wire, batch.get(), options);
-  if (!decoded.request.isOk()) {
-    refusedHere(telemetry, {});
-    if (decoded.request.code() != StatusCode::kInvalidArgument) {  // the memory claim's refusal
-      result.status = decoded.request;
-      return result;
-    }
-    result.status = Status::invalid("request is not a valid ExportProfilesServiceRequest protobuf (" +
-                                    decoded.request.message() + ")");
-    return result;
-  }
-  flat::DecodeResult v = flat::validateAndPrune(batch.get(), decoded.samples_with_unknown_fields);
+  flat::DecodeResult v = flat::validateAndPrune(batch.get(), samples_with_unknown_fields);
   if (!v.request.isOk()) {
     refusedHere(telemetry, countsOf(*batch));
     result.status = v.request;
@@ -60,14 +45,36 @@ IngestResult ingestWire(std::string_view wire, ProfilesConsumer& next, telemetry
   return result;
 }
 
-IngestResult ingestRequest(const ::proflow::otlp::Request& request, ProfilesConsumer& next,
-                           telemetry::ComponentTelemetry& telemetry) {
-  std::string wire;
-  if (!request.SerializeToString(&wire)) {
+}  // namespace
+
+IngestResult ingestWire(std::string_view wire, ProfilesConsumer& next, telemetry::ComponentTelemetry& telemetry,
+                        std::function<Status(size_t)> claim_memory) {
+  auto batch = std::make_shared<flat::Batch>();
+  flat::DecodeOptions options;
+  options.validate = false;  // below, once the request is counted
+  options.claim_memory = std::move(claim_memory);
+  flat::DecodeResult decoded = flat::decode(wire, batch.get(), options);
+  if (!decoded.request.isOk()) {
     refusedHere(telemetry, {});
-    return {Status::invalid("request could not be encoded as an ExportProfilesServiceRequest"), {}};
+    if (decoded.request.code() != StatusCode::kInvalidArgument) return {decoded.request, {}};  // the claim's refusal
+    return {Status::invalid("request is not a valid ExportProfilesServiceRequest protobuf (" +
+                            decoded.request.message() + ")"),
+            {}};
   }
-  return ingestWire(wire, next, telemetry);
+  return ingestDecoded(std::move(batch), decoded.samples_with_unknown_fields, next, telemetry);
+}
+
+IngestResult ingestJson(std::string_view json, ProfilesConsumer& next, telemetry::ComponentTelemetry& telemetry,
+                        std::function<Status(size_t)> claim_memory) {
+  auto batch = std::make_shared<flat::Batch>();
+  otlp_json::DecodeLimits limits;
+  limits.claim = std::move(claim_memory);
+  otlp_json::DecodeResult decoded = otlp_json::decode(json, batch.get(), limits);
+  if (!decoded.status.isOk()) {
+    refusedHere(telemetry, {});
+    return {decoded.status, {}};  // INVALID_ARGUMENT naming field and byte, or the claim's refusal
+  }
+  return ingestDecoded(std::move(batch), decoded.samples_with_unknown_fields, next, telemetry);
 }
 
 }  // namespace proflow::receivers::otlp

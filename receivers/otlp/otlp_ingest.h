@@ -28,8 +28,9 @@ inline size_t otlpDecodeClaim(size_t serialized) { return 2 * serialized; }
 IngestResult ingestWire(std::string_view wire, ProfilesConsumer& next, telemetry::ComponentTelemetry& telemetry,
                         std::function<Status(size_t)> claim_memory = {});
 
-// A request parsed from OTLP/JSON: checked and delivered as if it had come in protobuf form.
-IngestResult ingestRequest(const ::proflow::otlp::Request& request, ProfilesConsumer& next,
-                           telemetry::ComponentTelemetry& telemetry);
+// The same request in OTLP/JSON, decoded straight into a flat batch (core/formats/otlp_json);
+// `claim_memory` as for ingestWire.
+IngestResult ingestJson(std::string_view json, ProfilesConsumer& next, telemetry::ComponentTelemetry& telemetry,
+                        std::function<Status(size_t)> claim_memory = {});
 
 }  // namespace proflow::receivers::otlp

@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <sstream>
 
-#include "core/formats/otlp_json/otlp_json.h"
+#include "tests/support/otlp_json_protobuf.h"
 #include "core/formats/pprof/pprof_codec.h"
 #include "core/model/otlp_types.h"
 #include "tests/support/daemon.h"
@@ -38,7 +38,7 @@ TEST(Convert, JfrToPprofToOtlpAndFolded) {
             0)
       << out;
   otlp::Request request;
-  ASSERT_TRUE(otlp_json::parseOtlpJson(testing::readFile(dir.file("p.json")), &request).isOk());
+  ASSERT_TRUE(otlp_json_pb::parseOtlpJson(testing::readFile(dir.file("p.json")), &request).isOk());
   EXPECT_GT(request.resource_profiles_size(), 0);
 
   ASSERT_EQ(runCommand({testing::proflowBinary(), "convert", jfr, dir.file("cpu.folded"), "--to", "folded",
@@ -141,7 +141,7 @@ TEST(Convert, SymbolizesAddressesOfALocalBinary) {
       << out;
   EXPECT_NE(out.find("symbolized 1 locations"), std::string::npos) << out;
   otlp::Request back;
-  ASSERT_TRUE(otlp_json::parseOtlpJson(testing::readFile(dir.file("out.json")), &back).isOk());
+  ASSERT_TRUE(otlp_json_pb::parseOtlpJson(testing::readFile(dir.file("out.json")), &back).isOk());
   const auto& l = back.dictionary().location_table(1);
   ASSERT_GE(l.lines_size(), 1);
   const auto& f = back.dictionary().function_table(l.lines(l.lines_size() - 1).function_index());

@@ -8,7 +8,7 @@
 #include <random>
 #include <stdexcept>
 
-#include "core/formats/otlp_json/otlp_json.h"
+#include "tests/support/otlp_json_protobuf.h"
 #include "core/formats/pprof/otlp_to_pprof.h"
 #include "core/formats/pprof/pprof_codec.h"
 #include "tests/core/formats/jfr/jfr_writer.h"
@@ -62,7 +62,7 @@ pprof::Profile smallPprof() {
 
 std::string otlpProto() { return baseRequest().SerializeAsString(); }
 
-std::string otlpJson() { return otlp_json::toOtlpJson(baseRequest()); }
+std::string otlpJson() { return otlp_json_pb::toOtlpJson(baseRequest()); }
 
 std::string pprofGzip() {
   std::vector<pprof::EncodedPprof> out;

@@ -97,4 +97,12 @@ bool parseInt64(std::string_view number, int64_t* out);
 bool parseUint64(std::string_view number, uint64_t* out);
 bool parseDouble(std::string_view number, double* out);
 
+// The protobuf JSON mapping's form of bytes as its parser reads it: base64 in the standard or the
+// URL alphabet, padding optional, the bits past the last byte zero. Appends to `out`; false when
+// `text` is not that.
+bool decodeBase64(std::string_view text, std::string* out);
+
+// A hex digit's value (either case), -1 for another character (OTLP/JSON writes ids in hex).
+int hexDigit(char c);
+
 }  // namespace proflow::json

@@ -5,7 +5,7 @@
 #include <sstream>
 
 #include "core/model/dictionary_builder.h"
-#include "core/formats/otlp_json/otlp_json.h"
+#include "tests/support/otlp_json_protobuf.h"
 #include "tests/exporters/file/test_util.h"
 #include "tests/support/profile_builder.h"
 #include "tests/support/temp_dir.h"
@@ -58,7 +58,7 @@ TEST(FileExporterJson, OneProfilesDataPerLineReadBackFieldByField) {
   ASSERT_EQ(lines.size(), sent.size());
   for (size_t i = 0; i < lines.size(); ++i) {
     otlp::pb::ProfilesData got;  // the file holds ProfilesData objects
-    Status s = otlp_json::parseOtlpJson(lines[i], &got);
+    Status s = otlp_json_pb::parseOtlpJson(lines[i], &got);
     ASSERT_TRUE(s.isOk()) << "line " << i << ": " << s.toString();
     otlp::Request as_request;
     ASSERT_TRUE(as_request.ParseFromString(got.SerializeAsString()));

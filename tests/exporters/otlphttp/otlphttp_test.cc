@@ -2,7 +2,7 @@
 #include <google/protobuf/util/message_differencer.h>
 
 #include "core/compression/compression.h"
-#include "core/formats/otlp_json/otlp_json.h"
+#include "tests/support/otlp_json_protobuf.h"
 #include "exporters/otlphttp/http_sender.h"
 #include "tests/e2e/otlp_client.h"
 #include "tests/receivers/otlp/service_harness.h"
@@ -35,7 +35,7 @@ TEST(OtlpHttpEncode, ProducesTheDeclaredEncodingAndCompression) {
       auto codec = *compression::codecFromName(comp);
       ASSERT_TRUE(compression::decompress(codec, out.body, raw, {}).isOk());
       otlp::Request back;
-      if (std::string(enc) == "json") ASSERT_TRUE(otlp_json::parseOtlpJson(raw, &back).isOk());
+      if (std::string(enc) == "json") ASSERT_TRUE(otlp_json_pb::parseOtlpJson(raw, &back).isOk());
       else ASSERT_TRUE(back.ParseFromString(raw));
       EXPECT_TRUE(MessageDifferencer::Equals(back, sample())) << enc << "/" << comp;
       EXPECT_EQ(net::headerValue(out.headers, "content-type"), std::string(enc) == "json" ? "application/json" : "application/x-protobuf");

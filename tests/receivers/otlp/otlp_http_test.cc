@@ -194,6 +194,30 @@ TEST_F(OtlpHttpTest, DecodingIsChargedWhatItAllocatesAndSplitFieldsCostTheirSize
   EXPECT_EQ(r.http_status, 200) << r.body;
 }
 
+TEST_F(OtlpHttpTest, JsonDecodingIsChargedWhatItAllocates) {
+  // Repetitive bodies below: let them inflate, so what stops them is the claim.
+  auto service = start("        max_inflate_ratio: 100000\n    max_in_flight_bytes: 64MiB");
+  ASSERT_TRUE(service);
+  // 60 MB of empty resources (20 million rows of the flat batch), a few hundred KB of gzip.
+  std::string json = "{\"resourceProfiles\":[";
+  json.reserve(60'000'100);
+  for (int i = 0; i < 20'000'000; ++i) json += i ? ",{}" : "{}";
+  json += "]}";
+  const std::string path = dir_.write("empty_resources.json", json);
+  json = {};
+  std::string out;
+  ASSERT_EQ(testing::runCommand({"gzip", "-1", "-k", "-f", path}, &out), 0) << out;
+  auto r = post(path + ".gz", {"Content-Type: application/json", "Content-Encoding: gzip"});
+  EXPECT_EQ(r.http_status, 413) << r.body.substr(0, 300);
+  EXPECT_NE(r.body.find("max_in_flight_bytes"), std::string::npos) << r.body.substr(0, 300);
+  EXPECT_EQ(r.body.rfind("{\"code\":", 0), 0u) << r.body.substr(0, 300);  // a google.rpc.Status in JSON
+
+  // The budget is whole again: an ordinary JSON request goes through.
+  r = post(dir_.write("ok.json", R"({"resourceProfiles":[{"scopeProfiles":[{"profiles":[{}]}]}],"dictionary":{"stringTable":[""]}})"),
+           {"Content-Type: application/json"});
+  EXPECT_EQ(r.http_status, 200) << r.body;
+}
+
 TEST_F(OtlpHttpTest, FullQueueAnswers429WithRetryAfter) {
   const int dead_port = testing::freePort();
   auto service = start("", R"(

@@ -1,8 +1,16 @@
+// OTLP/JSON straight from and to the flat batch, held to protobuf's JSON mapping (the reference in
+// tests/support/otlp_json_protobuf.h): the flat tests' corpus printed by protobuf reads back into the
+// same request and prints back byte for byte; the mapping's spellings; refusals naming field and byte;
+// the bounds and the claim.
 #include "core/formats/otlp_json/otlp_json.h"
 
 #include <gtest/gtest.h>
 
+#include "core/flat/flat_convert.h"
+#include "core/flat/flat_encode.h"
 #include "core/model/otlp_types.h"
+#include "tests/core/flat/test_requests.h"
+#include "tests/support/otlp_json_protobuf.h"
 
 namespace proflow::otlp_json {
 namespace {
@@ -13,135 +21,161 @@ std::string bytes(std::initializer_list<int> b) {
   return s;
 }
 
-otlp::Request sampleRequest() {
+// Decodes `json` and returns the request it means (its flat encoding parsed by protobuf).
+otlp::Request decodeToRequest(std::string_view json) {
+  flat::Batch batch;
+  DecodeResult r = otlp_json::decode(json, &batch);
+  EXPECT_TRUE(r.status.isOk()) << r.status.toString();
   otlp::Request req;
-  auto* dict = req.mutable_dictionary();
-  dict->add_string_table("");
-  dict->add_string_table("cpu");
-  dict->add_string_table("nanoseconds");
-  dict->add_link_table();  // zero value
-  auto* link = dict->add_link_table();
-  link->set_trace_id(bytes({0x5b, 0x8e, 0xff, 0xf7, 0x98, 0x03, 0x81, 0x03, 0xd2, 0x69, 0xb6, 0x33, 0x81, 0x3f, 0xc6, 0x0c}));
-  link->set_span_id(bytes({0xee, 0xe1, 0x9b, 0x7e, 0xc3, 0xc1, 0xb1, 0x74}));
-  auto* rp = req.add_resource_profiles();
-  auto* kv = rp->mutable_resource()->add_attributes();
-  kv->set_key("service.name");
-  kv->mutable_value()->set_string_value("checkout");
-  auto* p = rp->add_scope_profiles()->add_profiles();
-  p->mutable_sample_type()->set_type_strindex(1);
-  p->mutable_sample_type()->set_unit_strindex(2);
-  p->set_time_unix_nano(1700000000123456789ULL);
-  p->set_duration_nano(10000000000ULL);
-  p->set_period(10000000);
-  p->set_profile_id(bytes({0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 0xff}));
-  p->set_original_payload(bytes({0x1f, 0x8b, 0x08}));
-  auto* s = p->add_samples();
-  s->set_stack_index(1);
-  s->set_link_index(1);
-  s->add_values(9007199254740993LL);  // not representable as a double: must travel as a string
-  s->add_timestamps_unix_nano(1700000000123456790ULL);
+  EXPECT_TRUE(req.ParseFromString(flat::encode(batch)));
   return req;
 }
 
-TEST(OtlpJson, RoundTripWithHexIdsAnd64BitStrings) {
-  otlp::Request req = sampleRequest();
-  std::string json = toOtlpJson(req);
-  EXPECT_NE(json.find("\"traceId\":\"5b8efff798038103d269b633813fc60c\""), std::string::npos) << json;
-  EXPECT_NE(json.find("\"spanId\":\"eee19b7ec3c1b174\""), std::string::npos) << json;
-  EXPECT_NE(json.find("\"profileId\":\"000102030405060708090a0b0c0d0eff\""), std::string::npos) << json;
-  EXPECT_NE(json.find("\"timeUnixNano\":\"1700000000123456789\""), std::string::npos) << json;
-  EXPECT_NE(json.find("\"values\":[\"9007199254740993\"]"), std::string::npos) << json;
-  EXPECT_NE(json.find("\"resourceProfiles\""), std::string::npos);
-  EXPECT_NE(json.find("\"stringTable\""), std::string::npos);
-  EXPECT_EQ(json.find("resource_profiles"), std::string::npos);
-  // Other bytes fields keep protobuf's base64.
-  EXPECT_NE(json.find("\"originalPayload\":\"H4sI\""), std::string::npos) << json;
-
-  otlp::Request back;
-  Status s = parseOtlpJson(json, &back);
-  ASSERT_TRUE(s.isOk()) << s.toString();
-  EXPECT_EQ(back.SerializeAsString(), req.SerializeAsString());
-  EXPECT_EQ(toOtlpJson(back), json);
-}
-
-TEST(OtlpJson, ParsesClientJsonWithUnknownFieldsNumbersAndUppercaseHex) {
-  const char* json = R"({
-    "resourceProfiles": [{
-      "futureField": {"nested": [1, 2, {"x": null}]},
-      "scopeProfiles": [{"profiles": [{
-        "profileId": "000102030405060708090A0B0C0D0EFF",
-        "timeUnixNano": 1700000000000000000,
-        "period": "10000000",
-        "unknownScalar": true
-      }]}]
-    }],
-    "dictionary": {"linkTable": [{}, {"traceId": "5B8EFFF798038103D269B633813FC60C", "spanId": "EEE19B7EC3C1B174"}]},
-    "zzz": "ignored"
-  })";
-  otlp::Request req;
-  Status s = parseOtlpJson(json, &req);
-  ASSERT_TRUE(s.isOk()) << s.toString();
-  const auto& p = req.resource_profiles(0).scope_profiles(0).profiles(0);
-  EXPECT_EQ(p.profile_id(), bytes({0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 0xff}));
-  EXPECT_EQ(p.time_unix_nano(), 1700000000000000000ULL);
-  EXPECT_EQ(p.period(), 10000000);
-  ASSERT_EQ(req.dictionary().link_table_size(), 2);
-  EXPECT_EQ(req.dictionary().link_table(1).span_id(), bytes({0xee, 0xe1, 0x9b, 0x7e, 0xc3, 0xc1, 0xb1, 0x74}));
-  EXPECT_EQ(req.dictionary().link_table(1).trace_id().size(), 16u);
-}
-
-TEST(OtlpJson, EmptyAndNullIdsAreAccepted) {
-  otlp::Request req;
-  ASSERT_TRUE(parseOtlpJson(R"({"dictionary":{"linkTable":[{"traceId":"","spanId":null}]}})", &req).isOk());
-  EXPECT_EQ(req.dictionary().link_table(0).trace_id(), "");
-  EXPECT_EQ(toOtlpJson(otlp::Request()), "{}");
-}
-
-TEST(OtlpJson, InvalidHexIsRejectedWithTheKeyAndPosition) {
-  otlp::Request req;
-  Status s = parseOtlpJson(R"({"dictionary":{"linkTable":[{"traceId":"5b8efff7zz"}]}})", &req);
-  EXPECT_EQ(s.code(), StatusCode::kInvalidArgument);
-  EXPECT_NE(s.message().find("traceId must be a hex string, found 'z'"), std::string::npos) << s.message();
-  EXPECT_NE(s.message().find("column 49"), std::string::npos) << s.message();
-  s = parseOtlpJson(R"({"dictionary":{"linkTable":[{"spanId":"abc"}]}})", &req);
-  EXPECT_EQ(s.code(), StatusCode::kInvalidArgument);
-  EXPECT_NE(s.message().find("even number of digits"), std::string::npos) << s.message();
-  // A base64 id (what a plain protobuf JSON encoder would send) is not hex.
-  s = parseOtlpJson(R"({"resourceProfiles":[{"scopeProfiles":[{"profiles":[{"profileId":"AAECAwQ="}]}]}]})", &req);
-  EXPECT_EQ(s.code(), StatusCode::kInvalidArgument);
-  EXPECT_NE(s.message().find("profileId"), std::string::npos) << s.message();
-}
-
-TEST(OtlpJson, InvalidJsonNamesLineColumnAndOffset) {
-  otlp::Request req;
-  Status s = parseOtlpJson("{\n  \"resourceProfiles\": [\n    }\n", &req);
-  EXPECT_EQ(s.code(), StatusCode::kInvalidArgument);
-  EXPECT_NE(s.message().find("line 3, column 5 (offset 30)"), std::string::npos) << s.message();
-  for (const char* bad : {"", "{", "{\"a\" 1}", "[1,]", "{\"a\":tru}", "{\"a\":\"unterminated}", "{} {}",
-                          "{\"a\":01.}", "{\"a\":-}"}) {
-    s = parseOtlpJson(bad, &req);
-    EXPECT_EQ(s.code(), StatusCode::kInvalidArgument) << bad;
-    EXPECT_NE(s.message().find("offset"), std::string::npos) << bad << ": " << s.message();
+TEST(OtlpJson, TheCorpusReadsBackAndPrintsAsProtobufPrintsIt) {
+  for (const auto& [name, request] : flat::testing::corpus()) {
+    SCOPED_TRACE(name);
+    const std::string printed = otlp_json_pb::toOtlpJson(request);  // what a client sends
+    flat::Batch batch;
+    DecodeResult r = otlp_json::decode(printed, &batch);
+    ASSERT_TRUE(r.status.isOk()) << r.status.toString();
+    EXPECT_TRUE(flat::encode(batch) == request.SerializeAsString());  // the same request
+    const std::string ours = otlp_json::encode(batch);
+    EXPECT_EQ(ours.size(), printed.size());
+    EXPECT_TRUE(ours == printed);  // byte for byte
   }
-  std::string deep(200, '[');
-  EXPECT_NE(parseOtlpJson(deep, &req).message().find("nesting"), std::string::npos);
 }
 
-TEST(OtlpJson, WrongTypesAreRejectedByProtobuf) {
+TEST(OtlpJson, HexIds64BitStringsAndBase64) {
   otlp::Request req;
-  Status s = parseOtlpJson(R"({"resourceProfiles": "not an array"})", &req);
-  EXPECT_EQ(s.code(), StatusCode::kInvalidArgument);
-  EXPECT_NE(s.message().find("invalid OTLP/JSON"), std::string::npos) << s.message();
+  auto* dict = req.mutable_dictionary();
+  dict->add_string_table("");
+  dict->add_link_table();
+  auto* link = dict->add_link_table();
+  link->set_trace_id(bytes({0x5b, 0x8e, 0xff, 0xf7, 0x98, 0x03, 0x81, 0x03, 0xd2, 0x69, 0xb6, 0x33, 0x81, 0x3f, 0xc6, 0x0c}));
+  link->set_span_id(bytes({0xee, 0xe1, 0x9b, 0x7e, 0xc3, 0xc1, 0xb1, 0x74}));
+  auto* p = req.add_resource_profiles()->add_scope_profiles()->add_profiles();
+  p->set_time_unix_nano(1700000000123456789ULL);
+  p->set_profile_id(bytes({0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 0xff}));
+  p->set_original_payload(bytes({0x1f, 0x8b, 0x08}));
+  p->add_samples()->add_values(9007199254740993LL);  // not a double: travels as a string
+  flat::Batch batch;
+  ASSERT_TRUE(flat::fromRequest(req, &batch).isOk());
+  const std::string json = otlp_json::encode(batch);
+  for (const char* want : {"\"traceId\":\"5b8efff798038103d269b633813fc60c\"", "\"spanId\":\"eee19b7ec3c1b174\"",
+                           "\"profileId\":\"000102030405060708090a0b0c0d0eff\"", "\"timeUnixNano\":\"1700000000123456789\"",
+                           "\"values\":[\"9007199254740993\"]", "\"originalPayload\":\"H4sI\""})
+    EXPECT_NE(json.find(want), std::string::npos) << want << "\n" << json;
+  EXPECT_EQ(json, otlp_json_pb::toOtlpJson(req));
 }
 
-TEST(OtlpJson, RewriteLeavesOtherStringsAndEscapesAlone) {
-  std::string out;
-  const char* in = R"({"key":"traceId","value":{"stringValue":"a\"traceId\":\"zz"},"spanId":"0aff"})";
-  ASSERT_TRUE(rewriteIds(in, true, &out).isOk());
-  EXPECT_EQ(out, R"({"key":"traceId","value":{"stringValue":"a\"traceId\":\"zz"},"spanId":"Cv8="})");
-  std::string back;
-  ASSERT_TRUE(rewriteIds(out, false, &back).isOk());
-  EXPECT_EQ(back, in);
+TEST(OtlpJson, ReadsEverySpellingProtobufReads) {
+  const char* json = R"({
+    "resource_profiles": {"futureField": {"nested": [1, 2, {"x": null}]},
+      "scopeProfiles": [null, {"profiles": [{
+        "profile_id": "000102030405060708090A0B0C0D0EFF", "timeUnixNano": 1700000000000000000,
+        "period": "+010", "durationNano": 1e3, "unknownScalar": true, "sampleType": null,
+        "samples": [{"values": ["1", 2, -3.0], "stackIndex": "7"}]}]}]},
+    "dictionary": {"linkTable": [{}, {"traceId": "5B8EFFF798038103D269B633813FC60C", "span_id": ""}],
+      "stringTable": "only", "attributeTable": [{"value": {"boolValue": "true"}}, {"value": {"doubleValue": "NaN"}},
+      {"value": {"bytesValue": "AQ-_"}}, {"value": {"stringValue": null}}, {"value": null}]},
+    "zzz": "ignored"})";
+  const otlp::Request req = decodeToRequest(json);
+  otlp::Request want;
+  ASSERT_TRUE(otlp_json_pb::parseOtlpJson(json, &want).isOk());
+  EXPECT_TRUE(req.SerializeAsString() == want.SerializeAsString()) << req.DebugString() << "\n" << want.DebugString();
+  const auto& p = req.resource_profiles(0).scope_profiles(0).profiles(0);  // the null scope is skipped
+  EXPECT_EQ(p.profile_id(), bytes({0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 0xff}));
+  EXPECT_EQ(p.period(), 10);
+  EXPECT_EQ(p.duration_nano(), 1000u);
+  EXPECT_FALSE(p.has_sample_type());
+  EXPECT_EQ(p.samples(0).values(2), -3);
+  EXPECT_EQ(req.dictionary().string_table(0), "only");
+}
+
+TEST(OtlpJson, RefusalsNameTheFieldAndTheByte) {
+  flat::Batch batch;
+  auto refused = [&](const std::string& json, const std::string& words) {
+    DecodeResult r = otlp_json::decode(json, &batch);
+    EXPECT_EQ(r.status.code(), StatusCode::kInvalidArgument) << json;
+    EXPECT_NE(r.status.message().find(words), std::string::npos) << r.status.message();
+    EXPECT_TRUE(batch.resources.empty() && batch.strings.empty());
+  };
+  refused(R"({"dictionary":{"linkTable":[{"traceId":"5b8efff7zz"}]}})", "Link.traceId: must be a hex string, found 'z' at byte 51");
+  refused(R"({"dictionary":{"linkTable":[{"spanId":"abc"}]}})", "even number of digits");
+  refused(R"({"resourceProfiles":[{"scopeProfiles":[{"profiles":[{"profileId":"AAECAwQ="}]}]}]})", "Profile.profileId");
+  refused(R"({"dictionary":{"mappingTable":[{"memoryStart":-1}]}})", "Mapping.memoryStart: invalid integer -1");
+  refused(R"({"dictionary":{"mappingTable":[{"filenameStrindex":2147483648}]}})", "Mapping.filenameStrindex");
+  refused(R"({"dictionary":{"mappingTable":[{"filenameStrindex":1.5}]}})", "Mapping.filenameStrindex");
+  refused(R"({"dictionary":{"stringTable":[1]}})", "ProfilesDictionary.stringTable: expected a string, found 1");
+  refused(R"({"dictionary":{"attributeTable":[{"value":{"stringValue":"a","intValue":3}}]}})", "already set");
+  refused(R"({"dictionary":{"attributeTable":[{"value":{"bytesValue":"A"}}]}})", "expected base64 bytes");
+  refused(R"({"dictionary":{"attributeTable":[{"value":{"bytesValue":"AQ2="}}]}})", "expected base64 bytes");  // stray bits
+  refused(R"({"dictionary":{"":1}})", "ProfilesDictionary: a field name is empty");
+  refused(R"({"resourceProfiles": "not an array"})", "ResourceProfiles: expected an object");
+  refused("[]", "the document is not a JSON object");
+  refused("{\n  \"resourceProfiles\": [\n    }\n", "invalid OTLP/JSON: unexpected character '}', expected a value at byte 30");
+  refused(std::string(200, '['), "not a JSON object");
+  refused("{\"a\":" + std::string(200, '[') + std::string(200, ']') + "}", "nesting deeper than 100");
+  refused("{\"x\":1} {}", "data after");
+}
+
+TEST(OtlpJson, NestedValuesKeepProtobufsEncoding) {
+  const char* json = R"({"dictionary":{"attributeTable":[{"value":{"kvlistValue":{"values":[
+      {"key":"a","value":{"arrayValue":{"values":[{"intValue":"-1"},{},{"stringValueStrindex":3},
+        {"doubleValue":0.5},{"boolValue":false}]}}},{"keyStrindex":2}]}}}]}})";
+  const otlp::Request req = decodeToRequest(json);
+  otlp::Request want;
+  ASSERT_TRUE(otlp_json_pb::parseOtlpJson(json, &want).isOk());
+  EXPECT_TRUE(req.SerializeAsString() == want.SerializeAsString()) << req.DebugString();
+  flat::Batch batch;
+  ASSERT_TRUE(otlp_json::decode(json, &batch).status.isOk());
+  EXPECT_TRUE(batch.attributes[0].value.nested_refs);
+  EXPECT_EQ(otlp_json::encode(batch), otlp_json_pb::toOtlpJson(want));
+}
+
+TEST(OtlpJson, ValuesAreCountedAndTheClaimStopsTheDecode) {
+  std::string json = R"({"resourceProfiles":[)";
+  for (int i = 0; i < 100'000; ++i) json += i ? ",{}" : "{}";
+  json += "]}";
+  flat::Batch batch;
+  DecodeLimits limits;
+  limits.max_values = 50'000;
+  DecodeResult r = otlp_json::decode(json, &batch, limits);
+  EXPECT_NE(r.status.message().find("more than 50000 values"), std::string::npos) << r.status.message();
+
+  size_t largest = 0;
+  limits = {};
+  limits.claim = [&](size_t bytes) {
+    largest = std::max(largest, bytes);
+    return bytes > (1u << 20) ? Status::exhausted("over the budget") : Status::ok();
+  };
+  r = otlp_json::decode(json, &batch, limits);
+  EXPECT_EQ(r.status.code(), StatusCode::kResourceExhausted);
+  EXPECT_EQ(r.status.message(), "over the budget");
+  EXPECT_GT(largest, 1u << 20);
+  limits.claim = [&](size_t bytes) { return largest = bytes, Status::ok(); };
+  r = otlp_json::decode(json, &batch, limits);
+  ASSERT_TRUE(r.status.isOk());
+  EXPECT_EQ(batch.resources.size(), 100'000u);
+  EXPECT_EQ(largest, 2 * batch.memoryBytes());  // the last claim: what the batch holds, and its next growth
+}
+
+TEST(OtlpJson, ResponsesAsProtobufPrintsThem) {
+  EXPECT_EQ(encodeResponse(0, "", false), "{}");
+  EXPECT_EQ(encodeResponse(0, "", true), "{\"partialSuccess\":{}}");
+  otlp::Response response;
+  response.mutable_partial_success()->set_rejected_profiles(3);
+  response.mutable_partial_success()->set_error_message("bad <profile>");
+  EXPECT_EQ(encodeResponse(3, "bad <profile>", true), otlp_json_pb::toOtlpJson(response));
+  int64_t rejected = 0;
+  std::string message;
+  ASSERT_TRUE(decodeResponse(otlp_json_pb::toOtlpJson(response), &rejected, &message));
+  EXPECT_EQ(rejected, 3);
+  EXPECT_EQ(message, "bad <profile>");
+  ASSERT_TRUE(decodeResponse("{}", &rejected, &message));
+  EXPECT_EQ(rejected, 0);
+  EXPECT_FALSE(decodeResponse("not json", &rejected, &message));
+  EXPECT_EQ(encodeRpcStatus(3, "no \"profiles\""), R"({"code":3,"message":"no \"profiles\""})");
 }
 
 }  // namespace

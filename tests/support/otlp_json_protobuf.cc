@@ -1,12 +1,14 @@
-// A small validating JSON scanner that copies its input and rewrites the string values of the id
-// keys between hex (OTLP/JSON) and base64 (protobuf's JSON mapping of bytes). Everything else is
-// copied verbatim, so protobuf still sees the document the client sent.
+#include "tests/support/otlp_json_protobuf.h"
+
+#include <google/protobuf/util/json_util.h>
+
 #include <array>
 #include <cstdint>
 
-#include "core/formats/otlp_json/otlp_json.h"
+#include "core/util/json/json_reader.h"
 
-namespace proflow::otlp_json {
+namespace proflow::otlp_json_pb {
+
 namespace {
 
 constexpr int kMaxDepth = 100;  // protobuf's own JSON recursion limit
@@ -16,22 +18,6 @@ bool isIdKey(std::string_view k) {
   // snake_case too: protobuf's parser accepts those names, so the same ids may arrive under them.
   return k == "traceId" || k == "spanId" || k == "profileId" || k == "trace_id" || k == "span_id" ||
          k == "profile_id";
-}
-
-int hexValue(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
-
-int b64Value(char c) {
-  if (c >= 'A' && c <= 'Z') return c - 'A';
-  if (c >= 'a' && c <= 'z') return c - 'a' + 26;
-  if (c >= '0' && c <= '9') return c - '0' + 52;
-  if (c == '+' || c == '-') return 62;
-  if (c == '/' || c == '_') return 63;
-  return -1;
 }
 
 void appendBase64(std::string_view bytes, std::string& out) {
@@ -210,7 +196,7 @@ class Scanner {
 
   bool hexToBytes(std::string_view raw, std::string_view key, size_t start, std::string* bytes) {
     for (size_t i = 0; i < raw.size(); ++i) {
-      if (hexValue(raw[i]) < 0) {
+      if (json::hexDigit(raw[i]) < 0) {
         pos_ = start + 1 + i;
         return fail(std::string(key) + " must be a hex string, found '" + raw[i] + "'");
       }
@@ -221,26 +207,12 @@ class Scanner {
                   std::to_string(raw.size()));
     }
     bytes->reserve(raw.size() / 2);
-    for (size_t i = 0; i < raw.size(); i += 2) bytes->push_back(static_cast<char>(hexValue(raw[i]) * 16 + hexValue(raw[i + 1])));
+    for (size_t i = 0; i < raw.size(); i += 2) bytes->push_back(static_cast<char>(json::hexDigit(raw[i]) * 16 + json::hexDigit(raw[i + 1])));
     return true;
   }
 
-  static bool base64ToBytes(std::string_view raw, std::string* bytes) {
-    uint32_t acc = 0;
-    int bits = 0;
-    for (char c : raw) {
-      if (c == '=') break;
-      int v = b64Value(c);
-      if (v < 0) return false;
-      acc = (acc << 6) | static_cast<uint32_t>(v);
-      bits += 6;
-      if (bits >= 8) {
-        bits -= 8;
-        bytes->push_back(static_cast<char>((acc >> bits) & 0xff));
-      }
-    }
-    return true;
-  }
+  // Protobuf printed the bytes, so they are valid base64.
+  static bool base64ToBytes(std::string_view raw, std::string* bytes) { return json::decodeBase64(raw, bytes); }
 
   std::string_view in_;
   bool hex_to_base64_;
@@ -256,4 +228,29 @@ Status rewriteIds(std::string_view json, bool hex_to_base64, std::string* out) {
   return Scanner(json, hex_to_base64, out).run();
 }
 
-}  // namespace proflow::otlp_json
+
+
+
+Status parseOtlpJson(std::string_view json, google::protobuf::Message* out) {
+  std::string rewritten;
+  if (Status s = rewriteIds(json, /*hex_to_base64=*/true, &rewritten); !s.isOk()) return s;
+  google::protobuf::util::JsonParseOptions opts;
+  opts.ignore_unknown_fields = true;  // OTLP: receivers MUST ignore unknown fields
+  out->Clear();
+  auto st = google::protobuf::util::JsonStringToMessage(rewritten, out, opts);
+  if (!st.ok()) return Status::invalid("invalid OTLP/JSON: " + std::string(st.message()));
+  return Status::ok();
+}
+
+std::string toOtlpJson(const google::protobuf::Message& msg) {
+  google::protobuf::util::JsonPrintOptions opts;
+  opts.always_print_enums_as_ints = true;  // OTLP/JSON: enums are integers
+  std::string printed, out;
+  auto st = google::protobuf::util::MessageToJsonString(msg, &printed, opts);
+  if (!st.ok()) return {};
+  // Protobuf printed it, so it is valid JSON with base64 ids; the rewrite cannot fail.
+  if (!rewriteIds(printed, /*hex_to_base64=*/false, &out).isOk()) return printed;
+  return out;
+}
+
+}  // namespace proflow::otlp_json_pb
