@@ -1,5 +1,6 @@
-#include "exporters/file/otlp_proto_encoder.h"
-
+// otlp_proto records: each ProfilesData serialized and prefixed by its size as a 4-byte big-endian
+// integer (the OpenTelemetry Collector file exporter's proto format). ExportProfilesServiceRequest and
+// ProfilesData are wire-identical, so the batch's request encoding is written as is.
 #include <cstdint>
 #include <limits>
 
@@ -30,31 +31,5 @@ class OtlpProtoEncoder final : public Encoder {
 }  // namespace
 
 std::unique_ptr<Encoder> makeOtlpProtoEncoder() { return std::make_unique<OtlpProtoEncoder>(); }
-
-bool decodeOtlpProtoRecords(std::string_view data, std::vector<otlp::Request>* out, std::string* error) {
-  size_t pos = 0;
-  while (pos < data.size()) {
-    if (data.size() - pos < 4) {
-      *error = "truncated size prefix at offset " + std::to_string(pos);
-      return false;
-    }
-    const auto* p = reinterpret_cast<const uint8_t*>(data.data() + pos);
-    const uint32_t size = (uint32_t{p[0]} << 24) | (uint32_t{p[1]} << 16) | (uint32_t{p[2]} << 8) | p[3];
-    pos += 4;
-    if (data.size() - pos < size) {
-      *error = "record at offset " + std::to_string(pos - 4) + " claims " + std::to_string(size) + " bytes, " +
-               std::to_string(data.size() - pos) + " left";
-      return false;
-    }
-    otlp::Request r;
-    if (!r.ParseFromArray(data.data() + pos, static_cast<int>(size))) {
-      *error = "record at offset " + std::to_string(pos - 4) + " is not a valid ProfilesData";
-      return false;
-    }
-    out->push_back(std::move(r));
-    pos += size;
-  }
-  return true;
-}
 
 }  // namespace proflow::exporters::file

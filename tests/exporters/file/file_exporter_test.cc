@@ -10,9 +10,9 @@
 #include "core/config/component_config.h"
 #include "core/config/config_loader.h"
 #include "exporters/file/factory.h"
-#include "exporters/file/otlp_proto_encoder.h"
 #include "tests/exporters/file/test_util.h"
 #include "tests/support/component_config.h"
+#include "tests/support/otlp_files.h"
 #include "tests/support/profile_builder.h"
 #include "tests/support/temp_dir.h"
 
@@ -51,9 +51,7 @@ TEST(FileExporter, OtlpProtoRecordsReadBackFieldByField) {
                          (uint32_t(uint8_t(data[2])) << 8) | uint8_t(data[3]);
   EXPECT_EQ(first, sent[0].ByteSizeLong());
 
-  std::vector<otlp::Request> got;
-  std::string error;
-  ASSERT_TRUE(decodeOtlpProtoRecords(data, &got, &error)) << error;
+  const std::vector<otlp::Request> got = testing::readOtlpProtoFile(c.path);
   ASSERT_EQ(got.size(), sent.size());
   for (size_t i = 0; i < sent.size(); ++i) {
     std::string diff;
@@ -89,9 +87,7 @@ TEST(FileExporter, AppendsToAnExistingFileAcrossRestarts) {
     ASSERT_TRUE(e->consume(Batch(makeRequest("svc" + std::to_string(round), {makeProfile(1)}))).isOk());
     e->shutdown(Deadline::clock::now());
   }
-  std::vector<otlp::Request> got;
-  std::string error;
-  ASSERT_TRUE(decodeOtlpProtoRecords(readFile(c.path), &got, &error)) << error;
+  const std::vector<otlp::Request> got = testing::readOtlpProtoFile(c.path);
   ASSERT_EQ(got.size(), 2u);
   EXPECT_EQ(testing::serviceName(got[0], 0), "svc0");
   EXPECT_EQ(testing::serviceName(got[1], 0), "svc1");
@@ -175,9 +171,7 @@ TEST(FileExporter, ConcurrentWritersNeverInterleaveRecords) {
     });
   for (auto& t : threads) t.join();
   e->shutdown(Deadline::clock::now());
-  std::vector<otlp::Request> got;
-  std::string error;
-  ASSERT_TRUE(decodeOtlpProtoRecords(readFile(c.path), &got, &error)) << error;
+  const std::vector<otlp::Request> got = testing::readOtlpProtoFile(c.path);
   EXPECT_EQ(got.size(), 100u);
 }
 

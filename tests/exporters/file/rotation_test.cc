@@ -4,8 +4,8 @@
 #include <filesystem>
 #include <regex>
 
-#include "exporters/file/otlp_proto_encoder.h"
 #include "tests/exporters/file/test_util.h"
+#include "tests/support/otlp_files.h"
 #include "tests/support/profile_builder.h"
 #include "tests/support/temp_dir.h"
 
@@ -26,10 +26,8 @@ otlp::Request bigRequest(int i) {
 
 std::vector<otlp::Request> readAll(const std::vector<std::string>& files) {
   std::vector<otlp::Request> out;
-  for (const auto& f : files) {
-    std::string error;
-    EXPECT_TRUE(decodeOtlpProtoRecords(readFile(f), &out, &error)) << f << ": " << error;
-  }
+  for (const auto& f : files)
+    for (auto& r : testing::readOtlpProtoFile(f)) out.push_back(std::move(r));
   return out;
 }
 
