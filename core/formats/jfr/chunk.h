@@ -77,6 +77,8 @@ enum class EventField : uint8_t {
   kName,
   kValue,
   kAddress,
+  kCpuInterval,   // Datadog's profiler configuration, in ms
+  kWallInterval,
   kCount
 };
 

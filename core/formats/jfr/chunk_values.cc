@@ -45,6 +45,8 @@ constexpr std::pair<std::string_view, int> kEventFields[] = {
     {"name", F(EventField::kName)},
     {"value", F(EventField::kValue)},
     {"address", F(EventField::kAddress)},
+    {"cpuInterval", F(EventField::kCpuInterval)},
+    {"wallInterval", F(EventField::kWallInterval)},
 };
 
 constexpr size_t kDenseIds = 1 << 16;

@@ -27,6 +27,7 @@ enum Kind : int {
   kDdObject,     // sampled allocations
   kDdLive,       // live heap objects
   kFree,
+  kDdConfig,  // datadog.DatadogProfilerConfig: the sampling intervals
   kActiveSetting,
   kKindCount
 };
@@ -36,7 +37,7 @@ constexpr std::string_view kEventNames[kKindCount] = {
     "jdk.JavaMonitorEnter",     "jdk.ThreadPark",         "profiler.LiveObject",
     "profiler.Malloc",          "datadog.ExecutionSample", "datadog.MethodSample",
     "datadog.ObjectSample",     "datadog.HeapLiveObject", "profiler.Free",
-    "jdk.ActiveSetting"};
+    "datadog.DatadogProfilerConfig", "jdk.ActiveSetting"};
 
 // The event fields the conversion reads (the rest, e.g. objectClass, are not even decoded); the thread
 // state of wall-clock events and the address of native allocations only (kMoreFields).

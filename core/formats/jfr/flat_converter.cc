@@ -80,6 +80,7 @@ class FlatConverter::Impl {
   void startChunk(Chunk& chunk);
   void onEvent(const Event& e);
   void onSetting(const Event& e);
+  void onDatadogConfig(const Event& e);
   // Logs one event of profile `a` (and of its companion `b`) in its sample's row.
   void add(const Event& e, int64_t ts, ProfileId a, int64_t va, ProfileId b = kProfileCount, int64_t vb = 0);
   void logEvent(int32_t row, int64_t ts, ProfileId a, int64_t va, ProfileId b, int64_t vb);
@@ -194,9 +195,17 @@ void FlatConverter::Impl::onSetting(const Event& e) {
   if (name == "event") wall_mode_ = value == "wall";
 }
 
+// Datadog's profiler states its intervals in milliseconds (-1: that mode is off).
+void FlatConverter::Impl::onDatadogConfig(const Event& e) {
+  auto ms = [&](EventField f) { return e.has(f) ? static_cast<int64_t>(e.get(f)) : 0; };
+  if (ms(EventField::kCpuInterval) > 0) cpu_period_ = saturatingMul(ms(EventField::kCpuInterval), 1'000'000);
+  if (ms(EventField::kWallInterval) > 0) wall_interval_ = saturatingMul(ms(EventField::kWallInterval), 1'000'000);
+}
+
 void FlatConverter::Impl::onEvent(const Event& e) {
   using F = EventField;
   if (e.selector == kActiveSetting) return onSetting(e);
+  if (e.selector == kDdConfig) return onDatadogConfig(e);
   ++events;
   int64_t ts = e.has(F::kStartTime) ? chunk_->ticksToEpochNanos(e.get(F::kStartTime)) : chunk_->header().start_nanos;
   auto i64 = [&](F f) { return static_cast<int64_t>(e.get(f)); };

@@ -23,13 +23,14 @@ using testing::ChunkBuilder;
 using testing::JfrBytes;
 namespace ids = testing::ids;
 
-constexpr uint64_t kDdExecution = 130, kDdMethod = 131, kDdObject = 132, kDdLive = 133;
+constexpr uint64_t kDdExecution = 130, kDdMethod = 131, kDdObject = 132, kDdLive = 133, kDdConfig = 134;
 constexpr uint64_t kFullStack = 1, kCutStack = 2;
 constexpr uint64_t kRunnable = 0, kSleeping = 1;
 
 std::string enc(const JfrBytes& b) { return b.str(); }
 
-// One chunk: 10 ms CPU period, 20 ms wall interval; thread 1; stack 1 whole, stack 2 truncated.
+// One chunk: 10 ms CPU period, 20 ms wall interval (async-profiler's settings, then Datadog's
+// configuration saying the same); thread 1; stack 1 whole, stack 2 truncated.
 std::string producerChunk() {
   ChunkBuilder b;
   b.addStandardClasses();
@@ -50,12 +51,18 @@ std::string producerChunk() {
   };
   objectClass(kDdObject, "datadog.ObjectSample");
   objectClass(kDdLive, "datadog.HeapLiveObject");
+  const std::vector<std::pair<uint64_t, std::string>> millis = {{ids::kTimespan, "MILLISECONDS"}};
+  b.addClass({kDdConfig, "datadog.DatadogProfilerConfig", "jdk.jfr.Event", false,
+              {{"startTime", ids::kLong, false, false, ticks}, {"duration", ids::kLong},
+               {"eventThread", ids::kThread, true}, {"cpuInterval", ids::kLong, false, false, millis},
+               {"wallInterval", ids::kLong, false, false, millis}, {"allocInterval", ids::kLong}}});
 
   auto setting = [&](const char* name, const char* value) {
     b.event(ids::kActiveSetting, JfrBytes().varint(1000).varint(0).varint(0).varint(0).utf8(name).utf8(value));
   };
-  setting("interval", "10000000");
-  setting("wall", "20000000");
+  setting("interval", "5000000");
+  setting("wall", "7000000");
+  b.event(kDdConfig, JfrBytes().varint(1001).varint(0).varint(0).varint(10).varint(20).varint(65536));
   auto stack = [](bool truncated) {
     JfrBytes s;
     s.u8(truncated ? 1 : 0).varint(2);
