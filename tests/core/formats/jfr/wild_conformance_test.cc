@@ -193,13 +193,21 @@ std::string missingFrom(const Events& have, const Events& other, size_t* count) 
   return out;
 }
 
-class WildConformanceTest : public ::testing::TestWithParam<const char*> {};
+struct Wild {
+  const char* name;
+  // The sampled profile and its period, as the recording's own settings say (jfr print --events
+  // jdk.ActiveSetting): the values above are checked against the profile's period, this checks it.
+  const char* sampled;
+  int64_t period;
+};
+
+class WildConformanceTest : public ::testing::TestWithParam<Wild> {};
 
 TEST_P(WildConformanceTest, EveryEventMatchesTheJdkDecoder) {
   testing::TempDir dir;
   const std::string jfr = dir.file("recording.jfr");
   std::string log;
-  ASSERT_EQ(testing::runCommand({"sh", "-c", "gzip -dc '" + testing::wildRecording(GetParam()) + "' > '" + jfr + "'"}, &log),
+  ASSERT_EQ(testing::runCommand({"sh", "-c", "gzip -dc '" + testing::wildRecording(GetParam().name) + "' > '" + jfr + "'"}, &log),
             0)
       << log;
   const std::vector<uint8_t> bytes = testing::readBytes(jfr);
@@ -253,6 +261,11 @@ TEST_P(WildConformanceTest, EveryEventMatchesTheJdkDecoder) {
     EXPECT_EQ(missing, 0u) << "JDK events not in proflow's profile (JDK values vs proflow's):\n" << missing_text;
     EXPECT_EQ(extra, 0u) << "proflow events the JDK does not have:\n" << extra_text;
   }
+  if (GetParam().sampled != nullptr) {
+    const std::string id = std::string(GetParam().sampled) + "/";
+    ASSERT_NE(ours[id].profile, nullptr) << id;
+    EXPECT_EQ(ours[id].profile->period(), GetParam().period);
+  }
   for (const auto& f : req.dictionary().function_table()) {
     const std::string_view name = dictString(req.dictionary(), f.name_strindex());
     EXPECT_FALSE(testing::hasPerRunPart(name)) << name;
@@ -260,11 +273,17 @@ TEST_P(WildConformanceTest, EveryEventMatchesTheJdkDecoder) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Producers, WildConformanceTest,
-                         ::testing::Values("wall", "nativemem", "dd-trace-java",
-                                           "cortex-dev-01__kafka-0__cpu_lock0_alloc0__0", "new_spancontext",
-                                           "example"),
+                         ::testing::Values(
+                             // async-profiler 4.0, event=wall, interval=10000000 (the wall interval).
+                             Wild{"wall", "wall", 10'000'000}, Wild{"nativemem", nullptr, 0},
+                             // The JDK's recorder: jdk.ExecutionSample period "9 ms".
+                             Wild{"dd-trace-java", "cpu", 9'000'000},
+                             // async-profiler 2.9, event=cpu, interval=0: its documented default, 10 ms.
+                             Wild{"cortex-dev-01__kafka-0__cpu_lock0_alloc0__0", "cpu", 10'000'000},
+                             // ctimer, interval=10000000.
+                             Wild{"new_spancontext", "cpu", 10'000'000}, Wild{"example", "cpu", 10'000'000}),
                          [](const auto& info) {
-                           std::string name = info.param;
+                           std::string name = info.param.name;
                            for (char& c : name)
                              if (!isalnum(static_cast<unsigned char>(c))) c = '_';
                            return name;
