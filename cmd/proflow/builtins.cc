@@ -23,6 +23,7 @@
 #include "processors/resourcedetection/factory.h"
 #include "processors/sample/factory.h"
 #include "processors/symbolize/factory.h"
+#include "processors/transform/factory.h"
 #include "receivers/datadog/factory.h"
 #include "receivers/folded/factory.h"
 #include "receivers/jfr/factory.h"
@@ -60,6 +61,7 @@ Status registerBuiltins(Registry& registry) {
       processors::resourcedetection::makeResourceDetectionProcessorFactory(),
       processors::sample::makeSampleProcessorFactory(),
       makeSymbolizeProcessorFactory(),
+      processors::transform::makeTransformProcessorFactory(),
       // exporters
       exporters::datadog::makeDatadogExporterFactory(),
       exporters::debug::makeDebugExporterFactory(),

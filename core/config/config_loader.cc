@@ -54,9 +54,9 @@ std::string expandEnv(const std::string& in, const EnvLookup& env, const SourceL
   std::string out;
   size_t i = 0;
   while (i < in.size()) {
-    if (in.compare(i, 3, "$${") == 0) {  // escaped: a literal "${"
-      out += "${";
-      i += 3;
+    if (in.compare(i, 2, "$$") == 0) {  // escaped: a literal "$" (so "$${" is a literal "${"), as in the Collector
+      out += '$';
+      i += 2;
       continue;
     }
     if (in.compare(i, 2, "${") != 0) {

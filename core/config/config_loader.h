@@ -1,5 +1,6 @@
 // Reads YAML config files into one merged ConfigNode tree, expanding ${env:VAR} and
-// ${env:VAR:-default} in scalar values ("$${" stands for a literal "${").
+// ${env:VAR:-default} in scalar values ("$$" stands for a literal "$", so "$${" for a literal "${",
+// as in the Collector: OTTL replacements written "$$1" reach the statement as "$1").
 #pragma once
 
 #include <cstddef>

@@ -200,6 +200,11 @@ class ValidationContext {
     errors_.add(full, it != locations_.end() ? it->second : root_, std::move(message));
   }
 
+  // An error at a location the config keeps itself (an entry of a raw ConfigNode it decoded).
+  void errorAt(std::string_view field, const SourceLocation& where, std::string message) {
+    errors_.add(field.empty() ? path_ : path_ + "." + std::string(field), where, std::move(message));
+  }
+
   // A nested struct validates relative to its own field.
   ValidationContext nested(std::string_view field) const {
     return ValidationContext(errors_, path_ + "." + std::string(field), locations_, root_);

@@ -2,11 +2,17 @@
 // the test sets, e.g. a full queue), and a host without extensions for start().
 #pragma once
 
+#include <spdlog/logger.h>
+#include <spdlog/sinks/null_sink.h>
+
+#include <memory>
 #include <mutex>
+#include <string>
 #include <vector>
 
 #include "core/component/component.h"
 #include "core/component/consumer.h"
+#include "core/component/factory.h"
 
 namespace proflow::testing {
 
@@ -28,6 +34,16 @@ class CaptureConsumer final : public ProfilesConsumer {
   std::vector<Batch> batches;
   Status answer;
 };
+
+// Settings of a processor under test: a logger that writes nothing, `telemetry` for its counters.
+inline CreateSettings processorSettings(const std::string& type, telemetry::ComponentTelemetry* telemetry) {
+  CreateSettings s;
+  s.id = {type, ""};
+  s.kind = ComponentKind::kProcessor;
+  s.logger = std::make_shared<spdlog::logger>(type, std::make_shared<spdlog::sinks::null_sink_mt>());
+  s.telemetry = telemetry;
+  return s;
+}
 
 class NullHost final : public Host {
  public:

@@ -29,6 +29,10 @@ TEST(ConfigLoader, ExpandsEnvironmentReferences) {
   EXPECT_EQ(expand("${env:PORT:-4317}", env), "4317");
   EXPECT_EQ(expand("${env:EMPTY:-fallback}", env), "fallback");
   EXPECT_EQ(expand("$${env:HOST}", env), "${env:HOST}");
+  // "$$" is a literal "$" (the Collector's escape; OTTL replacements are written "$$1").
+  EXPECT_EQ(expand("k8s.$$1.", env), "k8s.$1.");
+  EXPECT_EQ(expand("$$$${env:HOST}", env), "$${env:HOST}");
+  EXPECT_EQ(expand("a$b", env), "a$b");
   EXPECT_EQ(expand("plain", env), "plain");
 }
 

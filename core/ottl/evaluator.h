@@ -1,0 +1,96 @@
+// Evaluates compiled OTTL over one flat batch, one item (a resource, scope, profile or sample) at a
+// time. Attribute maps an editor changes are held as values until end(), then written back through
+// the dictionary-aware helpers of core/attributes: untouched entries keep their encoding (inline or
+// reference-based), changed ones are written inline (resource, scope) or interned (profile, sample).
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "core/flat/flat_batch.h"
+#include "core/flat/flat_merge.h"
+#include "core/ottl/ast.h"
+
+namespace proflow::ottl {
+
+// A statement or condition failed on this item (a type mismatch, a division by zero, ...).
+struct EvalError {
+  std::string message;
+  int column = 0;
+};
+
+// Where the evaluation stands; kNone for the levels below the item's.
+struct Item {
+  uint32_t resource = flat::kNone, scope = flat::kNone, profile = flat::kNone, row = flat::kNone;
+};
+
+class Evaluator {
+ public:
+  // `memo_slots`: the program's count of memoizable AnyFrame calls. A batch given as const can
+  // only be read: an editor run on it fails.
+  Evaluator(flat::Batch& batch, int memo_slots);
+  Evaluator(const flat::Batch& batch, int memo_slots);
+
+  const flat::Batch& batch() const { return b_; }
+
+  // Starts an item: clears the cache. end() writes the edited attribute maps back.
+  void begin(const Item& item);
+  void end();
+
+  // These throw EvalError.
+  bool test(const Expr& condition);
+  void execute(const Statement& statement);
+  Value eval(const Expr& e);
+  Value get(const Expr& path);
+  void set(const Expr& path, Value v);
+  // AnyFrame: true when `condition` holds for a frame of the sample's stack (inlined lines count).
+  bool anyFrame(const Expr& call, const Expr& condition);
+  [[noreturn]] static void fail(const Expr& at, std::string message);
+
+  // Strings of the dictionary interned in place (sample types set by statements).
+  int32_t internString(const Expr& at, std::string_view s);
+
+ private:
+  enum MapLevel { kResourceMap, kScopeMap, kProfileMap, kSampleMap, kMapLevels };
+  struct MapSlot {
+    bool loaded = false;
+    bool dirty = false;
+    Value map;
+  };
+  struct Frame {
+    int32_t location = -1;
+    uint32_t line = 0;  // index into the location's lines; a location without lines has one frame
+  };
+
+  Value field(const PathRef& p);
+  void setField(const Expr& at, const PathRef& p, Value v);
+  Value frameField(Field f, const Frame& frame) const;
+  Frame leafFrame() const;
+
+  static MapLevel mapLevel(Field f);
+  Value& loadMap(MapLevel level);
+  Value readAttribute(MapLevel level, std::string_view key);
+  Value readMap(MapLevel level) const;
+  void writeBack(MapLevel level);
+  flat::DictionaryIndex& dict();
+  flat::Batch& writable(const Expr& at);
+
+  Value math(const Expr& e);
+  Value index(const Expr& at, Value v, const std::vector<ExprPtr>& keys, size_t from);
+
+  const flat::Batch& b_;
+  flat::Batch* mut_;  // null when read-only
+  Item item_;
+  Frame frame_;
+  Value cache_ = Value::map();
+  std::array<MapSlot, kMapLevels> maps_;
+  std::optional<flat::DictionaryIndex> dict_;
+  std::vector<std::vector<int8_t>> memo_;  // [slot][stack index]: -1 unknown, 0 false, 1 true
+  std::unordered_map<std::string, flat::Range> interned_lists_;  // sample/profile lists written so far
+};
+
+}  // namespace proflow::ottl

@@ -1,0 +1,127 @@
+#include "core/ottl/program.h"
+
+#include "core/ottl/compiler.h"
+#include "core/ottl/parser.h"
+
+namespace proflow::ottl {
+
+std::optional<ErrorMode> parseErrorMode(std::string_view s) {
+  if (s == "ignore") return ErrorMode::kIgnore;
+  if (s == "silent") return ErrorMode::kSilent;
+  if (s == "propagate") return ErrorMode::kPropagate;
+  return std::nullopt;
+}
+
+void RunStats::record(const std::string& text, const EvalError& e) {
+  if (errors++ == 0) first_error = "'" + text + "' column " + std::to_string(e.column) + ": " + e.message;
+}
+
+namespace {
+
+// Parses and binds conditions through `compiler`; appends failures to `errors`.
+template <class Out>
+void compileConditions(Compiler& compiler, const std::vector<std::string>& texts, Out& out,
+                       std::vector<CompileError>* errors) {
+  for (size_t i = 0; i < texts.size(); ++i) {
+    ExprPtr expr;
+    ParseError e = parseCondition(texts[i], &expr);
+    if (e.ok()) e = compiler.bindCondition(*expr);
+    if (!e.ok()) {
+      errors->push_back({i, true, e.column, e.message});
+      continue;
+    }
+    out.push_back({std::move(expr), texts[i]});
+  }
+}
+
+}  // namespace
+
+std::optional<ConditionSet> ConditionSet::compile(std::optional<ContextKind> context,
+                                                  const std::vector<std::string>& conditions,
+                                                  std::vector<CompileError>* errors) {
+  const size_t before = errors->size();
+  Compiler compiler(context);
+  ConditionSet set;
+  compileConditions(compiler, conditions, set.conditions_, errors);
+  if (errors->size() != before) return std::nullopt;
+  set.context_ = context.value_or(compiler.deepest());
+  set.memo_slots_ = compiler.memoSlots();
+  return set;
+}
+
+bool ConditionSet::matches(Evaluator& ev, const Item& item, RunStats* stats, bool* failed) const {
+  ev.begin(item);
+  for (const auto& c : conditions_) {
+    try {
+      if (ev.test(*c.expr)) return true;
+    } catch (const EvalError& e) {
+      stats->record(c.text, e);
+      if (failed) {
+        *failed = true;
+        return false;
+      }
+    }
+  }
+  return false;
+}
+
+std::vector<bool> ConditionSet::matchResources(const flat::Batch& b, RunStats* stats) const {
+  std::vector<bool> out(b.resources.size(), false);
+  Evaluator ev(b, memo_slots_);
+  for (uint32_t r = 0; r < b.resources.size(); ++r) out[r] = matches(ev, Item{r}, stats);
+  return out;
+}
+
+std::optional<StatementGroup> StatementGroup::compile(std::optional<ContextKind> context,
+                                                      const std::vector<std::string>& conditions,
+                                                      const std::vector<std::string>& statements,
+                                                      std::vector<CompileError>* errors) {
+  const size_t before = errors->size();
+  Compiler compiler(context);
+  StatementGroup g;
+  compileConditions(compiler, conditions, g.conditions_.conditions_, errors);
+  for (size_t i = 0; i < statements.size(); ++i) {
+    Statement s;
+    ParseError e = parseStatement(statements[i], &s);
+    if (e.ok()) e = compiler.bindStatement(s);
+    if (!e.ok()) {
+      errors->push_back({i, false, e.column, e.message});
+      continue;
+    }
+    g.statements_.push_back({std::move(s), statements[i]});
+  }
+  if (errors->size() != before) return std::nullopt;
+  g.context_ = context.value_or(compiler.deepest());
+  g.memo_slots_ = compiler.memoSlots();
+  g.conditions_.context_ = g.context_;
+  return g;
+}
+
+Status StatementGroup::run(flat::Batch& batch, ErrorMode mode, RunStats* stats) const {
+  Evaluator ev(batch, memo_slots_);
+  Status result;
+  forEachItem(batch, context_, [&](const Item& item) {
+    if (!result.isOk()) return;
+    bool failed = false;
+    if (!conditions_.empty() && !conditions_.matches(ev, item, stats, mode == ErrorMode::kPropagate ? &failed : nullptr)) {
+      if (failed) result = Status::invalid("transform: " + stats->first_error);
+      return;
+    }
+    ev.begin(item);
+    for (const auto& s : statements_) {
+      try {
+        ev.execute(s.statement);
+      } catch (const EvalError& e) {
+        stats->record(s.text, e);
+        if (mode == ErrorMode::kPropagate) {
+          result = Status::invalid("transform: " + stats->first_error);
+          break;
+        }
+      }
+    }
+    ev.end();
+  });
+  return result;
+}
+
+}  // namespace proflow::ottl
