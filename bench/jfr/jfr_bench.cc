@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "core/formats/jfr/chunk_reader.h"
+#include "core/flat/flat_convert.h"
 #include "core/formats/jfr/folded.h"
 #include "core/formats/jfr/flat_converter.h"
 #include "core/formats/jfr/otlp_converter.h"
@@ -135,10 +136,10 @@ int main(int argc, char** argv) {
   if (!stream || parse_only || floor || !fold.empty()) bytes = readAll(argv[1]);
   if (floor) return floorReport(bytes, iterations);
   if (!fold.empty()) {
-    proflow::otlp::Request req;
-    auto r = proflow::jfr::convertToOtlp(bytes, {}, &req);
+    proflow::flat::Batch batch;
+    auto r = proflow::jfr::convertToFlat(bytes, {}, &batch);
     proflow::jfr::FoldOptions o{fold, period_type, /*count_events=*/true, /*with_lines=*/false};
-    std::fputs(proflow::jfr::formatFolded(proflow::jfr::foldStacks(req, o)).c_str(), stdout);
+    std::fputs(proflow::jfr::formatFolded(proflow::jfr::foldStacks(batch, o)).c_str(), stdout);
     if (!r.ok) std::fprintf(stderr, "error: %s\n", r.error.toString().c_str());
     return r.ok ? 0 : 1;
   }
@@ -173,7 +174,12 @@ int main(int argc, char** argv) {
       size = bytes.size();
     }
     // The pprof-like aggregation the JDK side also does: fold each converted profile's stacks.
-    if (!flat) folded_stacks = proflow::jfr::foldStacks(req, {"cpu", {}, true, false}).size();
+    // (The request is folded through its flat form: folding reads the flat batch only.)
+    if (!flat) {
+      proflow::flat::Batch folded;
+      if (!proflow::flat::fromRequest(req, &folded).isOk()) std::fprintf(stderr, "error: request does not convert\n");
+      folded_stacks = proflow::jfr::foldStacks(folded, {"cpu", {}, true, false}).size();
+    }
     double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     best = std::min(best, s);
     best_cpu = std::min(best_cpu, cpuNow() - c0);

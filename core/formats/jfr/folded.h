@@ -9,7 +9,6 @@
 #include <string_view>
 
 #include "core/flat/flat_batch.h"
-#include "core/model/otlp_types.h"
 
 namespace proflow::jfr {
 
@@ -22,8 +21,6 @@ struct FoldOptions {
 };
 
 // Stack (frames root first, inlined frames expanded, joined by ';') -> value.
-std::map<std::string, int64_t> foldStacks(const otlp::Request& request, const FoldOptions& options);
-// The same from a flat batch (what `proflow convert` holds).
 std::map<std::string, int64_t> foldStacks(const flat::Batch& batch, const FoldOptions& options);
 
 // One "stack value" line per entry, sorted by stack.

@@ -11,6 +11,7 @@
 
 #include "core/model/dictionary_builder.h"
 #include "core/formats/jfr/folded.h"
+#include "tests/support/fold_request.h"
 #include "core/formats/jfr/otlp_converter.h"
 #include "tests/core/formats/jfr/jdk_json.h"
 #include "tests/core/formats/jfr/mini_json.h"

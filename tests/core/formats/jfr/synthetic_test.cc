@@ -7,6 +7,7 @@
 #include "core/formats/jfr/byte_reader.h"
 #include "core/formats/jfr/chunk_reader.h"
 #include "core/formats/jfr/folded.h"
+#include "tests/support/fold_request.h"
 #include "core/formats/jfr/otlp_converter.h"
 #include "tests/core/formats/jfr/jfr_writer.h"
 

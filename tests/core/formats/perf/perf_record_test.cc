@@ -14,6 +14,7 @@
 #include <set>
 
 #include "core/formats/jfr/folded.h"
+#include "tests/support/fold_request.h"
 #include "core/formats/perf/perf.h"
 #include "tests/core/formats/perf/perf_test_util.h"
 #include "tests/support/daemon.h"
