@@ -63,7 +63,7 @@ struct ProfileSpec {
 constexpr ProfileSpec kSpecs[kProfileCount] = {
     {"cpu", "nanoseconds", "cpu", "nanoseconds", kCpuPeriod},
     {"wall", "nanoseconds", "wall", "nanoseconds", kWallInterval},
-    {"wall", "nanoseconds", "wall", "nanoseconds", kCpuPeriod},  // ExecutionSample with event=wall
+    {"wall", "nanoseconds", "wall", "nanoseconds", kWallInterval},  // ExecutionSample with event=wall
     {"native_method", "nanoseconds", "native_method", "nanoseconds", kNativePeriod},
     {"alloc_in_new_tlab_objects", "count", "space", "bytes", kNoScale},
     {"alloc_in_new_tlab_bytes", "bytes", "space", "bytes", kNoScale},
@@ -81,6 +81,9 @@ constexpr ProfileSpec kSpecs[kProfileCount] = {
     {"malloc_inuse_objects", "count", "space", "bytes", kNoScale},
     {"malloc_inuse_bytes", "bytes", "space", "bytes", kNoScale},
 };
+
+// async-profiler's wall-clock interval when none is set (its CPU default is 10 ms, as the converter's).
+constexpr int64_t kDefaultWallIntervalNanos = 50'000'000;
 
 // "10 ms", "20ms", "1 s", "500 us", "1000000 ns" or a bare number of ns (async-profiler) -> ns; 0 if unknown.
 inline int64_t parseDuration(std::string_view v) {

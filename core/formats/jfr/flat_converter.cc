@@ -647,7 +647,11 @@ void FlatConverter::Impl::finish(std::span<const uint8_t> original) {
                 : cpu_period_ > 0          ? cpu_period_
                                            : opts_.default_period_nanos;
   int64_t native = native_period_ > 0 ? native_period_ : opts_.default_period_nanos;
-  int64_t wall = wall_interval_ > 0 ? wall_interval_ : cpu;
+  // Wall clock without an interval of its own: the sampling interval given, else async-profiler's
+  // wall-clock default (a `0` interval in its settings means "the default" too).
+  int64_t wall = wall_interval_ > 0                                  ? wall_interval_
+                 : opts_.cpu_period_nanos > 0 || cpu_period_ > 0 ? cpu
+                                                                     : kDefaultWallIntervalNanos;
   if (start_nanos_ > end_nanos_) start_nanos_ = end_nanos_ = 0;
   // Every row's attribute list, once: rows refer to it by offset from here.
   attributes_base_ = static_cast<uint32_t>(b.indices.size());

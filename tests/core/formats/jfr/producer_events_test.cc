@@ -31,7 +31,7 @@ std::string enc(const JfrBytes& b) { return b.str(); }
 
 // One chunk: 10 ms CPU period, 20 ms wall interval (async-profiler's settings, then Datadog's
 // configuration saying the same); thread 1; stack 1 whole, stack 2 truncated.
-std::string producerChunk() {
+std::string producerChunk(bool intervals = true) {
   ChunkBuilder b;
   b.addStandardClasses();
   const std::vector<std::pair<uint64_t, std::string>> ticks = {{ids::kTimestamp, "TICKS"}};
@@ -60,9 +60,13 @@ std::string producerChunk() {
   auto setting = [&](const char* name, const char* value) {
     b.event(ids::kActiveSetting, JfrBytes().varint(1000).varint(0).varint(0).varint(0).utf8(name).utf8(value));
   };
-  setting("interval", "5000000");
-  setting("wall", "7000000");
-  b.event(kDdConfig, JfrBytes().varint(1001).varint(0).varint(0).varint(10).varint(20).varint(65536));
+  if (intervals) {
+    setting("interval", "5000000");
+    setting("wall", "7000000");
+    b.event(kDdConfig, JfrBytes().varint(1001).varint(0).varint(0).varint(10).varint(20).varint(65536));
+  } else {
+    setting("interval", "0");  // async-profiler: the default
+  }
   auto stack = [](bool truncated) {
     JfrBytes s;
     s.u8(truncated ? 1 : 0).varint(2);
@@ -148,6 +152,20 @@ TEST_F(ProducerEventsTest, WallSamplesKeepTheirThreadState) {
   // samples x 20 ms; Datadog's MethodSample: weight x 20 ms.
   EXPECT_EQ(wall, (std::map<std::string, V>{{"thread.state=STATE_RUNNABLE ", V{40'000'000, 20'000'000}},
                                             {"thread.state=STATE_SLEEPING ", V{60'000'000, 20'000'000}}}));
+}
+
+// async-profiler's wall clock without an interval: its default, 50 ms.
+TEST(ProducerEventsDefaultsTest, WallClockDefaultsToFiftyMilliseconds) {
+  using V = std::vector<int64_t>;
+  const std::string chunk = producerChunk(/*intervals=*/false);
+  flat::Batch batch;
+  ASSERT_TRUE(convertToFlat(std::span(reinterpret_cast<const uint8_t*>(chunk.data()), chunk.size()), {}, &batch).ok);
+  otlp::Request req;
+  ASSERT_TRUE(flat::toRequest(batch, &req).isOk());
+  EXPECT_EQ(samplesOf(req, "wall"), (std::map<std::string, V>{{"thread.state=STATE_RUNNABLE ", V{100'000'000, 50'000'000}},
+                                                             {"thread.state=STATE_SLEEPING ", V{150'000'000, 50'000'000}}}));
+  EXPECT_EQ(samplesOf(req, "cpu"), (std::map<std::string, V>{{"", V{10'000'000, 20'000'000}},
+                                                            {"jfr.stack_trace.truncated=true ", V{10'000'000, 10'000'000}}}));
 }
 
 TEST_F(ProducerEventsTest, TruncatedStacksAreMarked) {
