@@ -1,6 +1,7 @@
 #include "core/util/json/json_reader.h"
 
 #include <charconv>
+#include <cmath>
 #include <cstdlib>
 #include <cstring>
 
@@ -160,6 +161,11 @@ Token Reader::number() {
   }
   if (pos_ - start > limits_.max_string_bytes) return fail("number longer than the string limit");
   text_ = in_.substr(start, pos_ - start);
+  // A number past the range of a double is refused (as protobuf's parser refuses it, wherever it is).
+  // Only an exponent or a very long integer part can get there, so others are not converted.
+  const bool exponent = text_.find_first_of("eE") != std::string_view::npos;
+  if ((exponent || int_digits > 300) && std::isinf(std::strtod(std::string(text_).c_str(), nullptr)))
+    return fail("number out of the range of a double");
   afterValue();
   return Token::kNumber;
 }

@@ -46,6 +46,7 @@ TEST(JsonReader, TokensOfEveryKind) {
   EXPECT_EQ(tokens(R"("\u00e9\u20ac\ud83d\ude00")"), "s:\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80");
   EXPECT_EQ(tokens("\"caf\xc3\xa9\""), "s:caf\xc3\xa9");
   EXPECT_EQ(tokens("7"), "n:7");
+  EXPECT_EQ(tokens("[1e-400,1e308]"), "[ n:1e-400 n:1e308 ]");
 }
 
 TEST(JsonReader, MalformedDocumentsAreRefusedAtTheirByte) {
@@ -65,6 +66,8 @@ TEST(JsonReader, MalformedDocumentsAreRefusedAtTheirByte) {
       {"\"a\nb\"", "control character in a string at byte 2"},
       {"\"\xff\"", "string is not valid UTF-8 at byte 2"},
       {"[1] 2", "unexpected data after the JSON value at byte 4"},
+      {"[1e400]", "number out of the range of a double at byte 6"},
+      {"[-1E+309]", "number out of the range of a double at byte 8"},
       {"[1 2]", "expected ',' or ']' at byte 3"},
       {"{\"a\":1 \"b\":2}", "expected ',' or '}' at byte 7"},
       {"tru", "unexpected character, expected a value at byte 0"},
