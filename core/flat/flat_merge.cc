@@ -105,32 +105,71 @@ DictionaryIndex::DictionaryIndex(Batch* batch) : b_(batch) {
   if (b.attributes.empty()) b.attributes.emplace_back();
   if (b.stacks.empty()) b.stacks.emplace_back();
 
-  // Existing entries are indexed without comparing them: of duplicates a producer may have sent,
-  // the first one sits earlier on their common probe path, so lookups find it (as DictionaryBuilder).
+}
+
+// A table's entries are indexed on the first use of that table: a caller interning only strings and
+// attributes (an attribute edit) does not pay for hashing every location and stack. Existing entries
+// are indexed without comparing them: of duplicates a producer may have sent, the first one sits
+// earlier on their common probe path, so lookups find it (as DictionaryBuilder).
+IndexSet& DictionaryIndex::ready(Table t) {
+  if (built_ & t) return setOf(t);
+  built_ |= t;
+  const Batch& b = *b_;
   auto add = [](IndexSet& set, uint64_t hash, size_t i) {
     set.intern(hash, [](int32_t) { return false; }, [i] { return static_cast<int32_t>(i); });
   };
-  for (size_t i = 0; i < b.strings.size(); ++i) add(strings_, stringHash(b.view(b.strings[i])), i);
-  for (size_t i = 1; i < b.functions.size(); ++i) add(functions_, functionHash(b.functions[i]), i);
-  for (size_t i = 1; i < b.mappings.size(); ++i)
-    add(mappings_, mappingHash(b.mappings[i], b.indexList(b.mappings[i].attributes)), i);
-  for (size_t i = 1; i < b.locations.size(); ++i) {
-    const Location& l = b.locations[i];
-    add(locations_, locationHash(l, Batch::slice(b.lines, l.lines), b.indexList(l.attributes)), i);
+  switch (t) {
+    case kStrings:
+      for (size_t i = 0; i < b.strings.size(); ++i) add(strings_, stringHash(b.view(b.strings[i])), i);
+      break;
+    case kFunctions:
+      for (size_t i = 1; i < b.functions.size(); ++i) add(functions_, functionHash(b.functions[i]), i);
+      break;
+    case kMappings:
+      for (size_t i = 1; i < b.mappings.size(); ++i)
+        add(mappings_, mappingHash(b.mappings[i], b.indexList(b.mappings[i].attributes)), i);
+      break;
+    case kLocations:
+      for (size_t i = 1; i < b.locations.size(); ++i) {
+        const Location& l = b.locations[i];
+        add(locations_, locationHash(l, Batch::slice(b.lines, l.lines), b.indexList(l.attributes)), i);
+      }
+      break;
+    case kStacks:
+      for (size_t i = 0; i < b.stacks.size(); ++i) add(stacks_, stackHash(b.indexList(b.stacks[i].locations)), i);
+      break;
+    case kLinks:
+      for (size_t i = 0; i < b.links.size(); ++i)
+        add(links_, linkHash(b.view(b.links[i].trace_id), b.view(b.links[i].span_id)), i);
+      break;
+    case kAttributes: {
+      std::string identity;
+      for (size_t i = 1; i < b.attributes.size(); ++i) {
+        attributeIdentity(static_cast<int32_t>(i), identity);
+        add(attributes_, stringHash(identity), i);
+      }
+      break;
+    }
   }
-  for (size_t i = 0; i < b.stacks.size(); ++i) add(stacks_, stackHash(b.indexList(b.stacks[i].locations)), i);
-  for (size_t i = 0; i < b.links.size(); ++i)
-    add(links_, linkHash(b.view(b.links[i].trace_id), b.view(b.links[i].span_id)), i);
-  std::string identity;
-  for (size_t i = 1; i < b.attributes.size(); ++i) {
-    attributeIdentity(static_cast<int32_t>(i), identity);
-    add(attributes_, stringHash(identity), i);
+  return setOf(t);
+}
+
+IndexSet& DictionaryIndex::setOf(Table t) {
+  switch (t) {
+    case kStrings: return strings_;
+    case kFunctions: return functions_;
+    case kMappings: return mappings_;
+    case kLocations: return locations_;
+    case kStacks: return stacks_;
+    case kLinks: return links_;
+    case kAttributes: break;
   }
+  return attributes_;
 }
 
 int32_t DictionaryIndex::string(std::string_view s) {
   Batch& b = *b_;
-  return strings_.intern(stringHash(s), [&](int32_t i) { return b.string(i) == s; }, [&] {
+  return ready(kStrings).intern(stringHash(s), [&](int32_t i) { return b.string(i) == s; }, [&] {
     b.strings.push_back(b.addBytes(s));
     return static_cast<int32_t>(b.strings.size() - 1);
   });
@@ -138,7 +177,7 @@ int32_t DictionaryIndex::string(std::string_view s) {
 
 int32_t DictionaryIndex::function(const Function& f) {
   Batch& b = *b_;
-  return functions_.intern(functionHash(f), [&](int32_t i) { return sameFunction(b.functions[i], f); }, [&] {
+  return ready(kFunctions).intern(functionHash(f), [&](int32_t i) { return sameFunction(b.functions[i], f); }, [&] {
     b.functions.push_back(f);
     return static_cast<int32_t>(b.functions.size() - 1);
   });
@@ -154,7 +193,7 @@ Range appendList(std::vector<int32_t>& column, std::span<const int32_t> list) {
 
 int32_t DictionaryIndex::mapping(const Mapping& m, std::span<const int32_t> attributes) {
   Batch& b = *b_;
-  return mappings_.intern(
+  return ready(kMappings).intern(
       mappingHash(m, attributes),
       [&](int32_t i) {
         const Mapping& x = b.mappings[i];
@@ -171,7 +210,7 @@ int32_t DictionaryIndex::mapping(const Mapping& m, std::span<const int32_t> attr
 
 int32_t DictionaryIndex::location(const Location& l, std::span<const Line> lines, std::span<const int32_t> attributes) {
   Batch& b = *b_;
-  return locations_.intern(
+  return ready(kLocations).intern(
       locationHash(l, lines, attributes),
       [&](int32_t i) {
         const Location& x = b.locations[i];
@@ -190,7 +229,7 @@ int32_t DictionaryIndex::location(const Location& l, std::span<const Line> lines
 
 int32_t DictionaryIndex::stack(std::span<const int32_t> locations) {
   Batch& b = *b_;
-  return stacks_.intern(stackHash(locations), [&](int32_t i) { return sameSpan(b.indexList(b.stacks[i].locations), locations); },
+  return ready(kStacks).intern(stackHash(locations), [&](int32_t i) { return sameSpan(b.indexList(b.stacks[i].locations), locations); },
                         [&] {
                           b.stacks.push_back(Stack{appendList(b.indices, locations)});
                           return static_cast<int32_t>(b.stacks.size() - 1);
@@ -199,7 +238,7 @@ int32_t DictionaryIndex::stack(std::span<const int32_t> locations) {
 
 int32_t DictionaryIndex::link(std::string_view trace_id, std::string_view span_id) {
   Batch& b = *b_;
-  return links_.intern(
+  return ready(kLinks).intern(
       linkHash(trace_id, span_id),
       [&](int32_t i) { return b.view(b.links[i].trace_id) == trace_id && b.view(b.links[i].span_id) == span_id; },
       [&] {
@@ -218,7 +257,7 @@ void DictionaryIndex::attributeIdentity(int32_t i, std::string& out) const {
 }
 
 int32_t DictionaryIndex::attribute(const std::string& identity, const std::function<int32_t()>& make) {
-  return attributes_.intern(
+  return ready(kAttributes).intern(
       stringHash(identity),
       [&](int32_t i) {
         attributeIdentity(i, cmp_);

@@ -55,7 +55,21 @@ class DictionaryIndex {
   void reserve(const Expected& e);
 
  private:
+  enum Table : uint8_t {
+    kStrings = 1,
+    kFunctions = 2,
+    kMappings = 4,
+    kLocations = 8,
+    kStacks = 16,
+    kLinks = 32,
+    kAttributes = 64,
+  };
+  // The set of table `t`, its existing entries indexed on first use.
+  IndexSet& ready(Table t);
+  IndexSet& setOf(Table t);
+
   Batch* b_;
+  uint8_t built_ = 0;  // tables whose existing entries are indexed
   IndexSet strings_, functions_, mappings_, locations_, stacks_, links_, attributes_;
   mutable std::string cmp_;
   std::string identity_;  // attribute(const Attribute&)'s candidate: one buffer, not an allocation per call

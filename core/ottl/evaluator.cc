@@ -6,10 +6,18 @@
 
 namespace proflow::ottl {
 
-Evaluator::Evaluator(flat::Batch& batch, int memo_slots)
-    : b_(batch), mut_(&batch), memo_(static_cast<size_t>(memo_slots)) {}
+Evaluator::Evaluator(flat::Batch& batch, int memo_slots, BatchEdits* edits)
+    : b_(batch),
+      mut_(&batch),
+      edits_(edits ? edits : &own_edits_),
+      memo_(static_cast<size_t>(memo_slots)),
+      frame_memo_(static_cast<size_t>(memo_slots)) {}
 Evaluator::Evaluator(const flat::Batch& batch, int memo_slots)
-    : b_(batch), mut_(nullptr), memo_(static_cast<size_t>(memo_slots)) {}
+    : b_(batch),
+      mut_(nullptr),
+      edits_(&own_edits_),
+      memo_(static_cast<size_t>(memo_slots)),
+      frame_memo_(static_cast<size_t>(memo_slots)) {}
 
 flat::Batch& Evaluator::writable(const Expr& at) {
   if (!mut_) fail(at, "conditions cannot change the data");
@@ -207,15 +215,30 @@ bool Evaluator::anyFrame(const Expr& call, const Expr& condition) {
   bool found = false;
   for (int32_t loc : b_.indexList(b_.stacks[static_cast<size_t>(stack)].locations)) {
     if (loc <= 0 || static_cast<size_t>(loc) >= b_.locations.size()) continue;
-    const uint32_t lines = std::max<uint32_t>(1, b_.locations[static_cast<size_t>(loc)].lines.size);
-    for (uint32_t line = 0; line < lines && !found; ++line) {
-      frame_ = Frame{loc, line};
-      found = test(condition);
-    }
-    if (found) break;
+    if ((found = locationHolds(call, condition, loc))) break;
   }
   frame_ = saved;
   if (memo) (*memo)[static_cast<size_t>(stack)] = found ? 1 : 0;
+  return found;
+}
+
+// Locations recur across stacks: a frame-only condition is tested once per location of the batch
+// (whether any of its frames, inlined lines included, holds).
+bool Evaluator::locationHolds(const Expr& call, const Expr& condition, int32_t location) {
+  int8_t* memo = nullptr;
+  if (call.memo_slot >= 0) {
+    auto& slot = frame_memo_[static_cast<size_t>(call.memo_slot)];
+    if (slot.size() < b_.locations.size()) slot.resize(b_.locations.size(), -1);
+    memo = &slot[static_cast<size_t>(location)];
+    if (*memo >= 0) return *memo == 1;
+  }
+  const uint32_t lines = std::max<uint32_t>(1, b_.locations[static_cast<size_t>(location)].lines.size);
+  bool found = false;
+  for (uint32_t line = 0; line < lines && !found; ++line) {
+    frame_ = Frame{location, line};
+    found = test(condition);
+  }
+  if (memo) *memo = found ? 1 : 0;
   return found;
 }
 
@@ -225,8 +248,8 @@ int32_t Evaluator::internString(const Expr& at, std::string_view s) {
 }
 
 flat::DictionaryIndex& Evaluator::dict() {
-  if (!dict_) dict_.emplace(mut_);  // indexes the dictionary once, on the first edit that needs it
-  return *dict_;
+  if (!edits_->dict) edits_->dict.emplace(mut_);
+  return *edits_->dict;
 }
 
 }  // namespace proflow::ottl

@@ -23,6 +23,14 @@ struct EvalError {
   int column = 0;
 };
 
+// What the groups run over one batch share: the dictionary index edits intern through (built on the
+// first edit that needs it: indexing a dictionary costs more than most statements) and the
+// attribute lists written so far (samples often end up with the same list: appended once).
+struct BatchEdits {
+  std::optional<flat::DictionaryIndex> dict;
+  std::unordered_map<std::string, flat::Range> lists;
+};
+
 // Where the evaluation stands; kNone for the levels below the item's.
 struct Item {
   uint32_t resource = flat::kNone, scope = flat::kNone, profile = flat::kNone, row = flat::kNone;
@@ -32,7 +40,8 @@ class Evaluator {
  public:
   // `memo_slots`: the program's count of memoizable AnyFrame calls. A batch given as const can
   // only be read: an editor run on it fails.
-  Evaluator(flat::Batch& batch, int memo_slots);
+  // `edits`: shared with other evaluators of the same batch (null: this evaluator's own).
+  Evaluator(flat::Batch& batch, int memo_slots, BatchEdits* edits = nullptr);
   Evaluator(const flat::Batch& batch, int memo_slots);
 
   const flat::Batch& batch() const { return b_; }
@@ -80,6 +89,7 @@ class Evaluator {
   flat::Batch& writable(const Expr& at);
 
   Value math(const Expr& e);
+  bool locationHolds(const Expr& call, const Expr& condition, int32_t location);
   Value index(const Expr& at, Value v, const std::vector<ExprPtr>& keys, size_t from);
 
   const flat::Batch& b_;
@@ -88,9 +98,12 @@ class Evaluator {
   Frame frame_;
   Value cache_ = Value::map();
   std::array<MapSlot, kMapLevels> maps_;
-  std::optional<flat::DictionaryIndex> dict_;
-  std::vector<std::vector<int8_t>> memo_;  // [slot][stack index]: -1 unknown, 0 false, 1 true
-  std::unordered_map<std::string, flat::Range> interned_lists_;  // sample/profile lists written so far
+  BatchEdits own_edits_;
+  BatchEdits* edits_;
+  // Memoized answers of frame-only AnyFrame conditions, -1 unknown, 0 false, 1 true: per stack
+  // ([slot][stack index]) and per location ([slot][location index]).
+  std::vector<std::vector<int8_t>> memo_;
+  std::vector<std::vector<int8_t>> frame_memo_;
 };
 
 }  // namespace proflow::ottl

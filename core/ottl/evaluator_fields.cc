@@ -120,6 +120,7 @@ Value& Evaluator::loadMap(MapLevel level) {
 
 void Evaluator::end() {
   for (int level = 0; level < kMapLevels; ++level) {
+    if (!maps_[level].loaded) continue;
     if (maps_[level].dirty) writeBack(static_cast<MapLevel>(level));
     maps_[level] = MapSlot{};
   }
@@ -140,9 +141,8 @@ void Evaluator::writeBack(MapLevel level) {
   const auto list = diffList(b, attributes::readIndexedAttributes(b, indices), map);
   const std::vector<int32_t> out = attributes::internAttributes(dict(), indices, list);
   if (out == indices) return;
-  // Samples often end up with the same list: each distinct list is appended once.
   std::string key(reinterpret_cast<const char*>(out.data()), out.size() * sizeof(int32_t));
-  auto [it, inserted] = interned_lists_.try_emplace(std::move(key));
+  auto [it, inserted] = edits_->lists.try_emplace(std::move(key));
   if (inserted) {
     it->second = flat::Range{static_cast<uint32_t>(b.indices.size()), static_cast<uint32_t>(out.size())};
     b.indices.insert(b.indices.end(), out.begin(), out.end());

@@ -97,8 +97,8 @@ std::optional<StatementGroup> StatementGroup::compile(std::optional<ContextKind>
   return g;
 }
 
-Status StatementGroup::run(flat::Batch& batch, ErrorMode mode, RunStats* stats) const {
-  Evaluator ev(batch, memo_slots_);
+Status StatementGroup::run(flat::Batch& batch, ErrorMode mode, RunStats* stats, BatchEdits* edits) const {
+  Evaluator ev(batch, memo_slots_, edits);
   Status result;
   forEachItem(batch, context_, [&](const Item& item) {
     if (!result.isOk()) return;

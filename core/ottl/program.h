@@ -106,8 +106,9 @@ class StatementGroup {
   size_t size() const { return statements_.size(); }
 
   // Runs over `batch` in place. Under propagate the first failure stops the run and is returned
-  // (INVALID_ARGUMENT); otherwise failing statements are skipped for that item and counted.
-  Status run(flat::Batch& batch, ErrorMode mode, RunStats* stats) const;
+  // (INVALID_ARGUMENT); otherwise failing statements are skipped for that item and counted. Groups
+  // run over the same batch share `edits` (null: this run's own).
+  Status run(flat::Batch& batch, ErrorMode mode, RunStats* stats, BatchEdits* edits = nullptr) const;
 
  private:
   struct Compiled {

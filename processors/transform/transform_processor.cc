@@ -24,9 +24,10 @@ TransformProcessor::TransformProcessor(const CreateSettings& settings, const Tra
 
 Status TransformProcessor::consume(Batch batch) {
   flat::Batch& b = batch.mutableData();
+  ottl::BatchEdits edits;
   for (const auto& g : groups_) {
     ottl::RunStats stats;
-    Status s = g.group.run(b, g.error_mode, &stats);
+    Status s = g.group.run(b, g.error_mode, &stats, &edits);
     if (stats.errors == 0) continue;
     if (errors_) errors_->add(stats.errors);
     if (g.error_mode == ottl::ErrorMode::kIgnore && settings_.logger)
