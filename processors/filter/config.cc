@@ -1,6 +1,7 @@
 #include "processors/filter/config.h"
 
 #include "core/attributes/named_regex.h"
+#include "core/ottl/config_lists.h"
 
 namespace proflow::processors::filter {
 namespace {
@@ -35,6 +36,11 @@ void FilterConfig::validate(config::ValidationContext& ctx) const {
   checkRegex(ctx, "keep_frames", keep_frames);
   if (!keep_frames.empty() && drop_frames.empty())
     ctx.error("keep_frames", "keep_frames only has an effect together with drop_frames");
+  ottl::checkErrorMode(ctx, "error_mode", error_mode);
+  const bool by_context = !profiles.resource.isNull() || !profiles.profile.isNull() || !profiles.sample.isNull();
+  if (by_context && !profile_conditions.isNull())
+    ctx.error("profile_conditions", "use profile_conditions or profiles.resource/profile/sample, not both (as the Collector requires)");
+  OttlConditions::compile(profiles, profile_conditions, ctx);
 }
 
 }  // namespace proflow::processors::filter

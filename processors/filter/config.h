@@ -5,7 +5,9 @@
 #include <string>
 #include <vector>
 
+#include "core/config/config_node.h"
 #include "core/config/config_reader.h"
+#include "processors/filter/ottl_conditions.h"
 
 namespace proflow::processors::filter {
 
@@ -32,9 +34,16 @@ struct FilterConfig {
   std::vector<MatchRule> drop_samples;   // a sample whose attributes match any rule is dropped
   std::string drop_frames;               // frames whose function name fully matches are cut, with their callees
   std::string keep_frames;               // ... unless the name fully matches this
+  // OTTL conditions in the Collector's shape; what one holds for is dropped.
+  std::string error_mode = "propagate";
+  ProfilesConditions profiles;
+  config::ConfigNode profile_conditions;
 
   template <class V>
   void visit(V& v) {
+    v.field("error_mode", error_mode, "ignore | silent | propagate: what a failing OTTL condition does");
+    v.field("profiles", profiles, "OTTL conditions by context: resource, profile, sample");
+    v.field("profile_conditions", profile_conditions, "OTTL conditions, context inferred from their paths");
     v.field("drop_profiles", drop_profiles, "rules on resource/scope/profile attributes");
     v.field("drop_samples", drop_samples, "rules on sample attributes");
     v.field("drop_frames", drop_frames, "RE2: drop matching frames and everything they called (pprof semantics)");

@@ -16,6 +16,15 @@ proflow::attributes::Regex compile(const std::string& pattern) {
   return re;
 }
 
+OttlConditions compileConditions(const FilterConfig& c) {
+  config::ConfigErrors errors;
+  config::FieldLocations locations;
+  config::ValidationContext ctx(errors, "filter", locations, {});
+  OttlConditions out = OttlConditions::compile(c.profiles, c.profile_conditions, ctx);
+  if (!errors.empty()) throw std::invalid_argument(errors.format());  // validate() reported these already
+  return out;
+}
+
 std::vector<CompiledRule> compileRules(const std::vector<MatchRule>& rules) {
   std::vector<CompiledRule> out;
   for (const auto& r : rules) out.push_back({r, compile(r.regex)});
@@ -37,9 +46,13 @@ FilterProcessor::FilterProcessor(const CreateSettings& settings, const FilterCon
       profile_rules_(compileRules(config.drop_profiles)),
       sample_rules_(compileRules(config.drop_samples)),
       drop_frames_(compile(config.drop_frames)),
-      keep_frames_(compile(config.keep_frames)) {
-  if (auto* t = settings_.telemetry)
+      keep_frames_(compile(config.keep_frames)),
+      conditions_(compileConditions(config)),
+      error_mode_(ottl::parseErrorMode(config.error_mode).value_or(ottl::ErrorMode::kPropagate)) {
+  if (auto* t = settings_.telemetry) {
     pruned_ = &t->counter("filter_pruned_samples_total", "samples whose stack lost frames to drop_frames");
+    condition_errors_ = &t->counter("filter_condition_errors_total", "OTTL conditions that failed on an item");
+  }
 }
 
 bool FilterProcessor::dropProfile(const flat::Batch& b, const flat::ProfileRef& ref) const {
@@ -107,10 +120,30 @@ void FilterProcessor::pruneFrames(flat::Batch& b, const flat::Merger::Selection&
   }
 }
 
+Status FilterProcessor::selectByConditions(const flat::Batch& b, flat::Merger::Selection& keep, Stats& stats) {
+  OttlDrops drops;
+  const bool propagate = error_mode_ == ottl::ErrorMode::kPropagate;
+  const bool complete = conditions_.select(b, keep, propagate, &drops);
+  stats.profiles += drops.profiles;
+  stats.samples += drops.samples;
+  if (drops.errors.errors == 0) return Status::ok();
+  if (condition_errors_) condition_errors_->add(drops.errors.errors);
+  if (!complete) return Status::invalid("filter: " + drops.errors.first_error);
+  if (error_mode_ == ottl::ErrorMode::kIgnore && settings_.logger)
+    log_throttle_.log(*settings_.logger, spdlog::level::warn, "condition",
+                      "filter: " + std::to_string(drops.errors.errors) +
+                          " failed condition(s) taken as false, first: " + drops.errors.first_error);
+  return Status::ok();
+}
+
 Status FilterProcessor::consume(Batch batch) {
   Stats stats;
   flat::Merger::Selection keep;
-  if (!profile_rules_.empty() || !sample_rules_.empty()) select(batch.data(), keep, stats);
+  if (!profile_rules_.empty() || !sample_rules_.empty() || !conditions_.empty()) select(batch.data(), keep, stats);
+  if (!conditions_.empty()) {
+    Status s = selectByConditions(batch.data(), keep, stats);
+    if (!s.isOk()) return s;
+  }
   if (drop_frames_) pruneFrames(batch.mutableData(), keep, stats);
   if (pruned_) pruned_->add(stats.pruned);
   if (stats.profiles || stats.samples) {

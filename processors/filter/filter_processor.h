@@ -11,7 +11,9 @@
 #include "core/component/factory.h"
 #include "core/flat/flat_attributes.h"
 #include "core/flat/flat_merge.h"
+#include "core/telemetry/log_throttle.h"
 #include "processors/filter/config.h"
+#include "processors/filter/ottl_conditions.h"
 
 namespace proflow::processors::filter {
 
@@ -41,6 +43,8 @@ class FilterProcessor final : public Processor {
   bool dropSample(const flat::Batch& b, size_t row) const;
   // Unselects the profiles and samples the rules drop.
   void select(const flat::Batch& b, flat::Merger::Selection& keep, Stats& stats) const;
+  // Then what the OTTL conditions drop; a refusal under error_mode propagate.
+  Status selectByConditions(const flat::Batch& b, flat::Merger::Selection& keep, Stats& stats);
   void pruneFrames(flat::Batch& b, const flat::Merger::Selection& keep, Stats& stats) const;
 
   CreateSettings settings_;
@@ -50,6 +54,10 @@ class FilterProcessor final : public Processor {
   proflow::attributes::Regex drop_frames_;
   proflow::attributes::Regex keep_frames_;
   telemetry::Counter* pruned_ = nullptr;
+  OttlConditions conditions_;
+  ottl::ErrorMode error_mode_ = ottl::ErrorMode::kPropagate;
+  telemetry::Counter* condition_errors_ = nullptr;
+  telemetry::LogThrottle log_throttle_;
 };
 
 }  // namespace proflow::processors::filter
