@@ -141,3 +141,58 @@ profile_statements:
 
 }  // namespace
 }  // namespace proflow::processors::transform
+
+namespace proflow::processors::transform {
+namespace {
+
+flat::Batch resourceWith(const std::vector<std::pair<std::string, std::string>>& attrs) {
+  otlp::Request r = ottl::testing::smallRequest();
+  auto* resource = r.mutable_resource_profiles(0)->mutable_resource();
+  resource->clear_attributes();
+  for (const auto& [k, v] : attrs) {
+    auto* kv = resource->add_attributes();
+    kv->set_key(k);
+    kv->mutable_value()->set_string_value(v);
+  }
+  return ottl::testing::toFlat(r);
+}
+
+// Source: the profiles pipeline of a Collector Helm chart in the wild (tsuga-otel,
+// profiling.config.default, `transform/host_processes`), unchanged.
+TEST(TransformCollectorConfigs, HelmChartHostProcesses) {
+  Harness h(R"~(
+error_mode: ignore
+profile_statements:
+  - context: resource
+    statements:
+      - set(resource.attributes["service.name"], "containerd-shim") where IsMatch(resource.attributes["service.name"], "^containerd-shim-[0-9a-f]{64}$")
+      - set(resource.attributes["service.name"], Concat(["unknown_service", resource.attributes["process.executable.name"]], ":")) where resource.attributes["service.name"] == nil and resource.attributes["process.executable.name"] != nil
+)~");
+  flat::Batch shim = h.run(resourceWith({{"service.name", "containerd-shim-" + std::string(64, 'a')}}));
+  EXPECT_EQ(resourceAttr(shim, "service.name"), "containerd-shim");
+  flat::Batch host = h.run(resourceWith({{"process.executable.name", "nginx"}}));
+  EXPECT_EQ(resourceAttr(host, "service.name"), "unknown_service:nginx");
+  flat::Batch named = h.run(resourceWith({{"service.name", "api"}, {"process.executable.name", "nginx"}}));
+  EXPECT_EQ(resourceAttr(named, "service.name"), "api");
+  EXPECT_EQ(h.metric("proflow_processor_transform_statement_errors_total"), 0);
+}
+
+// Source: the same chart's `transform/service_name`, rendered with serviceNameEnvVar = APP_NAME.
+TEST(TransformCollectorConfigs, HelmChartServiceNameFromEnvironment) {
+  Harness h(R"~(
+error_mode: ignore
+profile_statements:
+  - context: resource
+    statements:
+      - set(resource.attributes["service.name"], resource.attributes["process.environment_variable.APP_NAME"]) where resource.attributes["process.environment_variable.APP_NAME"] != nil and resource.attributes["process.environment_variable.APP_NAME"] != ""
+      - delete_key(resource.attributes, "process.environment_variable.APP_NAME")
+)~");
+  flat::Batch out = h.run(resourceWith({{"service.name", "java"}, {"process.environment_variable.APP_NAME", "billing"}}));
+  EXPECT_EQ(resourceAttr(out, "service.name"), "billing");
+  EXPECT_EQ(resourceAttr(out, "process.environment_variable.APP_NAME"), "<absent>");
+  flat::Batch empty = h.run(resourceWith({{"service.name", "java"}, {"process.environment_variable.APP_NAME", ""}}));
+  EXPECT_EQ(resourceAttr(empty, "service.name"), "java");
+}
+
+}  // namespace
+}  // namespace proflow::processors::transform
