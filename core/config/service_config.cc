@@ -261,6 +261,10 @@ ServiceConfig buildServiceConfig(const ConfigNode& root, const Registry& registr
       errors.add("service.telemetry.logs.encoding", locs["service.telemetry.logs.encoding"],
                  "unknown log encoding '" + logs.encoding + "'; valid: json, text");
     validateStatusConfig(cfg.telemetry.status, "service.telemetry.status", locs, errors);
+    if (const auto& tls = cfg.telemetry.metrics.tls) {
+      ValidationContext ctx(errors, "service.telemetry.metrics.tls", locs, t->location);
+      tls->validate(ctx);
+    }
   }
   if (const ConfigNode* d = service->find("shutdown_timeout")) {
     if (!d->isScalar() || !parseDuration(d->scalar))

@@ -13,6 +13,7 @@
 #include "core/config/config_errors.h"
 #include "core/config/config_node.h"
 #include "core/component/registry.h"
+#include "core/net/tls_config.h"
 #include "core/status/status_config.h"
 
 namespace proflow::config {
@@ -27,13 +28,18 @@ struct LogsConfig {
   }
 };
 
+// The telemetry endpoint (core/telemetry/telemetry_server.h says what it serves to whom).
 struct MetricsConfig {
   std::string address = "127.0.0.1:8888";  // "" or "none" turns the endpoint off
   std::optional<auth::AuthConfig> auth;     // requests must authenticate through this extension
+  std::optional<net::TlsServerConfig> tls;  // absent = plain text
   template <class V>
   void visit(V& v) {
-    v.field("address", address, "host:port serving /metrics and /healthz");
-    v.field("auth", auth, "authenticate scrapes: { authenticator: <extension id> }");
+    v.field("address", address, "host:port serving /metrics, /healthz, the status page and POST /-/reload");
+    v.field("auth", auth,
+            "authenticate every request but GET /healthz: { authenticator: <extension id> }; required for the "
+            "status page's data and reload on a non-loopback address");
+    v.field("tls", tls, "serve HTTPS with this certificate (client_ca_file: clients must present a certificate)");
   }
 };
 

@@ -186,24 +186,25 @@ bool Connection<Stream>::checkHead() {
     if (r.method == req_.method) route_ = &r;
     allow += (allow.empty() ? "" : ", ") + r.method;
   }
+  // Before routing answers and the size and encoding checks: a client without credentials learns
+  // neither which paths and methods exist nor the limits.
+  auto known = std::find_if(shared_->routes.begin(), shared_->routes.end(), matches);
+  const ErrorFormatter* fmt = route_ ? &route_->formatter : known != shared_->routes.end() ? &known->formatter : nullptr;
+  if (opts.authenticate) {
+    if (Status s = opts.authenticate(req_); !s.isOk()) {
+      reject(RejectReason::kUnauthenticated, 401, s, no_body, fmt, {}, opts.www_authenticate);
+      return false;
+    }
+  }
   if (!route_ && allow.empty()) {
     reject(RejectReason::kNotFound, 404, Status(StatusCode::kNotFound, "no handler for path " + req_.path), no_body);
     return false;
   }
-  const Route& any = *std::find_if(shared_->routes.begin(), shared_->routes.end(), matches);
   if (!route_) {
     reject(RejectReason::kMethodNotAllowed, 405,
            Status(StatusCode::kUnimplemented, "method " + req_.method + " not allowed for " + req_.path + "; allowed: " + allow),
-           no_body, &any.formatter, allow);
+           no_body, &known->formatter, allow);
     return false;
-  }
-  if (opts.authenticate) {
-    // Before the size and encoding checks: an unauthenticated client learns nothing about limits.
-    if (Status s = opts.authenticate(req_); !s.isOk()) {
-      std::string challenge = opts.www_authenticate;
-      reject(RejectReason::kUnauthenticated, 401, s, no_body, &route_->formatter, {}, std::move(challenge));
-      return false;
-    }
   }
   auto cl = parser_->content_length();
   if (cl && *cl > opts.max_wire_body_bytes) {

@@ -96,9 +96,9 @@ struct HttpServerOptions {
   std::optional<boost::asio::any_io_executor> decode_executor;
   // TLS (makeServerTlsContext in tls_server.h); null = plain text.
   std::shared_ptr<boost::asio::ssl::context> tls;
-  // Called once a request's headers are read and its route is known, before the body is read (the
-  // request has no body yet). A non-OK status answers 401 with `WWW-Authenticate: www_authenticate`
-  // through the route's error formatter, counted as reason "unauthenticated". Unset: no check.
+  // Called once a request's headers are read, before 404/405 and the body (the request has no body
+  // yet). A non-OK status answers 401 with `WWW-Authenticate: www_authenticate` (through the route's
+  // error formatter, when the path has one), counted as reason "unauthenticated". Unset: no check.
   std::function<Status(const HttpRequest& head)> authenticate;
   std::string www_authenticate;
 };

@@ -6,6 +6,7 @@
 #include <fstream>
 
 #include "core/auth/auth_config.h"
+#include "core/net/tls_server.h"
 #include "core/runtime/cpu_limits.h"
 #include "core/status/last_errors.h"
 #include "core/status/status_api.h"
@@ -72,8 +73,14 @@ Status Service::start() {
     const auth::ServerAuthenticator* authenticator = nullptr;
     s = auth::findServerAuthenticator(*this, metrics_cfg.auth, &authenticator);
     if (!s.isOk()) return Status(s.code(), "telemetry endpoint: " + s.message());
-    telemetry_server_ = std::make_unique<TelemetryServer>(runtime_->io(), metrics_cfg.address, metrics_,
-                                                          [this] { return healthy(); }, authenticator);
+    TelemetryServer::Options options{metrics_cfg.address, authenticator, nullptr, false};
+    if (const auto& tls = metrics_cfg.tls) {
+      s = net::makeServerTlsContext(*tls, &options.tls);
+      if (!s.isOk()) return Status(s.code(), "telemetry endpoint: " + s.message());
+      options.tls_verifies_clients = !tls->client_ca_file.empty();
+    }
+    telemetry_server_ = std::make_unique<TelemetryServer>(runtime_->io(), std::move(options), metrics_,
+                                                          [this] { return healthy(); });
     telemetry_server_->onReload([this](std::function<void(int, std::string)> answer) {
       requestReload("POST /-/reload", [answer](const ReloadOutcome& o) {
         answer(o.applied ? 200 : o.partial ? 500 : 400, o.message);
@@ -97,7 +104,7 @@ void Service::shutdown() {
   {
     std::lock_guard lock(queue_mu_);
     queue_stopping_ = true;
-    queue_.clear();  // their answers are dropped: an HTTP client gets a 500
+    pending_.reset();  // its answers are dropped: an HTTP client gets a 500
   }
   queue_cv_.notify_all();
   if (reload_thread_.joinable()) reload_thread_.join();

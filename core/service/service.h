@@ -3,10 +3,10 @@
 
 #include <atomic>
 #include <condition_variable>
-#include <deque>
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -53,7 +53,9 @@ class Service final : public Host {
   // Same, from a config already loaded and validated.
   ReloadOutcome apply(config::ServiceConfig next, const std::string& trigger);
   // Queues a reload on the service's reload thread (signal handlers, the telemetry endpoint, the file
-  // watcher): `done`, if any, gets the outcome there.
+  // watcher): `done`, if any, gets the outcome there. Requests coalesce: while one reload runs, every
+  // request made meanwhile joins one pending reload (started once the running one ends, reading the
+  // config as it is then) and all of them get its outcome, so N requests cost at most one more reload.
   void requestReload(std::string trigger, std::function<void(const ReloadOutcome&)> done = {});
 
   // True when every pipeline runs and no component reported a fatal error.
@@ -94,9 +96,15 @@ class Service final : public Host {
   telemetry::Counter* reload_failures_ = nullptr;
   telemetry::Gauge* last_reload_success_ = nullptr;
   telemetry::Gauge* last_reload_success_time_ = nullptr;
+  telemetry::Counter* reloads_coalesced_ = nullptr;
+  // The reload waiting for the running one to end: what asked for it and who waits for its outcome.
+  struct PendingReload {
+    std::string trigger;
+    std::vector<std::function<void(const ReloadOutcome&)>> waiting;
+  };
   std::mutex queue_mu_;
   std::condition_variable queue_cv_;
-  std::deque<std::pair<std::string, std::function<void(const ReloadOutcome&)>>> queue_;
+  std::optional<PendingReload> pending_;
   bool queue_stopping_ = false;
   std::thread reload_thread_;
 };

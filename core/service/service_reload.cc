@@ -32,6 +32,8 @@ void Service::registerReloadMetrics() {
       &metrics_.gauge("proflow_config_last_reload_success", "1 when the last reload (or the start) applied its config, else 0");
   last_reload_success_time_ = &metrics_.gauge("proflow_config_last_reload_success_timestamp_seconds",
                                               "Unix time of the last applied config (start or reload)");
+  reloads_coalesced_ = &metrics_.counter("proflow_config_reload_requests_coalesced_total",
+                                         "reload requests that joined a reload already waiting to run");
   last_reload_success_->set(1);
   last_reload_success_time_->set(static_cast<int64_t>(unixSeconds()));
 }
@@ -45,23 +47,29 @@ void Service::requestReload(std::string trigger, std::function<void(const Reload
   {
     std::lock_guard lock(queue_mu_);
     if (queue_stopping_) return;
-    queue_.emplace_back(std::move(trigger), std::move(done));
+    if (pending_) {
+      reloads_coalesced_->add();
+    } else {
+      pending_.emplace();
+      pending_->trigger = std::move(trigger);
+    }
+    if (done) pending_->waiting.push_back(std::move(done));
   }
   queue_cv_.notify_all();
 }
 
 void Service::reloadLoop() {
   for (;;) {
-    std::pair<std::string, std::function<void(const ReloadOutcome&)>> job;
+    PendingReload job;
     {
       std::unique_lock lock(queue_mu_);
-      queue_cv_.wait(lock, [&] { return queue_stopping_ || !queue_.empty(); });
+      queue_cv_.wait(lock, [&] { return queue_stopping_ || pending_.has_value(); });
       if (queue_stopping_) return;
-      job = std::move(queue_.front());
-      queue_.pop_front();
+      job = std::move(*pending_);
+      pending_.reset();
     }
-    ReloadOutcome outcome = reload(job.first);
-    if (job.second) job.second(outcome);
+    const ReloadOutcome outcome = reload(job.trigger);
+    for (const auto& done : job.waiting) done(outcome);
   }
 }
 

@@ -6,6 +6,7 @@
 
 #include "core/auth/server_auth.h"
 #include "core/net/http_server.h"
+#include "core/net/loopback.h"
 
 namespace proflow {
 namespace {
@@ -14,11 +15,23 @@ bool isOpenPath(const net::HttpRequest& head) {
   return (head.method == "GET" || head.method == "HEAD") && head.path == TelemetryServer::kHealthPath;
 }
 
+// Why data and control are off, and how to turn them on.
+std::string dataOffReason(const std::string& address) {
+  return "the telemetry endpoint listens on " + address +
+         ", which is not a loopback address, without an authenticator: set service.telemetry.metrics.auth "
+         "(e.g. a basicauth extension) or tls.client_ca_file, or bind it to 127.0.0.1";
+}
+
+net::HttpResponse refusedForExposure(const std::string& address) {
+  return net::HttpResponse::text(403, "off: " + dataOffReason(address) + "\n");
+}
+
 }  // namespace
 
-TelemetryServer::TelemetryServer(boost::asio::io_context& io, std::string address, telemetry::MetricsRegistry& metrics,
-                                 std::function<bool()> healthy, const auth::ServerAuthenticator* authenticator)
-    : address_(std::move(address)),
+TelemetryServer::TelemetryServer(boost::asio::io_context& io, Options options, telemetry::MetricsRegistry& metrics,
+                                 std::function<bool()> healthy)
+    : address_(std::move(options.address)),
+      serves_data_(options.authenticator || options.tls_verifies_clients || net::isLoopbackEndpoint(address_)),
       metrics_(metrics),
       healthy_(std::move(healthy)),
       requests_(metrics, ComponentKind::kReceiver, "service.telemetry") {
@@ -27,7 +40,9 @@ TelemetryServer::TelemetryServer(boost::asio::io_context& io, std::string addres
   opts.max_request_body_bytes = 4096;  // GET only
   opts.max_wire_body_bytes = 4096;
   opts.max_connections = 64;
-  auth::protectHttpServer(authenticator, &opts);
+  tls_ = options.tls != nullptr;
+  opts.tls = std::move(options.tls);
+  auth::protectHttpServer(options.authenticator, &opts);
   if (opts.authenticate) {
     // Kubernetes probes carry no credentials: the health answer (ok / unhealthy, nothing else) is
     // open; /metrics, the index and every other path need them.
@@ -50,6 +65,7 @@ TelemetryServer::TelemetryServer(boost::asio::io_context& io, std::string addres
     respond(net::HttpResponse::text(ok ? 200 : 503, ok ? "ok\n" : "unhealthy: a pipeline is not running\n"));
   });
   server_->route("POST", "/-/reload", [this](net::HttpRequest&&, net::Responder respond) {
+    if (!serves_data_) return respond(refusedForExposure(address_));
     if (!reload_) return respond(net::HttpResponse::text(404, "reload is not available\n"));
     reload_([respond](int status, std::string body) { respond(net::HttpResponse::text(status, std::move(body))); });
   });
@@ -57,6 +73,14 @@ TelemetryServer::TelemetryServer(boost::asio::io_context& io, std::string addres
 
 void TelemetryServer::route(const std::string& method, const std::string& path, Handler handler,
                             boost::asio::any_io_executor executor) {
+  if (!serves_data_) {
+    // The index below says why; every other path of the page answers the same.
+    if (path != "/")
+      server_->route(method, path, [this](net::HttpRequest&&, net::Responder respond) {
+        respond(refusedForExposure(address_));
+      });
+    return;
+  }
   if (path == "/") has_index_ = true;
   server_->route(method, path, [handler = std::move(handler), executor](net::HttpRequest&& req, net::Responder respond) {
     boost::asio::post(executor, [handler, req = std::move(req), respond]() { respond(handler(req)); });
@@ -68,12 +92,18 @@ TelemetryServer::~TelemetryServer() { stop(); }
 Status TelemetryServer::start() {
   if (!has_index_) {
     has_index_ = true;
-    server_->route("GET", "/", [](net::HttpRequest&&, net::Responder respond) {
-      respond(net::HttpResponse::text(200, "proflow " PROFLOW_VERSION "\n/metrics  Prometheus metrics\n/healthz  health\n"));
+    std::string index = "proflow " PROFLOW_VERSION "\n/metrics  Prometheus metrics\n/healthz  health\n";
+    if (!serves_data_) index += "The status page and POST /-/reload are " + refusedForExposure(address_).body;
+    server_->route("GET", "/", [index](net::HttpRequest&&, net::Responder respond) {
+      respond(net::HttpResponse::text(200, index));
     });
   }
   Status s = server_->start();
-  if (s.isOk()) spdlog::info("telemetry: http://{}/metrics (port {})", address_, server_->port());
+  if (!s.isOk()) return s;
+  spdlog::info("telemetry: {}://{}/metrics (port {})", tls_ ? "https" : "http", address_,
+               server_->port());
+  if (!serves_data_)
+    spdlog::warn("telemetry: the status page's data (/api/*) and POST /-/reload are off: {}", dataOffReason(address_));
   return s;
 }
 

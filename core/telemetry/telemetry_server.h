@@ -1,10 +1,18 @@
-// The self-telemetry endpoint (service.telemetry.metrics.address): GET /metrics (Prometheus text, or
+// The self-telemetry endpoint (service.telemetry.metrics): GET /metrics (Prometheus text, or
 // OpenMetrics with exemplars when the Accept header asks for application/openmetrics-text),
 // GET /healthz (200 when every pipeline runs, else 503), GET / (a short index, unless a route
-// replaces it: the status page, core/status/status_api.h) and, once onReload()
-// set a handler, POST /-/reload (200 applied, 400 refused with every error). With an authenticator
-// (service.telemetry.metrics.auth) every path needs credentials except /healthz, which liveness and
-// readiness probes call without any and which tells only "ok" or "unhealthy".
+// replaces it: the status page, core/status/status_api.h) and, once onReload() set a handler,
+// POST /-/reload (200 applied, 400 refused with every error).
+//
+// Who may ask what:
+// - With an authenticator (service.telemetry.metrics.auth) every path needs credentials except
+//   GET /healthz, which liveness and readiness probes call without any and which tells only "ok"
+//   or "unhealthy". Without credentials every other request gets 401, whether its path exists or not.
+// - Data and control (the status page and its /api/*: every service's flame graphs; POST /-/reload)
+//   are served only when the endpoint is loopback-bound, has an authenticator, or verifies client
+//   certificates (tls.client_ca_file). Otherwise they answer 403 naming the fix, and start() logs
+//   a warning: a shipped config that listens on 0.0.0.0 never hands out profiles or a reload button.
+//   /metrics (counters, no profile data) and /healthz stay served either way.
 // Refused requests are counted under receiver="service.telemetry" (no component id has a dot).
 #pragma once
 
@@ -21,6 +29,10 @@
 #include "core/telemetry/component_telemetry.h"
 #include "core/telemetry/metrics.h"
 
+namespace boost::asio::ssl {
+class context;
+}
+
 namespace proflow {
 
 namespace net {
@@ -34,8 +46,14 @@ class TelemetryServer {
  public:
   static constexpr const char* kHealthPath = "/healthz";
 
-  TelemetryServer(boost::asio::io_context& io, std::string address, telemetry::MetricsRegistry& metrics,
-                  std::function<bool()> healthy, const auth::ServerAuthenticator* authenticator = nullptr);
+  struct Options {
+    std::string address;  // host:port
+    const auth::ServerAuthenticator* authenticator = nullptr;  // null: no credentials asked
+    std::shared_ptr<boost::asio::ssl::context> tls;            // null: plain text
+    bool tls_verifies_clients = false;  // tls.client_ca_file: a client certificate is a credential
+  };
+  TelemetryServer(boost::asio::io_context& io, Options options, telemetry::MetricsRegistry& metrics,
+                  std::function<bool()> healthy);
   ~TelemetryServer();
 
   // Answers POST /-/reload: `reload` runs (or queues) a reload and calls its argument, from any
@@ -43,11 +61,15 @@ class TelemetryServer {
   using ReloadHandler = std::function<void(std::function<void(int status, std::string body)> answer)>;
   void onReload(ReloadHandler reload) { reload_ = std::move(reload); }
 
-  // A further route, authenticated like /metrics, its handler run on `executor` (a worker pool: the
-  // endpoint's I/O thread is the receivers' too). Set before start(); a route for "/" replaces the index.
+  // A further route of data (the status page), authenticated like /metrics, its handler run on
+  // `executor` (a worker pool: the endpoint's I/O thread is the receivers' too); answered 403 when
+  // servesData() is false. Set before start(); a route for "/" replaces the index.
   using Handler = std::function<net::HttpResponse(const net::HttpRequest&)>;
   void route(const std::string& method, const std::string& path, Handler handler,
              boost::asio::any_io_executor executor);
+
+  // False when data and control are off (see the top of this file).
+  bool servesData() const { return serves_data_; }
 
   Status start();
   void stop();
@@ -55,6 +77,8 @@ class TelemetryServer {
 
  private:
   std::string address_;
+  bool serves_data_ = false;
+  bool tls_ = false;
   telemetry::MetricsRegistry& metrics_;
   std::function<bool()> healthy_;
   // Requests the endpoint refused (bad requests, unknown paths, missing credentials) are counted

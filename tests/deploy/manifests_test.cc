@@ -9,6 +9,8 @@
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <map>
 #include <set>
 
@@ -133,6 +135,34 @@ TEST_P(KubernetesManifest, ShipsConfigsThatValidateAndProbesOnTheTelemetryPort) 
       }
     }
   }
+}
+
+// A telemetry endpoint on a non-loopback address serves the status page's data and reload only with
+// an authenticator: every shipped config that listens beyond loopback names one, so its status page
+// works for whoever has the password and for nobody else.
+TEST(ShippedConfigs, TelemetryBeyondLoopbackIsBehindAnAuthenticator) {
+  std::vector<std::pair<std::string, std::string>> configs;  // name -> text
+  for (const char* f : {"config/gateway.yaml", "config/agent.yaml", "config/proflow.yaml", "docker/proflow.yaml"}) {
+    std::ifstream in(fs::path(PROFLOW_SOURCE_DIR) / f);
+    configs.emplace_back(f, std::string(std::istreambuf_iterator<char>(in), {}));
+  }
+  for (const char* f : {"gateway.yaml", "agent-daemonset.yaml", "sidecar-example.yaml"}) {
+    Manifest m = load(f);
+    for (const auto& w : workloads(m)) configs.emplace_back(f, configOf(m, w));
+  }
+  int guarded = 0;
+  for (const auto& [name, text] : configs) {
+    SCOPED_TRACE(name);
+    const YAML::Node metrics = YAML::Load(text)["service"]["telemetry"]["metrics"];
+    ASSERT_TRUE(metrics && metrics["address"]);
+    const std::string address = metrics["address"].as<std::string>();
+    if (address.find("127.0.0.1:") != std::string::npos) continue;
+    ASSERT_TRUE(metrics["auth"]) << address << " without an authenticator";
+    const std::string id = metrics["auth"]["authenticator"].as<std::string>();
+    EXPECT_TRUE(YAML::Load(text)["extensions"][id]) << id;
+    ++guarded;
+  }
+  EXPECT_GE(guarded, 4) << "config/gateway.yaml, docker/proflow.yaml and both DaemonSet/Deployment configs";
 }
 
 INSTANTIATE_TEST_SUITE_P(Deploy, KubernetesManifest,

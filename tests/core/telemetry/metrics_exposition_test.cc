@@ -175,7 +175,7 @@ TEST(Exposition, TheTelemetryEndpointAnswersTheAskedFormat) {
   MetricsRegistry r;
   r.counter("proflow_things_total", "things").add(7);
   {
-    TelemetryServer server(io, "127.0.0.1:0", r, [] { return true; });
+    TelemetryServer server(io, {.address = "127.0.0.1:0"}, r, [] { return true; });
     ASSERT_TRUE(server.start().isOk());
     auto get = [&](const std::string& accept) {
       proflow::testing::RawHeaders headers;
