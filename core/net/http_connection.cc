@@ -190,6 +190,12 @@ bool Connection<Stream>::checkHead() {
   // neither which paths and methods exist nor the limits.
   auto known = std::find_if(shared_->routes.begin(), shared_->routes.end(), matches);
   const ErrorFormatter* fmt = route_ ? &route_->formatter : known != shared_->routes.end() ? &known->formatter : nullptr;
+  if (opts.screen) {
+    if (Status s = opts.screen(req_); !s.isOk()) {
+      reject(RejectReason::kForbidden, 403, s, no_body, fmt);
+      return false;
+    }
+  }
   if (opts.authenticate) {
     if (Status s = opts.authenticate(req_); !s.isOk()) {
       reject(RejectReason::kUnauthenticated, 401, s, no_body, fmt, {}, opts.www_authenticate);

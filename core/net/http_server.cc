@@ -27,6 +27,7 @@ const char* rejectReasonName(RejectReason r) {
     case RejectReason::kInFlightLimit: return "in_flight_limit";
     case RejectReason::kIdleShed: return "idle_connection_shed";
     case RejectReason::kBodyTimeout: return "body_timeout";
+    case RejectReason::kForbidden: return "forbidden";
   }
   return "unknown";
 }

@@ -101,6 +101,9 @@ struct HttpServerOptions {
   // error formatter, when the path has one), counted as reason "unauthenticated". Unset: no check.
   std::function<Status(const HttpRequest& head)> authenticate;
   std::string www_authenticate;
+  // Called before `authenticate`, on the headers: a non-OK status answers 403, counted as reason
+  // "forbidden" (browserRequestScreen in request_origin.h: cross-site writes, rebound host names).
+  std::function<Status(const HttpRequest& head)> screen;
 };
 
 // Why the server refused a request itself (label "reason" of http_rejected_requests_total).
@@ -118,8 +121,9 @@ enum class RejectReason {
   kInFlightLimit,       // 429 + Retry-After: the in-flight byte budget is spent
   kIdleShed,            // an idle or slow-header connection closed to make room for a new one
   kBodyTimeout,         // body not received within read_timeout (idle) or read_body_timeout (total)
+  kForbidden,           // 403: HttpServerOptions::screen refused the request
 };
-inline constexpr int kRejectReasonCount = 13;
+inline constexpr int kRejectReasonCount = 14;
 const char* rejectReasonName(RejectReason r);  // "bad_request", "not_found", ...
 
 class HttpServer {

@@ -1,5 +1,6 @@
 #include "core/net/receiver_server.h"
 
+#include "core/net/request_origin.h"
 #include "core/net/tls_server.h"
 
 namespace proflow::net {
@@ -13,6 +14,7 @@ Status receiverServerOptions(std::string endpoint, size_t max_body_bytes, double
   opts.max_wire_body_bytes = max_body_bytes;
   opts.decompression.max_inflate_ratio = max_inflate_ratio;
   opts.decode_executor = std::move(decode_on);
+  opts.screen = browserRequestScreen(opts.endpoint);
   if (tls) {
     if (Status s = makeServerTlsContext(*tls, &opts.tls); !s.isOk()) return s;
   }

@@ -7,6 +7,7 @@
 #include "core/auth/server_auth.h"
 #include "core/net/http_server.h"
 #include "core/net/loopback.h"
+#include "core/net/request_origin.h"
 
 namespace proflow {
 namespace {
@@ -42,6 +43,8 @@ TelemetryServer::TelemetryServer(boost::asio::io_context& io, Options options, t
   opts.max_connections = 64;
   tls_ = options.tls != nullptr;
   opts.tls = std::move(options.tls);
+  // A web page must not reload the daemon nor, through a rebound DNS name, read its data.
+  opts.screen = net::browserRequestScreen(address_);
   auth::protectHttpServer(options.authenticator, &opts);
   if (opts.authenticate) {
     // Kubernetes probes carry no credentials: the health answer (ok / unhealthy, nothing else) is

@@ -13,6 +13,9 @@
 //   certificates (tls.client_ca_file). Otherwise they answer 403 naming the fix, and start() logs
 //   a warning: a shipped config that listens on 0.0.0.0 never hands out profiles or a reload button.
 //   /metrics (counters, no profile data) and /healthz stay served either way.
+// - Browsers: a cross-site POST (a form on any web page) is refused with 403, and so, on a loopback
+//   address, is a request whose Host is not a loopback name (a DNS name rebound to 127.0.0.1):
+//   core/net/request_origin.h.
 // Refused requests are counted under receiver="service.telemetry" (no component id has a dot).
 #pragma once
 

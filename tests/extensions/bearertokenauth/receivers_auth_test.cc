@@ -106,7 +106,7 @@ TEST_F(ReceiversAuthTest, RefusesBeforeReadingTheBody) {
   asio::ip::tcp::socket sock(io);
   sock.connect({asio::ip::make_address("127.0.0.1"), static_cast<unsigned short>(folded_)});
   const std::string head =
-      "POST /v1/folded HTTP/1.1\r\nHost: x\r\nContent-Length: 10000000000\r\nContent-Type: text/plain\r\n\r\n";
+      "POST /v1/folded HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 10000000000\r\nContent-Type: text/plain\r\n\r\n";
   asio::write(sock, asio::buffer(head));
   std::string response;
   boost::system::error_code ec;
