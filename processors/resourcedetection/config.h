@@ -31,16 +31,17 @@ struct SystemConfig {
 struct ProcessConfig {
   uint32_t cache_size = 4096;
   config::Duration cache_ttl = std::chrono::minutes(1);
-  bool command_line = true;
-  bool command_args = true;
+  // Off by default: command lines carry secrets (passwords, tokens in argv).
+  bool command_line = false;
+  bool command_args = false;
   bool runtime = true;
 
   template <class V>
   void visit(V& v) {
     v.field("cache_size", cache_size, "pids whose process/container attributes are remembered");
     v.field("cache_ttl", cache_ttl, "how long a pid's attributes are trusted (pids are reused)");
-    v.field("command_line", command_line, "set process.command_line (argv joined by spaces)");
-    v.field("command_args", command_args, "set process.command_args (argv as a string array)");
+    v.field("command_line", command_line, "set process.command_line (argv joined by spaces; argv may hold secrets)");
+    v.field("command_args", command_args, "set process.command_args (argv as a string array; argv may hold secrets)");
     v.field("runtime", runtime, "set process.runtime.* from the executable (java release file, Go build info, name)");
   }
 };
@@ -82,6 +83,9 @@ struct K8sConfig {
 struct ResourceDetectionConfig {
   std::vector<std::string> detectors = {"env"};
   bool override = false;
+  // A sender names any pid it likes: what procfs says about that pid (another process's executable,
+  // owner, command line) is attached only when the pipeline's receivers are trusted to name processes.
+  bool trust_pids = false;
   std::string proc_path = "/proc";
   SystemConfig system;
   ProcessConfig process;
@@ -92,6 +96,10 @@ struct ResourceDetectionConfig {
   void visit(V& v) {
     v.field("detectors", detectors, "env, system, process, container, k8s; the first one setting a key wins");
     v.field("override", override, "replace attributes the source already set (default: keep them)");
+    v.field("trust_pids", trust_pids,
+            "true declares every receiver of this pipeline trusted to name processes (e.g. the node's own profiler "
+            "on an endpoint nothing else reaches): the process and container detectors read procfs for the "
+            "process.pid of its resources; false: resources naming a pid get nothing from them");
     v.field("proc_path", proc_path, "procfs root, e.g. /host/proc in a container watching the host's pids");
     v.field("system", system);
     v.field("process", process);

@@ -96,12 +96,17 @@ std::vector<DetectedList> ResourceDetector::detectPid(int64_t pid) const {
 DetectedList ResourceDetector::attributesFor(std::optional<int64_t> pid, PidCache::Clock::time_point now,
                                              bool* detected) {
   PidCache::Value per_pid;
-  if (pid) per_pid = cache_.get(*pid, now, [this](int64_t p) { return detectPid(p); }, detected);
+  // An untrusted sender's pid is never looked up: it could name any process on the machine.
+  if (pid && config_.trust_pids) per_pid = cache_.get(*pid, now, [this](int64_t p) { return detectPid(p); }, detected);
   DetectedList merged;
   for (size_t i = 0; i < kinds_.size(); ++i) {
     bool pid_dependent = kinds_[i] == Kind::kProcess || kinds_[i] == Kind::kContainer;
     // A resource naming a process gets that process's container, never the daemon's own.
-    mergeMissing(merged, pid_dependent && per_pid ? (*per_pid)[i] : static_[i]);
+    if (pid_dependent && pid) {
+      if (per_pid) mergeMissing(merged, (*per_pid)[i]);
+      continue;
+    }
+    mergeMissing(merged, static_[i]);
   }
   return merged;
 }

@@ -6,7 +6,10 @@ namespace proflow::processors::resourcedetection {
 
 ResourceDetectionProcessor::ResourceDetectionProcessor(const CreateSettings& settings,
                                                        const ResourceDetectionConfig& config, ConsumerPtr next)
-    : logger_(settings.logger), detector_(config), next_(std::move(next)) {
+    : logger_(settings.logger),
+      detector_(config),
+      ignores_pids_(!config.trust_pids && (config.has("process") || config.has("container"))),
+      next_(std::move(next)) {
   if (settings.telemetry) {
     changed_ = &settings.telemetry->counter("resourcedetection_changed_resources_total",
                                             "Resources that got detected attributes");
@@ -18,6 +21,9 @@ ResourceDetectionProcessor::ResourceDetectionProcessor(const CreateSettings& set
 Status ResourceDetectionProcessor::start(Host&) {
   for (const auto& problem : detector_.detectStatic())
     if (logger_) logger_->warn("resourcedetection: {}", problem);
+  if (ignores_pids_ && logger_)
+    logger_->info("resourcedetection: trust_pids is false, so resources naming a process.pid get no process or "
+                  "container attributes; set it on a pipeline whose receivers only a trusted profiler reaches");
   return Status::ok();
 }
 

@@ -1,6 +1,7 @@
 // The `resourcedetection` processor: adds where-and-who attributes (host, process, container, pod)
 // to every resource passing through. Pid-independent detectors run once at start(); the process and
-// container detectors run per distinct process.pid and are cached (see PidCache).
+// container detectors run per distinct process.pid, only when the pipeline trusts its senders to
+// name processes (trust_pids), and are cached (see PidCache).
 #pragma once
 
 #include <memory>
@@ -23,6 +24,7 @@ class ResourceDetectionProcessor final : public Processor {
  private:
   std::shared_ptr<spdlog::logger> logger_;
   ResourceDetector detector_;
+  bool ignores_pids_ = false;  // process/container detectors configured, trust_pids false
   ConsumerPtr next_;
   telemetry::Counter* changed_ = nullptr;
   telemetry::Counter* pid_lookups_ = nullptr;

@@ -192,6 +192,36 @@ TEST(KubernetesManifests, AgentsResolveTheGatewaysHeadlessService) {
   EXPECT_TRUE(agent.ofKind("DaemonSet").at(0)["spec"]["template"]["spec"]["hostPID"].as<bool>());
 }
 
+// A pipeline that looks up the pids its senders name (trust_pids) is fed only by receivers on the
+// pod's loopback (a profiler container of the pod), never by the hostPorts applications reach; and
+// no command line (argv may hold secrets) is attached by default.
+TEST(KubernetesManifests, TheAgentTrustsPidsOnlyFromItsPodsLoopback) {
+  Manifest agent = load("agent-daemonset.yaml");
+  const YAML::Node cfg = YAML::Load(configOf(agent, agent.ofKind("DaemonSet").at(0)));
+  auto endpointsOf = [&](const std::string& receiver) {
+    std::vector<std::string> out;
+    const YAML::Node r = cfg["receivers"][receiver];
+    if (r["endpoint"]) out.push_back(r["endpoint"].as<std::string>());
+    if (r["protocols"])
+      for (const auto& p : r["protocols"]) out.push_back(p.second["endpoint"].as<std::string>());
+    return out;
+  };
+  int trusting = 0;
+  for (const auto& p : cfg["service"]["pipelines"]) {
+    for (const auto& proc : p.second["processors"]) {
+      const YAML::Node rd = cfg["processors"][proc.as<std::string>()];
+      if (proc.as<std::string>().rfind("resourcedetection", 0) != 0) continue;
+      EXPECT_FALSE(rd["process"] && rd["process"]["command_line"] && rd["process"]["command_line"].as<bool>());
+      if (!rd["trust_pids"] || !rd["trust_pids"].as<bool>()) continue;
+      ++trusting;
+      for (const auto& r : p.second["receivers"])
+        for (const auto& e : endpointsOf(r.as<std::string>()))
+          EXPECT_EQ(e.rfind("127.0.0.1:", 0), 0u) << p.first.as<std::string>() << ": " << r.as<std::string>() << " on " << e;
+    }
+  }
+  EXPECT_EQ(trusting, 1) << "the node profiler's pipeline";
+}
+
 TEST(KubernetesManifests, GatewayScalesAndIsProtectedAsOneWorkload) {
   Manifest gw = load("gateway.yaml");
   YAML::Node deployment = gw.ofKind("Deployment").at(0);

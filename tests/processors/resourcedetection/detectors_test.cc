@@ -158,7 +158,9 @@ TEST(ProcessDetector, ReadsAFakeProcess) {
                     .comm = "server",
                     .cmdline = bytes("/opt/app/bin/server\0--port\0" "8080\0"),
                     .status = "Name:\tserver\nUid:\t0\t0\t0\t0\nPPid:\t1\n"});
-  auto m = asMap(detectProcess(proc.root(), 4242, ProcessConfig{}));
+  ProcessConfig cfg;
+  cfg.command_line = cfg.command_args = true;
+  auto m = asMap(detectProcess(proc.root(), 4242, cfg));
   EXPECT_EQ(m["process.executable.path"], "/opt/app/bin/server");
   EXPECT_EQ(m["process.executable.name"], "server");
   EXPECT_EQ(m["process.command"], "/opt/app/bin/server");
@@ -173,7 +175,7 @@ TEST(ProcessDetector, OptionsAndMissingPieces) {
   proc.add("7", {.exe = "/usr/bin/python3.11", .cmdline = bytes("python3\0app.py\0"),
                  .status = "Uid:\t3999999\t0\t0\t0\n"});
   ProcessConfig cfg;
-  cfg.command_line = false;
+  cfg.command_args = true;  // command_line stays off, as by default
   auto m = asMap(detectProcess(proc.root(), 7, cfg));
   EXPECT_EQ(m["process.executable.name"], "python3.11");  // no comm: the exe's base name
   EXPECT_EQ(m.count("process.command_line"), 0u);

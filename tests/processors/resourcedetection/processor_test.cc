@@ -132,6 +132,7 @@ TEST(ResourceDetector, ReadsReferencesWritesInline) {
   ResourceDetectionConfig cfg;
   cfg.detectors = {"env", "process", "container"};
   cfg.proc_path = proc.root();
+  cfg.trust_pids = true;
   auto req = testing::makeRequest("ignored", {testing::makeProfile(3)});
   req.mutable_resource_profiles(0)->mutable_resource()->clear_attributes();
   *req.add_resource_profiles() = req.resource_profiles(0);
@@ -208,6 +209,7 @@ TEST(ResourceDetector, OwnContainerOnlyForResourcesWithoutPidAndOnlyWhenAsked) {
   ResourceDetectionConfig cfg;
   cfg.detectors = {"container"};
   cfg.proc_path = proc.root();
+  cfg.trust_pids = true;
   auto make = [] {
     auto req = testing::makeRequest("a", {testing::makeProfile(1)});
     *req.add_resource_profiles() = req.resource_profiles(0);
@@ -241,6 +243,7 @@ TEST(ResourceDetector, PidCacheExpiresAndIsBounded) {
   ResourceDetectionConfig cfg;
   cfg.detectors = {"process"};
   cfg.proc_path = proc.root();
+  cfg.trust_pids = true;
   cfg.process.cache_size = 2;
   cfg.process.cache_ttl = std::chrono::seconds(60);
   ResourceDetector detector(cfg);
@@ -264,6 +267,8 @@ TEST(ResourceDetector, PidCacheExpiresAndIsBounded) {
 TEST(ResourceDetector, RealProcSelf) {
   ResourceDetectionConfig cfg;
   cfg.detectors = {"process", "container"};
+  cfg.trust_pids = true;
+  cfg.process.command_line = cfg.process.command_args = true;
   ResourceDetector detector(cfg);
   detector.detectStatic();
   auto req = testing::makeRequest("me", {testing::makeProfile(1)});
