@@ -20,7 +20,6 @@ void SymbolStoreConfig::validate(config::ValidationContext& ctx) const {
     ctx.error("quota_bytes", "must be at least max_upload_size (" + max_upload_size.str() + ")");
   if (max_in_flight_bytes.bytes != 0 && max_in_flight_bytes.bytes < max_upload_size.bytes)
     ctx.error("max_in_flight_bytes", "must be at least max_upload_size (" + max_upload_size.str() + ") or 0");
-  if (auth_downloads && !auth) ctx.error("auth_downloads", "needs auth: { authenticator: <id> }");
   for (size_t i = 0; i < upstream_debuginfod.size(); ++i) {
     const std::string& u = upstream_debuginfod[i];
     if (u.rfind("http://", 0) != 0 && u.rfind("https://", 0) != 0)

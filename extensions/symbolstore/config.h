@@ -8,7 +8,7 @@
 //       directory: /var/lib/proflow/symbols
 //       max_upload_size: 1GiB
 //       quota_bytes: 20GiB              # least recently used files are evicted beyond it
-//       auth: { authenticator: bearertokenauth/ci }   # uploads only; reads stay open
+//       auth: { authenticator: bearertokenauth/ci }   # uploads and downloads
 //       upstream_debuginfod: [https://debuginfod.debian.net]
 #pragma once
 
@@ -31,7 +31,7 @@ struct SymbolStoreConfig {
   config::ByteSize max_in_flight_bytes = 0;  // 0 = 2 x max_upload_size
   std::optional<net::TlsServerConfig> tls;
   std::optional<auth::AuthConfig> auth;
-  bool auth_downloads = false;
+  bool auth_downloads = true;
   std::vector<std::string> upstream_debuginfod;
   config::Duration upstream_timeout = std::chrono::seconds(30);
   config::Duration upstream_miss_ttl = std::chrono::minutes(5);
@@ -47,8 +47,9 @@ struct SymbolStoreConfig {
     v.field("max_in_flight_bytes", max_in_flight_bytes,
             "memory HTTP uploads and downloads may hold at once (429 beyond); 0 = 2 x max_upload_size");
     v.field("tls", tls, "serve HTTP and gRPC over TLS with this certificate (absent = plain text)");
-    v.field("auth", auth, "authenticate uploads: { authenticator: <extension id> }");
-    v.field("auth_downloads", auth_downloads, "also authenticate debuginfod downloads (default: open)");
+    v.field("auth", auth, "authenticate uploads and downloads: { authenticator: <extension id> }");
+    v.field("auth_downloads", auth_downloads,
+            "with auth, downloads need credentials too (default); false opens debuginfod reads to anyone who reaches it");
     v.field("upstream_debuginfod", upstream_debuginfod,
             "debuginfod servers asked on a miss; what they return is checked and cached in the store");
     v.field("upstream_timeout", upstream_timeout, "deadline of one upstream download");

@@ -5,7 +5,9 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <filesystem>
+#include <fstream>
 #include <vector>
 
 #include "extensions/symbolstore/elf_check.h"
@@ -17,6 +19,19 @@ namespace fs = std::filesystem;
 namespace {
 
 std::string keyOf(const std::string& build_id, Artifact a) { return build_id + "/" + artifactName(a); }
+
+bool sameContent(const std::string& a, const std::string& b) {
+  std::error_code ec1, ec2;
+  if (fs::file_size(a, ec1) != fs::file_size(b, ec2) || ec1 || ec2) return false;
+  std::ifstream fa(a, std::ios::binary), fb(b, std::ios::binary);
+  std::vector<char> ba(1 << 16), bb(1 << 16);
+  while (fa && fb) {
+    fa.read(ba.data(), static_cast<std::streamsize>(ba.size()));
+    fb.read(bb.data(), static_cast<std::streamsize>(bb.size()));
+    if (fa.gcount() != fb.gcount() || !std::equal(ba.begin(), ba.begin() + fa.gcount(), bb.begin())) return false;
+  }
+  return fa.eof() && fb.eof();
+}
 
 }  // namespace
 
@@ -72,16 +87,31 @@ Status FileStore::commit(const std::string& temp_path, const std::string& build_
   }
   const uint64_t size = fs::file_size(temp_path, ec);
   const std::string key = keyOf(build_id, artifact);
-  std::lock_guard lock(mu_);
-  fs::create_directories(fs::path(directory_) / build_id, ec);
-  fs::rename(temp_path, pathOf(key), ec);
-  if (ec) {
-    fs::remove(temp_path, ec);
-    return Status::unavailable("cannot store the file: " + ec.message());
+  const std::string path = pathOf(key);
+  {
+    std::lock_guard lock(mu_);
+    fs::create_directories(fs::path(directory_) / build_id, ec);
+    // link() never replaces: of two uploads of one id only the first lands, whatever their timing.
+    if (::link(temp_path.c_str(), path.c_str()) == 0) {
+      fs::remove(temp_path, ec);
+      insertLocked(key, size);
+      evictLocked(key);
+      return Status::ok();
+    }
   }
-  insertLocked(key, size);
-  evictLocked(key);
-  return Status::ok();
+  const int err = errno;
+  if (err != EEXIST) {
+    fs::remove(temp_path, ec);
+    return Status::unavailable("cannot store the file: " + std::error_code(err, std::generic_category()).message());
+  }
+  // Stored already: the same bytes again are fine (a retried upload), other bytes are refused.
+  const bool same = sameContent(temp_path, path);
+  fs::remove(temp_path, ec);
+  if (same) return Status::ok();
+  if (reason) *reason = "exists";
+  return Status(StatusCode::kFailedPrecondition,
+                build_id + " " + artifactName(artifact) + " is stored already with other content; stored files are "
+                "never replaced");
 }
 
 void FileStore::insertLocked(const std::string& key, uint64_t size) {

@@ -31,9 +31,10 @@ class FileStore {
   // A new, unique path in the store's temp folder (same file system, so commit() is a rename).
   std::string newTempPath();
 
-  // Checks `temp_path` (ELF with GNU build id `build_id`) and moves it into place, replacing an
-  // older copy, then evicts least recently used files beyond the quota. The temp file is gone
-  // afterwards either way. INVALID_ARGUMENT when the check fails (`reason` as in checkElfFile).
+  // Checks `temp_path` (ELF with GNU build id `build_id`) and moves it into place, then evicts least
+  // recently used files beyond the quota. A stored file is never replaced: the same bytes again are
+  // OK, other bytes FAILED_PRECONDITION (`reason` "exists"). The temp file is gone afterwards either
+  // way. INVALID_ARGUMENT when the check fails (`reason` as in checkElfFile).
   Status commit(const std::string& temp_path, const std::string& build_id, Artifact artifact,
                 const char** reason = nullptr);
 

@@ -59,12 +59,13 @@ class GrpcApi::Service final : public pb::DebuginfoService::Service {
     if (req->build_id_type() != pb::BUILD_ID_TYPE_GNU && req->build_id_type() != pb::BUILD_ID_TYPE_UNKNOWN_UNSPECIFIED) {
       resp->set_should_initiate_upload(false);
       resp->set_reason("only GNU build ids are stored");
-    } else if (store_.files().contains(id, artifact) && !req->force()) {
+    } else if (store_.files().contains(id, artifact)) {
+      // `force` does not replace a stored file: that would let any uploader swap another's debug info.
       resp->set_should_initiate_upload(false);
       resp->set_reason("debuginfo already exists");
     } else {
       resp->set_should_initiate_upload(true);
-      resp->set_reason(req->force() ? "upload forced" : "debuginfo not in the store");
+      resp->set_reason("debuginfo not in the store");
     }
     return grpc::Status::OK;
   }
@@ -79,8 +80,8 @@ class GrpcApi::Service final : public pb::DebuginfoService::Service {
       return refuse("too_large", Status::invalid("size " + std::to_string(req->size()) +
                                                  " is larger than max_upload_size (" +
                                                  std::to_string(store_.maxUploadSize()) + " bytes)"));
-    if (store_.files().contains(id, artifact) && !req->force())
-      return grpc::Status(grpc::StatusCode::ALREADY_EXISTS, "debuginfo already exists");
+    if (store_.files().contains(id, artifact))
+      return grpc::Status(grpc::StatusCode::ALREADY_EXISTS, "debuginfo already exists; stored files are never replaced");
     const std::string upload_id = newUploadId();
     {
       std::lock_guard lock(mu_);
@@ -125,7 +126,10 @@ class GrpcApi::Service final : public pb::DebuginfoService::Service {
       std::filesystem::remove(temp, ec);
       return failed;
     }
-    if (Status s = store_.storeFile(temp, id, artifact, "grpc"); !s.isOk()) return toGrpcStatus(s);
+    if (Status s = store_.storeFile(temp, id, artifact, "grpc"); !s.isOk()) {
+      if (s.code() == StatusCode::kFailedPrecondition) return grpc::Status(grpc::StatusCode::ALREADY_EXISTS, s.message());
+      return toGrpcStatus(s);
+    }
     {
       std::lock_guard lock(mu_);
       if (auto it = uploads_.find(msg.info().upload_id()); it != uploads_.end()) it->second.stored = true;

@@ -34,6 +34,7 @@ int httpStatusOf(const Status& s) {
   switch (s.code()) {
     case StatusCode::kInvalidArgument: return 400;
     case StatusCode::kPayloadTooLarge: return 413;
+    case StatusCode::kFailedPrecondition: return 409;  // stored already, with other content
     default: return 503;
   }
 }

@@ -4,6 +4,7 @@
 
 #include "core/auth/server_auth.h"
 #include "core/net/in_flight_budget.h"
+#include "core/net/request_origin.h"
 #include "core/net/tls_server.h"
 #include "extensions/symbolstore/http_api.h"
 
@@ -38,6 +39,7 @@ Status SymbolStoreExtension::start(Host& host) {
       return Status(s.code(), "symbolstore: " + s.message());
   }
   auth::protectHttpServer(authenticator, &opts);
+  opts.screen = net::browserRequestScreen(config_.endpoint);
   if (opts.authenticate && !config_.auth_downloads) {
     opts.authenticate = [check = std::move(opts.authenticate)](const net::HttpRequest& head) {
       return head.method == "GET" ? Status::ok() : check(head);

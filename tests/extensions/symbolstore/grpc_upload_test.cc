@@ -136,15 +136,30 @@ TEST_F(GrpcUploadTest, ParcaUploadFlowStoresTheFileAndDebuginfodServesIt) {
   s = stub_->MarkUploadFinished(context().get(), mark, &done);
   EXPECT_TRUE(s.ok()) << s.error_message();
 
-  // Now known: no second upload, and an InitiateUpload without force says so.
+  // Now known: no second upload, and an InitiateUpload says so, with force too: a stored file is
+  // never replaced.
   ASSERT_TRUE(shouldInitiate(app_.build_id, &should).ok());
   EXPECT_FALSE(should);
   EXPECT_EQ(initiate(app_.build_id, 10, &upload_id).error_code(), grpc::StatusCode::ALREADY_EXISTS);
+  for (bool force : {false, true}) {
+    pb::InitiateUploadRequest req;
+    req.set_build_id(app_.build_id);
+    req.set_size(10);
+    req.set_force(force);
+    pb::InitiateUploadResponse resp;
+    EXPECT_EQ(stub_->InitiateUpload(context().get(), req, &resp).error_code(), grpc::StatusCode::ALREADY_EXISTS);
+    pb::ShouldInitiateUploadRequest should_req;
+    should_req.set_build_id(app_.build_id);
+    should_req.set_force(force);
+    pb::ShouldInitiateUploadResponse should_resp;
+    ASSERT_TRUE(stub_->ShouldInitiateUpload(context().get(), should_req, &should_resp).ok());
+    EXPECT_FALSE(should_resp.should_initiate_upload()) << "force " << force;
+  }
 
   net::HttpClient client({});
   net::HttpResult r = client.request("GET", "http://127.0.0.1:" + std::to_string(ext_->httpPort()) + "/buildid/" +
                                                 app_.build_id + "/debuginfo",
-                                     {}, {}, std::chrono::seconds(10));
+                                     {{"Authorization", "Bearer ci-token"}}, {}, std::chrono::seconds(10));
   EXPECT_EQ(r.http_status, 200);
   EXPECT_EQ(r.body, debug_);
   EXPECT_EQ(service_->metrics().value("proflow_extension_symbolstore_uploads_total",

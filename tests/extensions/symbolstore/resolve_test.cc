@@ -90,6 +90,8 @@ service:
     CommandResult up = run(std::string(PROFLOW_SOURCE_DIR) + "/scripts/upload-symbols --executable --token ci-token " +
                            url_ + " " + app_.unstripped);
     ASSERT_EQ(up.status, 0) << up.output;
+    // Downloads need the token too: libdebuginfod clients send the headers of this file.
+    headers_ = t_.write("debuginfod-headers", "Authorization: Bearer ci-token\n");
   }
 
   std::string script() const { return std::string(PROFLOW_SOURCE_DIR) + "/scripts/upload-symbols"; }
@@ -98,6 +100,7 @@ service:
   App app_;
   std::unique_ptr<Service> gateway_;
   std::string url_;
+  std::string headers_;
 };
 
 TEST_F(ResolveTest, GatewayResolvesFromTheStoreInProcessAndAnAgentThroughDebuginfod) {
@@ -110,6 +113,7 @@ TEST_F(ResolveTest, GatewayResolvesFromTheStoreInProcessAndAnAgentThroughDebugin
                                       {{"extension", "symbolstore"}, {"artifact", "debuginfo"}, {"result", "hit"}}),
             0);
 
+  ::setenv("DEBUGINFOD_HEADERS_FILE", headers_.c_str(), 1);
   auto agent = startService(R"(
 receivers: { fake/agent: {} }
 processors:
@@ -133,7 +137,12 @@ service:
 }
 
 TEST_F(ResolveTest, DebuginfodFindAndEuAddr2lineResolveThroughTheGateway) {
-  const std::string env = "DEBUGINFOD_URLS=" + url_ + " DEBUGINFOD_TIMEOUT=20 DEBUGINFOD_CACHE_PATH=";
+  const std::string env = "DEBUGINFOD_HEADERS_FILE=" + headers_ + " DEBUGINFOD_URLS=" + url_ +
+                          " DEBUGINFOD_TIMEOUT=20 DEBUGINFOD_CACHE_PATH=";
+  // Without the token the gateway gives nothing away.
+  CommandResult anonymous = run("DEBUGINFOD_URLS=" + url_ + " DEBUGINFOD_TIMEOUT=20 DEBUGINFOD_CACHE_PATH=" +
+                                t_.file("cache0") + " debuginfod-find debuginfo " + app_.build_id);
+  EXPECT_NE(anonymous.status, 0) << anonymous.output;
   CommandResult found = run(env + t_.file("cache1") + " debuginfod-find debuginfo " + app_.build_id);
   ASSERT_EQ(found.status, 0) << found.output;
   std::string path = found.output.substr(0, found.output.find('\n'));

@@ -78,7 +78,11 @@ class SymbolStoreHttpTest : public ::testing::Test {
     if (!token.empty()) h.emplace("Authorization", "Bearer " + token);
     return client_.request("PUT", url(path), h, body, std::chrono::seconds(20));
   }
-  net::HttpResult get(const std::string& path) { return client_.request("GET", url(path), {}, {}, std::chrono::seconds(20)); }
+  net::HttpResult get(const std::string& path, const std::string& token = "ci-token") {
+    net::HttpHeaders h;
+    if (!token.empty()) h.emplace("Authorization", "Bearer " + token);
+    return client_.request("GET", url(path), h, {}, std::chrono::seconds(20));
+  }
 
   double metric(const std::string& name, net::HttpHeaders::value_type label) {
     return service_->metrics().value("proflow_extension_" + name, {{"extension", "symbolstore"}, label});
@@ -121,8 +125,42 @@ TEST_F(SymbolStoreHttpTest, StoresUploadsAndServesThemOverDebuginfod) {
   EXPECT_EQ(get("/buildid/ABCDEF/debuginfo").http_status, 400);
   EXPECT_EQ(get("/buildid/" + app_.build_id + "/nonsense").http_status, 400);
   EXPECT_EQ(get("/elsewhere").http_status, 404);
-  // Downloads are open; debuginfod clients send no credentials.
+  // With an authenticator, downloads need credentials as uploads do, and a client without them
+  // learns nothing, not even which paths exist.
   EXPECT_EQ(put("/debuginfo/" + app_.build_id, debug, "").http_status, 401);
+  r = get("/buildid/" + app_.build_id + "/debuginfo", "");
+  EXPECT_EQ(r.http_status, 401);
+  EXPECT_EQ(r.body.find(debug.substr(0, 64)), std::string::npos);
+  EXPECT_EQ(get("/buildid/" + app_.build_id + "/debuginfo", "wrong-token").http_status, 401);
+  EXPECT_EQ(get("/elsewhere", "").http_status, 401);
+}
+
+// Reads open to anyone only when the config says so.
+TEST_F(SymbolStoreHttpTest, DownloadsAreOpenOnlyWithAuthDownloadsFalse) {
+  start(gatewayYaml(t_.file("store"), "    auth_downloads: false\n"));
+  ASSERT_EQ(put("/debuginfo/" + app_.build_id, testing::readFile(app_.debug)).http_status, 201);
+  EXPECT_EQ(get("/buildid/" + app_.build_id + "/debuginfo", "").http_status, 200);
+  EXPECT_EQ(put("/debuginfo/" + app_.build_id, testing::readFile(app_.debug), "").http_status, 401);
+}
+
+// A stored build id keeps its bytes: the same file again is accepted, another file under that id is
+// refused with 409 and changes nothing, whoever uploads it.
+TEST_F(SymbolStoreHttpTest, AStoredBuildIdIsNeverOverwritten) {
+  start(gatewayYaml(t_.file("store")));
+  const std::string debug = testing::readFile(app_.debug), unstripped = testing::readFile(app_.unstripped);
+  ASSERT_NE(debug, unstripped);
+  ASSERT_EQ(buildIdOf(app_.unstripped), app_.build_id) << "both files carry the same build id";
+  ASSERT_EQ(put("/debuginfo/" + app_.build_id, debug).http_status, 201);
+  EXPECT_EQ(put("/debuginfo/" + app_.build_id, debug).http_status, 201) << "a retried upload";
+  net::HttpResult r = put("/debuginfo/" + app_.build_id, unstripped);
+  EXPECT_EQ(r.http_status, 409) << r.body;
+  EXPECT_NE(r.body.find("never replaced"), std::string::npos) << r.body;
+  EXPECT_EQ(get("/buildid/" + app_.build_id + "/debuginfo").body, debug);
+  EXPECT_EQ(testing::readFile(t_.file("store/" + app_.build_id + "/debuginfo")), debug);
+  EXPECT_EQ(service_->metrics().value("proflow_extension_symbolstore_uploads_refused_total",
+                                      {{"extension", "symbolstore"}, {"protocol", "http"}, {"reason", "exists"}}),
+            1);
+  EXPECT_TRUE(fs::is_empty(t_.file("store/.tmp")));
 }
 
 TEST_F(SymbolStoreHttpTest, RefusesWrongBuildIdNonElfOversizedAndUnauthenticatedUploads) {
@@ -290,15 +328,15 @@ TEST_F(SymbolStoreHttpTest, ServesUploadsAndDownloadsOverTls) {
   CommandResult c = run("curl -sS --cacert " + cert + " -o /dev/null -w '%{http_code}' -X PUT -H 'Authorization: Bearer "
                         "ci-token' --data-binary @" + app_.debug + " " + base + "/debuginfo/" + app_.build_id);
   EXPECT_EQ(c.output, "201");
-  c = run("curl -sS --cacert " + cert + " -o " + t_.file("got") + " -w '%{http_code}' " + base + "/buildid/" +
-          app_.build_id + "/debuginfo");
+  c = run("curl -sS --cacert " + cert + " -H 'Authorization: Bearer ci-token' -o " + t_.file("got") +
+          " -w '%{http_code}' " + base + "/buildid/" + app_.build_id + "/debuginfo");
   EXPECT_EQ(c.output, "200");
   EXPECT_EQ(testing::readFile(t_.file("got")), testing::readFile(app_.debug));
   EXPECT_EQ(get("/buildid/" + app_.build_id + "/debuginfo").http_status, 0);  // plain text is not answered
 }
 
 TEST_F(SymbolStoreHttpTest, MissesFallThroughToUpstreamAndAreCached) {
-  start(gatewayYaml(t_.file("upstream")));
+  start(gatewayYaml(t_.file("upstream"), "    auth_downloads: false\n"));  // the client sends no token
   ASSERT_EQ(put("/debuginfo/" + app_.build_id, testing::readFile(app_.debug)).http_status, 201);
   auto upstream = std::move(service_);
   const std::string upstream_url = url("");
@@ -333,7 +371,6 @@ extensions:
     max_upload_size: 2GiB
     quota_bytes: 1GiB
     upstream_debuginfod: [ftp://example.org]
-    auth_downloads: true
 receivers: { otlp: { protocols: { grpc: { endpoint: 127.0.0.1:0 } } } }
 exporters: { debug: {} }
 service:
@@ -344,7 +381,6 @@ service:
   EXPECT_NE(errors.find("directory"), std::string::npos) << errors;
   EXPECT_NE(errors.find("test.yaml:6"), std::string::npos) << errors;  // quota below max_upload_size
   EXPECT_NE(errors.find("test.yaml:7"), std::string::npos) << errors;  // upstream URL
-  EXPECT_NE(errors.find("auth_downloads"), std::string::npos) << errors;
 
   const std::string auth_errors = configErrors(R"(
 extensions:
