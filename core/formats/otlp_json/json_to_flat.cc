@@ -94,6 +94,16 @@ constexpr FieldName kFunction[] = {{},
 constexpr FieldName kLink[] = {{}, {"traceId", "trace_id"}, {"spanId", "span_id"}};
 constexpr FieldName kAttribute[] = {{}, {"keyStrindex", "key_strindex"}, {"value", "value"}, {"unitStrindex", "unit_strindex"}};
 
+// A bool as a string, the words protobuf's parser takes (either case): true/t/yes/y/1, false/f/no/n/0.
+bool boolText(std::string_view s, bool* out) {
+  std::string lower(s.substr(0, 6));
+  for (char& c : lower) c = static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
+  if (s.size() > 5) return false;
+  if (lower == "true" || lower == "t" || lower == "yes" || lower == "y" || lower == "1") return *out = true, true;
+  if (lower == "false" || lower == "f" || lower == "no" || lower == "n" || lower == "0") return *out = false, true;
+  return false;
+}
+
 // An integral JSON number (any form: 12, 1.0, 1e2) or a decimal string (optional '+', leading zeros)
 // as protobuf reads integer fields, within T's range.
 template <class T>
@@ -292,7 +302,7 @@ class Decoder {
   }
   bool boolField(Token t, const char* message, const char* field, bool* out) {
     if (t == Token::kTrue || t == Token::kFalse || t == Token::kNull) return *out = t == Token::kTrue, true;
-    if (t == Token::kString && (r_.text() == "true" || r_.text() == "false")) return *out = r_.text() == "true", true;
+    if (t == Token::kString && boolText(r_.text(), out)) return true;
     return invalid(message, field, "expected true or false, found " + quoted(t));
   }
   bool doubleField(Token t, const char* message, const char* field, double* out) {

@@ -3,7 +3,8 @@
 //
 // Reading follows protobuf's JSON parser for these messages: lowerCamelCase names and the original
 // snake_case names, 64-bit integers as strings or numbers, integral numbers in any JSON form (1e2),
-// doubles as numbers or as "NaN"/"Infinity"/numeric strings, booleans also as "true"/"false", bytes
+// doubles as numbers or as "NaN"/"Infinity"/numeric strings, booleans also as strings ("true", "t",
+// "yes", "y", "1" and their negations, any case), bytes
 // in base64 (standard or URL alphabet, padding optional), traceId/spanId/profileId in hex, null as
 // the field's default, a repeated field given one value as a list of one, unknown fields skipped.
 // Where it differs: the document must be RFC 8259 JSON (protobuf's parser also takes single quotes,

@@ -76,7 +76,7 @@ TEST(OtlpJson, ReadsEverySpellingProtobufReads) {
         "period": "+010", "durationNano": 1e3, "unknownScalar": true, "sampleType": null,
         "samples": [{"values": ["1", 2, -3.0], "stackIndex": "7"}]}]}]},
     "dictionary": {"linkTable": [{}, {"traceId": "5B8EFFF798038103D269B633813FC60C", "span_id": ""}],
-      "stringTable": "only", "attributeTable": [{"value": {"boolValue": "true"}}, {"value": {"doubleValue": "NaN"}},
+      "stringTable": "only", "attributeTable": [{"value": {"boolValue": "true"}}, {"value": {"boolValue": "tRue"}}, {"value": {"boolValue": "N"}}, {"value": {"doubleValue": "NaN"}},
       {"value": {"bytesValue": "AQ-_"}}, {"value": {"stringValue": null}}, {"value": null}]},
     "zzz": "ignored"})";
   const otlp::Request req = decodeToRequest(json);
