@@ -62,11 +62,7 @@ Status PipelineGraph::takeOver(PipelineGraph& running, Host& host, Deadline dead
   for (auto& n : nodes_) {
     if (n.kind != ComponentKind::kExporter || n.change != NodeChange::kChanged) continue;
     Node* old = running.mutableNode(n.key());
-    n.edge->pause(deadline);
-    old->component->shutdown(deadline);
-    old->component.reset();  // frees what the new instance takes over (the queue directory's lock)
-    if (Status s = n.component->start(host); !s.isOk()) note(startError(n, s));
-    n.edge->resume(n.target);
+    if (Status s = replaceExporter(*old, n, host, deadline); !s.isOk()) note(s);
   }
 
   // 3. Kept processors and receivers feed the new chain from now on.
@@ -101,6 +97,34 @@ Status PipelineGraph::takeOver(PipelineGraph& running, Host& host, Deadline dead
   started_ = nodes_.size();
   if (!errors.empty()) return Status::internal(errors);
   return Status::ok();
+}
+
+Status PipelineGraph::replaceExporter(Node& old, Node& n, Host& host, Deadline deadline) {
+  if (!n.edge->pause(deadline)) {
+    // A call still inside the old instance: shutting it down would pull its sender from under that
+    // call, and its queue directory stays locked until it is gone. It keeps serving, with the
+    // settings it runs, and the next reload replaces it again.
+    n.edge->resume(old.target);
+    n.config_owner = std::move(old.config_owner);
+    n.component = std::move(old.component);  // the unstarted replacement goes; it opened nothing
+    n.target = std::move(old.target);
+    n.runs_previous_settings = true;
+    return Status::unavailable("replacing " + describe(n) +
+                               ": calls were still in it at the reload deadline; it keeps its previous settings");
+  }
+  old.component->shutdown(deadline);
+  std::weak_ptr<Component> gone = old.component;
+  old.component.reset();  // frees what the new instance takes over (the queue directory's lock)
+  Status s = gone.expired() ? n.component->start(host)
+                            : Status::internal("the previous instance is still referenced; not starting its replacement");
+  n.edge->resume(n.target);
+  return s.isOk() ? s : startError(n, s);
+}
+
+void keepPreviousSettings(const PipelineGraph& graph, const config::ServiceConfig& previous,
+                          config::ServiceConfig* next) {
+  for (const auto& n : graph.nodes())
+    if (n.runs_previous_settings) next->exporters.at(n.id).settings = previous.exporters.at(n.id).settings;
 }
 
 }  // namespace proflow::graph

@@ -53,7 +53,10 @@ class PipelineGraph {
   //  1. starts the added and changed exporters, processors and extensions (no traffic reaches them
   //     yet); if one fails, they are shut down again and `running` carries on untouched;
   //  2. replaces each changed exporter in place: its edge holds new calls, the old instance drains
-  //     (a persistent queue stays on disk for the new one), the new one starts, the calls go on;
+  //     (a persistent queue stays on disk for the new one), is shut down and destroyed (releasing
+  //     the queue directory's lock), the new one starts, the calls go on. When calls are still
+  //     inside the old instance at `deadline`, it is not shut down: it stays in place with its
+  //     settings (Node::runs_previous_settings) and the result names it;
   //  3. re-points the edges of kept processors and receivers at the new chain;
   //  4. stops removed and changed receivers (freeing their sockets), then starts changed and added
   //     ones;
@@ -77,6 +80,9 @@ class PipelineGraph {
     ConsumerPtr target;
     // Relative to the graph this one was built from; kAdded for a first build.
     NodeChange change = NodeChange::kAdded;
+    // A changed exporter takeOver() could not replace (calls were still inside the old instance at
+    // the deadline): this node runs the previous instance, with the previous graph's settings.
+    bool runs_previous_settings = false;
     NodeKey key() const { return {kind, id, pipeline}; }
   };
   // In start order (tests inspect it).
@@ -88,6 +94,9 @@ class PipelineGraph {
 
  private:
   Node* mutableNode(const NodeKey& key) { return const_cast<Node*>(find(key)); }
+  // takeOver's step 2 for one exporter: `n` takes `old`'s place behind their edge, or, when calls
+  // are still inside `old` at the deadline, `n` keeps running `old` (never shut down under a call).
+  static Status replaceExporter(Node& old, Node& n, Host& host, Deadline deadline);
   struct BuildInputs;
   static Status assemble(const BuildInputs& in, std::unique_ptr<PipelineGraph>* out);
 
@@ -98,5 +107,10 @@ class PipelineGraph {
   size_t pipeline_count_ = 0;
   bool shut_down_ = false;
 };
+
+// After takeOver: each exporter that runs its previous settings gets them back in `next` (the config
+// kept as the running one), so the diff of the next reload sees it changed and replaces it again.
+void keepPreviousSettings(const PipelineGraph& graph, const config::ServiceConfig& previous,
+                          config::ServiceConfig* next);
 
 }  // namespace proflow::graph

@@ -36,10 +36,10 @@ class SwitchConsumer final : public ProfilesConsumer, public DurableAcceptance {
   // New calls are refused (retryable) from now on; returns the previous route.
   RoutePtr close();
   // Until `deadline`, waits for every call that started on `route` to return; false on timeout.
-  bool waitIdle(const RoutePtr& route, Deadline deadline);
+  [[nodiscard]] bool waitIdle(const RoutePtr& route, Deadline deadline);
 
   // Holds new calls until resume(); returns once the calls in progress returned (or the deadline).
-  bool pause(Deadline deadline);
+  [[nodiscard]] bool pause(Deadline deadline);
   // Points at `next` and releases the held calls to it.
   void resume(ConsumerPtr next);
 

@@ -141,6 +141,7 @@ Service::ReloadOutcome Service::apply(config::ServiceConfig next, const std::str
   if (!switched) return refuse(trigger, s.message() + "\n");
   std::unique_ptr<graph::PipelineGraph> previous = std::move(graph_);
   graph_ = std::move(built);
+  graph::keepPreviousSettings(*graph_, *config_, owner.get());
   config_ = owner;
   if (status_) status_->setConfig(owner);
   previous.reset();  // holds nothing that runs any more

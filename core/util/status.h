@@ -28,7 +28,10 @@ enum class StatusCode {
   kPayloadTooLarge = 100,  // proflow-specific: exceeds a size limit (413 / RESOURCE_EXHAUSTED, permanent)
 };
 
-class Status {
+// [[nodiscard]]: every function returning a Status by value warns (an error in our builds, see
+// PROFLOW_WARNINGS) when its caller ignores it; a result deliberately not acted upon is discarded
+// with `(void)` and a comment saying why.
+class [[nodiscard]] Status {
  public:
   Status() = default;
   Status(StatusCode code, std::string message) : code_(code), message_(std::move(message)) {}

@@ -1,5 +1,9 @@
 #include "tests/support/fake_components.h"
 
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
+
 #include <map>
 
 #include "core/flat/flat_merge.h"
@@ -96,16 +100,59 @@ Status FakeReceiver::start(Host&) {
 void FakeReceiver::shutdown(Deadline) { Journal::global().add("shutdown receiver/" + id_); }
 FakeReceiver* FakeReceiver::find(const std::string& id) { return lookup(g_receivers, id); }
 
+void HoldGate::enter() {
+  std::unique_lock lock(mu_);
+  ++entered_;
+  cv_.notify_all();
+  cv_.wait(lock, [&] { return open_; });
+}
+void HoldGate::waitForCalls(int n) {
+  std::unique_lock lock(mu_);
+  cv_.wait(lock, [&] { return entered_ >= n; });
+}
+void HoldGate::release() {
+  std::lock_guard lock(mu_);
+  open_ = true;
+  cv_.notify_all();
+}
+void HoldGate::reset() {
+  std::lock_guard lock(mu_);
+  entered_ = 0;
+  open_ = false;
+}
+HoldGate& HoldGate::global() {
+  static HoldGate g;
+  return g;
+}
+
+FakeExporter::~FakeExporter() {
+  if (lock_fd_ >= 0) ::close(lock_fd_);  // releases the flock
+}
+
 Status FakeExporter::start(Host&) {
   Journal::global().add("start exporter/" + id_);
+  if (cfg_.lock.empty()) return Status::ok();
+  lock_fd_ = ::open(cfg_.lock.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+  if (lock_fd_ < 0 || ::flock(lock_fd_, LOCK_EX | LOCK_NB) != 0)
+    return Status::unavailable("fake exporter: " + cfg_.lock + " is locked by another instance");
   return Status::ok();
 }
-void FakeExporter::shutdown(Deadline) { Journal::global().add("shutdown exporter/" + id_); }
+void FakeExporter::shutdown(Deadline) {
+  std::lock_guard lock(mu_);
+  Journal::global().add("shutdown exporter/" + id_ + (in_flight_ > 0 ? " with calls inside" : ""));
+}
 Status FakeExporter::consume(Batch b) {
   if (cfg_.status == "unavailable") return Status::unavailable("fake exporter says unavailable");
   if (cfg_.status == "invalid") return Status::invalid("fake exporter says invalid");
   if (cfg_.status == "exhausted") return Status::exhausted("fake exporter says full");
-  std::lock_guard lock(mu_);
+  std::unique_lock lock(mu_);
+  if (cfg_.hold) {
+    ++in_flight_;
+    lock.unlock();
+    HoldGate::global().enter();
+    lock.lock();
+    --in_flight_;
+  }
   received_.push_back(std::move(b));
   return Status::ok();
 }

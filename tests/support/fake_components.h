@@ -1,7 +1,9 @@
 // Test components with their factories: they record lifecycle calls into a shared journal and let
-// tests push batches in (FakeReceiver) and see what came out (FakeExporter).
+// tests push batches in (FakeReceiver) and see what came out (FakeExporter). An exporter shut down
+// while a call is inside it journals "shutdown exporter/<id> with calls inside".
 #pragma once
 
+#include <condition_variable>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -30,12 +32,16 @@ struct FakeConfig {
   int value = 0;       // must be >= 0
   bool mutates = false;
   std::string status;  // exporter: "" OK, "unavailable", "invalid", "exhausted"
+  bool hold = false;   // exporter: consume() waits inside until HoldGate::release()
+  std::string lock;    // exporter: a file flock()ed from start() until destruction, as a persistent queue's
   template <class V>
   void visit(V& v) {
     v.field("label", label);
     v.field("value", value);
     v.field("mutates", mutates);
     v.field("status", status);
+    v.field("hold", hold);
+    v.field("lock", lock);
   }
   void validate(config::ValidationContext& ctx) const {
     if (value < 0) ctx.error("value", "must be >= 0");
@@ -56,9 +62,26 @@ class FakeReceiver final : public Receiver {
   ConsumerPtr next_;
 };
 
+// Where the calls into `hold: true` exporters wait: tests see them arrive and let them go.
+class HoldGate {
+ public:
+  void enter();  // counts the call, waits until release()
+  void waitForCalls(int n);
+  void release();
+  void reset();
+  static HoldGate& global();
+
+ private:
+  std::mutex mu_;
+  std::condition_variable cv_;
+  int entered_ = 0;
+  bool open_ = false;
+};
+
 class FakeExporter final : public Exporter {
  public:
   FakeExporter(std::string id, FakeConfig cfg) : id_(std::move(id)), cfg_(std::move(cfg)) {}
+  ~FakeExporter() override;
   Capabilities capabilities() const override { return {cfg_.mutates}; }
   Status start(Host&) override;
   void shutdown(Deadline) override;
@@ -71,6 +94,8 @@ class FakeExporter final : public Exporter {
   FakeConfig cfg_;
   mutable std::mutex mu_;
   std::vector<Batch> received_;
+  int in_flight_ = 0;
+  int lock_fd_ = -1;
 };
 
 // Tags every profile with an attribute and passes it on; declares mutates_data.

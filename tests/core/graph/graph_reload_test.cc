@@ -4,10 +4,12 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <thread>
 
 #include "core/graph/pipeline_graph.h"
 #include "tests/core/graph/graph_fixture.h"
 #include "tests/support/profile_builder.h"
+#include "tests/support/temp_dir.h"
 
 namespace proflow {
 namespace {
@@ -38,6 +40,17 @@ class GraphReloadTest : public testing::GraphFixture {
     EXPECT_TRUE(switched);
     return next;
   }
+
+  // The graph of `cfg`, built and started.
+  std::unique_ptr<graph::PipelineGraph> started(const config::ServiceConfig& cfg) {
+    std::unique_ptr<graph::PipelineGraph> g;
+    Status s = graph::PipelineGraph::build(cfg, runtime_, metrics_, &g);
+    if (s.isOk()) s = g->start(host_);
+    EXPECT_TRUE(s.isOk()) << s.toString();
+    return g;
+  }
+  // `yaml` with the exporter's setting changed.
+  static std::string changed(std::string yaml) { return yaml.replace(yaml.find("value: 1"), 8, "value: 2"); }
 
   static Status push(const std::string& receiver) {
     return FakeReceiver::find(receiver)->push(Batch(testing::makeRequest("svc", {testing::makeProfile(2)})));
@@ -121,12 +134,10 @@ exporters: { fake/out: { value: 1 } }
 service: { pipelines: { profiles: { receivers: [fake], processors: [fake/p], exporters: [fake/out] } } }
 )";
   auto a = load(before);
-  std::unique_ptr<graph::PipelineGraph> g;
-  ASSERT_TRUE(graph::PipelineGraph::build(*a, runtime_, metrics_, &g).isOk());
-  ASSERT_TRUE(g->start(host_).isOk());
+  auto g = started(*a);
   FakeExporter* old_out = FakeExporter::find("fake/out");
   Journal::global().clear();
-  auto b = load(std::string(before).replace(before.find("value: 1"), 8, "value: 2"));
+  auto b = load(changed(before));
   auto next = reload(*g, *a, b);
   const auto j = Journal::global().entries();
   // The old exporter drains before its replacement opens (a persistent queue directory is handed over).
@@ -136,6 +147,64 @@ service: { pipelines: { profiles: { receivers: [fake], processors: [fake/p], exp
   EXPECT_NE(FakeExporter::find("fake/out"), old_out);
   EXPECT_EQ(FakeExporter::find("fake/out")->received().size(), 1u);
   next->shutdown(std::chrono::steady_clock::now());
+}
+
+// A call still inside the exporter at the reload deadline: the old instance is not shut down under
+// it and the new one does not start (it would find the queue directory locked); the old one keeps
+// serving with its settings, and the next reload, once the call returned, replaces it.
+TEST_F(GraphReloadTest, KeepsAnExporterWithACallInsideAtTheDeadline) {
+  testing::HoldGate::global().reset();
+  const testing::TempDir dir;
+  const std::string before = R"(
+receivers: { fake: {} }
+exporters: { fake/out: { value: 1, hold: true, lock: ")" + dir.file("lock") + R"(" } }
+service: { pipelines: { profiles: { receivers: [fake], exporters: [fake/out] } } }
+)";
+  auto a = load(before);
+  auto g = started(*a);
+  FakeExporter* old_out = FakeExporter::find("fake/out");
+  std::thread held([] { EXPECT_TRUE(push("fake").isOk()); });
+  testing::HoldGate::global().waitForCalls(1);
+  Journal::global().clear();
+
+  auto b = load(changed(before));
+  const auto diff = graph::diffConfigs(*a, *b);
+  ASSERT_EQ(diff.change({ComponentKind::kExporter, *ComponentId::parse("fake/out"), ""}), graph::NodeChange::kChanged);
+  std::unique_ptr<graph::PipelineGraph> next;
+  ASSERT_TRUE(graph::PipelineGraph::buildNext(*b, b, *g, diff, runtime_, metrics_, &next).isOk());
+  bool switched = false;
+  // The held call never returns before the deadline, whatever the deadline.
+  Status s = next->takeOver(*g, host_, std::chrono::steady_clock::now(), &switched);
+  EXPECT_TRUE(switched);
+  EXPECT_FALSE(s.isOk());
+  EXPECT_NE(s.message().find("exporter/fake/out: calls were still in it"), std::string::npos) << s.message();
+  const auto j = Journal::global().entries();
+  EXPECT_EQ(count(j, "shutdown exporter/fake/out with calls inside"), 0u);
+  EXPECT_EQ(count(j, "shutdown exporter/fake/out"), 0u);
+  EXPECT_EQ(count(j, "start exporter/fake/out"), 0u);
+  const auto* node = next->find({ComponentKind::kExporter, *ComponentId::parse("fake/out"), ""});
+  ASSERT_NE(node, nullptr);
+  EXPECT_TRUE(node->runs_previous_settings);
+  EXPECT_EQ(node->component.get(), static_cast<Component*>(old_out));
+
+  // The call finishes in the old instance, which goes on taking calls.
+  testing::HoldGate::global().release();
+  held.join();
+  g.reset();
+  ASSERT_TRUE(push("fake").isOk());
+  EXPECT_EQ(old_out->received().size(), 2u);
+
+  // The running config keeps the settings the exporter runs: the same file again replaces it.
+  graph::keepPreviousSettings(*next, *a, b.get());
+  auto c = load(changed(before));
+  Journal::global().clear();
+  auto last = reload(*next, *b, c);
+  const auto j2 = Journal::global().entries();
+  EXPECT_EQ(count(j2, "shutdown exporter/fake/out"), 1u);
+  EXPECT_LT(indexOf(j2, "shutdown exporter/fake/out"), indexOf(j2, "start exporter/fake/out"));
+  ASSERT_TRUE(push("fake").isOk());
+  EXPECT_EQ(FakeExporter::find("fake/out")->received().size(), 1u);
+  last->shutdown(std::chrono::steady_clock::now());
 }
 
 }  // namespace

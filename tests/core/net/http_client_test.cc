@@ -36,7 +36,7 @@ class HttpClientTest : public ::testing::Test {
     });
     server_->route("GET", "/gzip", [](HttpRequest&&, Responder respond) {
       HttpResponse res{200, "text/plain", "", {{"Content-Encoding", "gzip"}}};
-      compression::compress(compression::Codec::kGzip, std::string(1000, 'z'), res.body);
+      EXPECT_TRUE(compression::compress(compression::Codec::kGzip, std::string(1000, 'z'), res.body).isOk());
       respond(std::move(res));
     });
     server_->route("GET", "/hold", [this](HttpRequest&&, Responder respond) { held_.set_value(respond); });

@@ -112,10 +112,10 @@ class ServiceRuntimeConfig : public ::testing::Test {
   void SetUp() override { testing::registerFakes(registry_); }
   std::string load(const std::string& runtime, config::ServiceConfig* cfg) {
     std::string errors;
-    config::loadServiceConfigText("receivers: { fake: {} }\nexporters: { fake: {} }\nservice:\n" + runtime +
-                                      "  pipelines: { profiles: { receivers: [fake], exporters: [fake] } }\n",
-                                  "cfg.yaml", registry_, cfg, &errors);
-    return errors;
+    Status s = config::loadServiceConfigText("receivers: { fake: {} }\nexporters: { fake: {} }\nservice:\n" + runtime +
+                                                 "  pipelines: { profiles: { receivers: [fake], exporters: [fake] } }\n",
+                                             "cfg.yaml", registry_, cfg, &errors);
+    return s.isOk() || !errors.empty() ? errors : s.message();  // the errors listed, else why it failed
   }
   Registry registry_;
 };
