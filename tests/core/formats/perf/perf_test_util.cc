@@ -3,13 +3,8 @@
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 
-#include <elf.h>
-
 #include <chrono>
-#include <cstring>
 #include <filesystem>
-#include <fstream>
-#include <map>
 #include <memory>
 #include <regex>
 #include <sstream>
@@ -22,20 +17,6 @@ namespace proflow::testing {
 namespace {
 
 namespace fs = std::filesystem;
-
-// perf script prints a non-PIE executable's addresses as they are (its code sits at the address its
-// file names), so a system-wide recording that caught such a program (a Go binary, say) compares by
-// raw address there.
-bool isFixedAddressExecutable(const std::string& file) {
-  static std::map<std::string, bool> known;
-  auto [it, added] = known.try_emplace(file, false);
-  if (!added) return it->second;
-  std::ifstream in(file, std::ios::binary);
-  Elf64_Ehdr h{};
-  if (in.read(reinterpret_cast<char*>(&h), sizeof(h)) && std::memcmp(h.e_ident, ELFMAG, SELFMAG) == 0)
-    it->second = h.e_type == ET_EXEC;
-  return it->second;
-}
 
 uint64_t nowNanos() {
   return static_cast<uint64_t>(
@@ -163,8 +144,7 @@ Folded foldBatchByAddress(const flat::Batch& b) {
           // anonymous and no-dso maps: JIT code, heap, stack, SysV shared memory).
           const bool raw = file == "[kernel.kallsyms]" || file == "//anon" || file == "[heap]" ||
                            file.starts_with("/dev/zero") || file.starts_with("/anon_hugepage") ||
-                           file.starts_with("[stack") || file.starts_with("/SYSV") ||
-                           isFixedAddressExecutable(std::string(file));
+                           file.starts_with("[stack") || file.starts_with("/SYSV");
           if (!raw) addr = addr - m.memory_start + m.file_offset;
         }
         std::ostringstream hex;
