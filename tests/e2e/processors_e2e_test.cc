@@ -104,7 +104,7 @@ TEST_F(ProcessorsE2E, ResourceDetectionAddsEnvSystemAndProcessAttributes) {
   testing::ServingGoApp app(go_app);
   ASSERT_GT(app.port(), 0) << app.error();
 
-  auto d = start("  resourcedetection: { detectors: [env, system, process] }\n", "[resourcedetection]",
+  auto d = start("  resourcedetection: { detectors: [env, system, process], trust_pids: true }\n", "[resourcedetection]",
                  {{"OTEL_RESOURCE_ATTRIBUTES", "team=infra,deployment.environment=staging"}});
   ASSERT_TRUE(d->healthy()) << d->log();
   // The source's own deployment.environment must win (override: false is the default).

@@ -80,7 +80,7 @@ service:
   EXPECT_NE(errors.find("cfg.yaml:3:3: receivers.nosuch: unknown receiver type 'nosuch'; known types: fake, fake2"),
             std::string::npos)
       << errors;
-  EXPECT_NE(errors.find("cfg.yaml:5:11: processors.fake.colour: unknown key 'colour'; valid keys: label, mutates, "
+  EXPECT_NE(errors.find("cfg.yaml:5:11: processors.fake.colour: unknown key 'colour'; valid keys: hold, label, lock, mutates, "
                         "status, value"),
             std::string::npos)
       << errors;

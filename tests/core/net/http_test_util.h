@@ -75,7 +75,7 @@ class RawConn {
 };
 
 inline std::string post(const std::string& path, const std::string& body, const std::string& extra_headers = "") {
-  return "POST " + path + " HTTP/1.1\r\nHost: t\r\nContent-Length: " + std::to_string(body.size()) + "\r\n" +
+  return "POST " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: " + std::to_string(body.size()) + "\r\n" +
          extra_headers + "\r\n" + body;
 }
 
