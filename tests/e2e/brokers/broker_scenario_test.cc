@@ -78,10 +78,9 @@ testing::ScenarioResult runKafkaScenario(testing::KafkaMock& mock, int profiles,
 TEST(BrokerScenario, KafkaLosesNothingAcknowledged) {
   testing::KafkaMock mock(3);
   ASSERT_TRUE(mock.ok());
-  auto r = runKafkaScenario(mock, 300, "    partition_key: service\n    compression: lz4\n",
+  runKafkaScenario(mock, 300, "    partition_key: service\n    compression: lz4\n",
                             "    session_timeout: 6s\n    pause_duration: 200ms\n    max_deliver: 2\n"
                             "    consumer_config: { heartbeat.interval.ms: \"500\", max.poll.interval.ms: \"10000\" }\n");
-  EXPECT_GT(r.gatewayMetric("proflow_receiver_kafka_partition_pauses_total"), 0) << r.gateway_metrics;
 }
 
 // Both components at their defaults (only where the brokers are and the group's name), traffic
