@@ -4,6 +4,7 @@
 #include <spdlog/spdlog.h>
 
 #include <cstdio>
+#include <cstdlib>
 
 #include "cmd/proflow/builtins.h"
 #include "cmd/proflow/component_help.h"
@@ -15,6 +16,13 @@
 
 namespace proflow {
 namespace {
+
+// Ends the process without running destructors: a worker still uses the service's state.
+[[noreturn]] void exitNow(int code) {
+  spdlog::info("stopped (without waiting for the request still being processed)");
+  spdlog::shutdown();  // flushes the log
+  std::_Exit(code);
+}
 
 bool buildRegistry(Registry& registry) {
   if (Status s = registerBuiltins(registry); !s.isOk()) {
@@ -130,7 +138,7 @@ int commandRun(const CliArgs& args) {
   });
   if (Status s = service.start(); !s.isOk()) {
     spdlog::error("start-up failed: {}", s.message());
-    service.shutdown();
+    if (!service.shutdown()) exitNow(1);
     return 1;
   }
   std::unique_ptr<ConfigWatcher> watcher;
@@ -151,7 +159,7 @@ int commandRun(const CliArgs& args) {
   }
   spdlog::info("received {}, stopping", sig == SIGTERM ? "SIGTERM" : "SIGINT");
   watcher.reset();
-  service.shutdown();
+  if (!service.shutdown()) exitNow(0);  // a request still runs: do not wait for it, nor free under it
   spdlog::info("stopped");
   return 0;
 }

@@ -25,13 +25,27 @@ Runtime::Runtime(unsigned io_threads, unsigned worker_threads)
 
 Runtime::~Runtime() { stop(); }
 
-void Runtime::stop() {
+bool Runtime::stop(std::chrono::steady_clock::time_point deadline) {
   guard_.reset();
   io_.stop();
   for (auto& t : io_threads_)
     if (t.joinable()) t.join();
   io_threads_.clear();
-  workers_.join();
+  if (!workers_joined_.valid()) {
+    std::promise<void> joined;
+    workers_joined_ = joined.get_future().share();
+    workers_joiner_ = std::thread([this, joined = std::move(joined)]() mutable {
+      setThreadName("worker-join");
+      workers_.join();
+      joined.set_value();
+    });
+  }
+  if (deadline == std::chrono::steady_clock::time_point::max())
+    workers_joined_.wait();
+  else if (workers_joined_.wait_until(deadline) != std::future_status::ready)
+    return false;
+  if (workers_joiner_.joinable()) workers_joiner_.join();
+  return true;
 }
 
 }  // namespace proflow

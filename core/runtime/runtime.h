@@ -5,6 +5,8 @@
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/thread_pool.hpp>
 
+#include <chrono>
+#include <future>
 #include <memory>
 #include <optional>
 #include <thread>
@@ -23,14 +25,20 @@ class Runtime {
   boost::asio::io_context& io() { return io_; }
   boost::asio::thread_pool& workers() { return workers_; }
 
-  // Stops the I/O threads and waits for queued worker tasks. Components shut down before this.
-  void stop();
+  // Stops the I/O threads and waits for the worker tasks queued or running, until `deadline`.
+  // Components shut down before this. False when a task still runs at the deadline (a request
+  // stuck in a slow peer or a long parse): its thread is left to it, so the caller must keep what
+  // the task uses alive (the daemon exits at once instead). Called again, it waits again.
+  bool stop(std::chrono::steady_clock::time_point deadline = std::chrono::steady_clock::time_point::max());
 
  private:
   boost::asio::io_context io_;
   std::optional<boost::asio::executor_work_guard<boost::asio::io_context::executor_type>> guard_;
   std::vector<std::thread> io_threads_;
   boost::asio::thread_pool workers_;
+  // Joins the worker pool (started by the first stop()), so stop() can give up at its deadline.
+  std::thread workers_joiner_;
+  std::shared_future<void> workers_joined_;
 };
 
 }  // namespace proflow

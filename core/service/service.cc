@@ -100,7 +100,7 @@ Status Service::start() {
   return Status::ok();
 }
 
-void Service::shutdown() {
+bool Service::shutdown() {
   {
     std::lock_guard lock(queue_mu_);
     queue_stopping_ = true;
@@ -110,7 +110,7 @@ void Service::shutdown() {
   if (reload_thread_.joinable()) reload_thread_.join();
   std::lock_guard reload_lock(reload_mu_);  // a reload from another thread finishes first
   std::lock_guard lock(shutdown_mu_);
-  if (shut_down_) return;
+  if (shut_down_) return !workers_left_running_;
   shut_down_ = true;
   healthy_ = false;
   const auto deadline = std::chrono::steady_clock::now() + config_->shutdown_timeout.value;
@@ -119,12 +119,26 @@ void Service::shutdown() {
     graph_->shutdown(deadline);
   }
   if (telemetry_server_) telemetry_server_->stop();
-  if (runtime_) runtime_->stop();
+  if (runtime_ && !runtime_->stop(deadline)) {
+    // A request still runs on a worker (a peer that does not answer, a parse that takes long): it
+    // uses the graph, so nothing it may touch is destroyed. The process exits instead of waiting.
+    spdlog::warn("shutdown: a request was still being processed after service.shutdown_timeout ({}); "
+                 "it is left unfinished (its client gets no answer and retries)",
+                 config_->shutdown_timeout.str());
+    workers_left_running_ = true;
+    (void)graph_.release();  // deliberately leaked, see above
+    (void)telemetry_server_.release();
+    (void)runtime_.release();
+    (void)status_.release();
+    (void)tap_.release();
+    return false;
+  }
   graph_.reset();
   telemetry_server_.reset();
   runtime_.reset();
   status_.reset();
   tap_.reset();
+  return true;
 }
 
 uint16_t Service::telemetryPort() const { return telemetry_server_ ? telemetry_server_->port() : 0; }

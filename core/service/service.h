@@ -34,8 +34,10 @@ class Service final : public Host {
   // Builds the graph and starts it (extensions, exporters, ..., receivers last), then the telemetry
   // endpoint (after the extensions, which may authenticate its requests).
   Status start();
-  // Receivers stop first; queues drain until service.shutdown_timeout. Idempotent.
-  void shutdown();
+  // Receivers stop first; queues drain until service.shutdown_timeout. Idempotent. False when a
+  // worker task (a request being processed) still ran at the deadline: the graph and the threads
+  // are then left alive for it (never destroyed under it), and the caller should exit the process.
+  bool shutdown();
 
   // --- Reload (see core/README.md, "Reload") ---
   // Reads the whole config again (every --config file); fills `errors` with one line per problem.
@@ -87,6 +89,7 @@ class Service final : public Host {
   std::atomic<bool> healthy_{false};
   std::mutex shutdown_mu_;
   bool shut_down_ = false;
+  bool workers_left_running_ = false;
 
   // Reloads: one at a time, never during shutdown.
   std::mutex reload_mu_;
