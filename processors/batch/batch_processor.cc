@@ -15,6 +15,15 @@ constexpr std::chrono::milliseconds kMaxBackoff{5000};
 
 int64_t ticks(std::chrono::steady_clock::time_point t) { return t.time_since_epoch().count(); }
 
+// Whether merging `incoming` into `pending` keeps the result addressable: a flat batch's arena and
+// columns use 32-bit offsets, and every entry takes at least a byte of its memory, so two batches
+// holding less than 4 GiB together cannot pass them. max_buffered_bytes (at most 2 GiB) keeps
+// merges below this; the check makes a merge that would pass it start a new request (or be
+// refused, retryable, when its caller waits for the flush) instead of overflowing.
+bool addressable(const flat::Batch& pending, const Batch& incoming) {
+  return pending.memoryBytes() + incoming.byteSize() <= UINT32_MAX;
+}
+
 }  // namespace
 
 BatchProcessor::BatchProcessor(const CreateSettings& settings, const BatchProcessorConfig& config, ConsumerPtr next)
@@ -108,6 +117,13 @@ Status BatchProcessor::consumePart(Shard& shard, Batch batch, const BatchCounts&
       lock.unlock();
       return refuse();
     }
+    if (shard.pending && !addressable(shard.pending->merged, batch)) {
+      lock.unlock();
+      release(counts.profiles, bytes);
+      return Status::exhausted("batch processor " + settings_.id.str() +
+                               ": the pending request cannot take this batch without passing the 32-bit offsets "
+                               "of a batch; retry after its flush");
+    }
     mergeLocked(shard, batch, counts.profiles, bytes);
     return flushAndWait(shard, lock);
   }
@@ -153,6 +169,8 @@ void BatchProcessor::combineLocked(Shard& shard, std::optional<Inboxed> own) {
     own.reset();
     if (parts.empty()) break;
     for (auto& p : parts) {
+      // A part that would take the pending request past a batch's 32-bit offsets starts the next one.
+      if (shard.pending && !addressable(shard.pending->merged, p.batch)) handOff(cutLocked(shard));
       started_pending = started_pending || !shard.pending;
       mergeLocked(shard, p.batch, p.profiles, p.bytes);
       // Handed to the sender under the shard's lock, so one shard's requests reach it in cut order.

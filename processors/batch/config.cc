@@ -8,6 +8,10 @@ namespace proflow::processors::batch {
 namespace {
 
 constexpr uint32_t kMaxShards = 1024;
+// A shard's merged batch holds at most max_buffered_bytes (or one larger incoming batch, taken
+// alone), and flat batches address their arena and columns with 32-bit offsets (core/flat): 2 GiB
+// keeps every merged batch well inside them.
+constexpr uint64_t kMaxBufferedBytes = uint64_t{2} << 30;
 
 }  // namespace
 
@@ -16,6 +20,9 @@ void BatchProcessorConfig::validate(config::ValidationContext& ctx) const {
     ctx.error("send_batch_max_size", "send_batch_max_size (" + std::to_string(send_batch_max_size) +
                                          ") must be 0 or >= send_batch_size (" + std::to_string(send_batch_size) + ")");
   if (max_buffered_bytes.bytes == 0) ctx.error("max_buffered_bytes", "max_buffered_bytes must be > 0");
+  if (max_buffered_bytes.bytes > kMaxBufferedBytes)
+    ctx.error("max_buffered_bytes", "max_buffered_bytes must be at most 2GiB (a merged batch addresses its data with "
+                                    "32-bit offsets), got " + max_buffered_bytes.str());
   if (shards > kMaxShards)
     ctx.error("shards", "shards must be at most " + std::to_string(kMaxShards) + ", got " + std::to_string(shards));
   if (wait_for_flush != "auto" && wait_for_flush != "true" && wait_for_flush != "false")

@@ -429,5 +429,15 @@ TEST(BatchProcessorConfig, MaxSizeBelowSizeIsAnError) {
   EXPECT_TRUE(validate("shards: 8\nwait_for_flush: true\n").empty());
 }
 
+TEST(BatchProcessorConfig, BufferedBytesStayWithinWhatAFlatBatchCanAddress) {
+  // A shard's merged batch can hold max_buffered_bytes; its offsets are 32-bit.
+  auto errors = validate("timeout: 1s\nmax_buffered_bytes: 5GiB\n");
+  ASSERT_EQ(errors.size(), 1u);
+  EXPECT_THAT(errors.format(), HasSubstr("t.yaml:2:1"));
+  EXPECT_THAT(errors.format(), HasSubstr("max_buffered_bytes must be at most 2GiB"));
+  EXPECT_FALSE(validate("max_buffered_bytes: 2049MiB\n").empty());
+  EXPECT_TRUE(validate("max_buffered_bytes: 2GiB\n").empty());
+}
+
 }  // namespace
 }  // namespace proflow::processors::batch
