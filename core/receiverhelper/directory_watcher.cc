@@ -1,7 +1,11 @@
 #include "core/receiverhelper/directory_watcher.h"
 
-#include <fstream>
-#include <sstream>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
 
 #include "core/runtime/thread_name.h"
 
@@ -12,6 +16,51 @@ namespace fs = std::filesystem;
 namespace {
 // A recording that is still unreadable this long after its last change is given up on.
 constexpr std::chrono::seconds kGiveUpAfter{60};
+
+// Reads the regular file `file` itself (a symbolic link is not followed, nor is anything but a
+// regular file opened), at most `max_bytes`: a file that grew past them since it was listed is
+// refused as too large, never read whole.
+Status readBounded(const fs::path& file, uint64_t max_bytes, std::string* out) {
+  const int fd = ::open(file.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) {
+    if (errno == ELOOP) return Status::invalid("is a symbolic link (not followed)");
+    return Status::unavailable(std::string("cannot open: ") + std::strerror(errno));
+  }
+  struct stat st {};
+  Status result;
+  if (::fstat(fd, &st) != 0) {
+    result = Status::unavailable(std::string("cannot stat: ") + std::strerror(errno));
+  } else if (!S_ISREG(st.st_mode)) {
+    result = Status::invalid("is not a regular file");
+  } else if (static_cast<uint64_t>(st.st_size) > max_bytes) {
+    result = Status::tooLarge("recording of " + std::to_string(st.st_size) + " bytes exceeds max_request_body_size");
+  } else {
+    out->resize(static_cast<size_t>(st.st_size));
+    size_t got = 0;
+    for (;;) {
+      if (got == out->size()) {
+        if (out->size() > max_bytes) break;  // grew past the limit while being read
+        out->resize(std::min<uint64_t>(max_bytes + 1, out->size() + 65536));
+        if (got == out->size()) break;
+      }
+      const ssize_t n = ::read(fd, out->data() + got, out->size() - got);
+      if (n < 0 && errno == EINTR) continue;
+      if (n < 0) {
+        result = Status::unavailable(std::string("cannot read: ") + std::strerror(errno));
+        break;
+      }
+      if (n == 0) break;
+      got += static_cast<size_t>(n);
+    }
+    out->resize(got);
+    if (result.isOk() && got > max_bytes)
+      result = Status::tooLarge("recording grew past max_request_body_size (" + std::to_string(max_bytes) +
+                                " bytes) while it was read");
+  }
+  ::close(fd);
+  return result;
+}
+
 }  // namespace
 
 void DirectoryWatchConfig::validate(config::ValidationContext& ctx) const {
@@ -72,7 +121,16 @@ void DirectoryWatcher::scanOnce() {
       if (stopping_) return;
     }
     const auto& p = entry.path();
-    if (!entry.is_regular_file(ec) || !p.filename().string().ends_with(dir_.suffix)) continue;
+    if (!p.filename().string().ends_with(dir_.suffix)) continue;
+    // The entry itself: a symbolic link (to a secret, a device, a huge file elsewhere) is refused
+    // and moved aside, never followed; other non-regular entries (directories, FIFOs) are left.
+    const fs::file_status st = entry.symlink_status(ec);
+    if (ec) continue;
+    if (fs::is_symlink(st)) {
+      markFailed(p, Status::invalid("is a symbolic link (not followed)"));
+      continue;
+    }
+    if (!fs::is_regular_file(st)) continue;
     auto mtime = entry.last_write_time(ec);
     if (ec) continue;
     auto age = std::chrono::duration_cast<std::chrono::seconds>(now - mtime);
@@ -82,17 +140,14 @@ void DirectoryWatcher::scanOnce() {
 }
 
 void DirectoryWatcher::handle(const fs::path& file, std::chrono::seconds age) {
-  std::error_code ec;
-  auto size = fs::file_size(file, ec);
-  if (ec) return;
-  if (size > max_bytes_) {
-    markFailed(file, Status::tooLarge("recording of " + std::to_string(size) + " bytes exceeds max_request_body_size"));
+  std::string data;
+  if (Status read = readBounded(file, max_bytes_, &data); !read.isOk()) {
+    if (read.retryable())  // e.g. removed meanwhile: looked at again at the next poll
+      settings_.logger->debug("{}: {}", file.string(), read.message());
+    else
+      markFailed(file, read);
     return;
   }
-  std::ifstream in(file, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  const std::string data = ss.str();
   settings_.telemetry->bytesIn(data.size());
   Status s = ingest_(data, file);
   if (s.isOk()) {

@@ -4,6 +4,9 @@
 // receiver's ingest function; once accepted it is deleted or moved. A refused file (retryable)
 // stays for the next poll; a file that still does not parse a minute after its last change is
 // renamed to <name>.failed so it is not retried forever; a file over max_bytes is failed at once.
+// Only regular files are read, never through a symbolic link (an entry that is one is refused and
+// renamed to .failed, O_NOFOLLOW guards the open), and never more than max_bytes of them, even when
+// a file grows after it was listed. Refused files count in <kind>_files_failed_total.
 #pragma once
 
 #include <chrono>

@@ -66,6 +66,19 @@ class RecordingReceiverTest : public ::testing::Test {
     in.listener.endpoint = "127.0.0.1:0";
     return in;
   }
+  // Directory mode only: *.txt files of `in`, polled every 20 ms, picked up at once.
+  static receiverhelper::RecordingInputs directoryInputs(const fs::path& in) {
+    receiverhelper::RecordingInputs inputs;
+    inputs.kind = "test";
+    inputs.path = "/v1/test";
+    DirectoryWatchConfig watch;
+    watch.path = in.string();
+    watch.suffix = ".txt";
+    watch.poll_interval = std::chrono::milliseconds(20);
+    watch.min_age = std::chrono::milliseconds(0);
+    inputs.directory = watch;
+    return inputs;
+  }
   static std::string resource(const Batch& b, const std::string& key) {
     const flat::Batch& f = b.data();
     return flat::resourceAttribute(f, f.resources[0], key).value_or("");
@@ -146,15 +159,7 @@ TEST_F(RecordingReceiverTest, BombsAndClaimsOverTheBudgetAre413AndARefusingPipel
 TEST_F(RecordingReceiverTest, DirectoryFilesCarryTheirNameAndModificationTimeAndNoClaim) {
   const fs::path in = dir_.path() / "in";
   fs::create_directories(in);
-  receiverhelper::RecordingInputs inputs;
-  inputs.kind = "test";
-  inputs.path = "/v1/test";
-  DirectoryWatchConfig watch;
-  watch.path = in.string();
-  watch.suffix = ".txt";
-  watch.poll_interval = std::chrono::milliseconds(20);
-  watch.min_age = std::chrono::milliseconds(0);
-  inputs.directory = watch;
+  receiverhelper::RecordingInputs inputs = directoryInputs(in);
   const std::string file = (in / "app-1.txt").string();
   {
     std::ofstream(file) << "main;work 5\n";
@@ -171,6 +176,31 @@ TEST_F(RecordingReceiverTest, DirectoryFilesCarryTheirNameAndModificationTimeAnd
   EXPECT_EQ(seen_->end_time, 1767225600ull * 1'000'000'000ull);
   EXPECT_FALSE(seen_->could_reserve);
   r->shutdown(std::chrono::steady_clock::now());
+}
+
+TEST_F(RecordingReceiverTest, DirectoryRefusesSymbolicLinksAndFilesOverTheBodyLimitAndMovesThemAside) {
+  const fs::path in = dir_.path() / "in";
+  fs::create_directories(in);
+  // Outside the watched directory: what a link could point the receiver at.
+  const fs::path secret = dir_.path() / "secret";
+  { std::ofstream(secret) << "main;secret 9\n"; }
+  fs::create_symlink(secret, in / "link.txt");
+  { std::ofstream(in / "big.txt") << "main;work 5\n" << std::string(200, '#') << "\n"; }  // over the limit below
+  { std::ofstream(in / "ok.txt") << "main;work 5\n"; }
+  receiverhelper::RecordingInputs inputs = directoryInputs(in);
+  inputs.listener.max_request_body_size = config::ByteSize(64);
+  auto r = make(std::move(inputs));
+  ASSERT_TRUE(testing::waitFor([&] { return fs::exists(in / "link.txt.failed") && fs::exists(in / "big.txt.failed"); },
+                               std::chrono::seconds(20)));
+  ASSERT_TRUE(testing::waitFor([&] { return capture_->count() == 1; }, std::chrono::seconds(20)));
+  r->shutdown(std::chrono::steady_clock::now());
+  EXPECT_TRUE(fs::is_symlink(fs::symlink_status(in / "link.txt.failed")));  // the link moved, not its target
+  EXPECT_TRUE(fs::exists(secret));
+  EXPECT_FALSE(fs::exists(in / "ok.txt"));  // delivered and deleted
+  EXPECT_EQ(metrics_.value(telemetry_.prefix() + "test_files_failed_total", telemetry_.labels()), 2);
+  std::lock_guard lock(seen_->mu);
+  EXPECT_EQ(seen_->calls, 1);  // only ok.txt reached the decoder: the link was never followed
+  EXPECT_EQ(seen_->bytes.find("secret"), std::string::npos);
 }
 
 }  // namespace
