@@ -17,9 +17,11 @@ namespace asio = boost::asio;
 
 namespace {
 
-// Body bytes one read may take: large enough that a body arrives in a few reads, small enough that
-// a connection holds little while the in-flight budget counts the body itself.
-constexpr uint64_t kBodyReadBytes = 256 << 10;
+// Body bytes one read may take: Beast reads at most 64 KiB into the connection's buffer at a time.
+constexpr uint64_t kBodyReadBytes = 64 << 10;
+// The first buffer of a body with a Content-Length (or the whole body when smaller): the size from
+// which glibc, as the daemon tunes it, maps a buffer of its own instead of carving it from the heap.
+constexpr size_t kFirstBodyBuffer = 4u << 20;
 // A connection's read buffer above this is given back once its request was read.
 constexpr size_t kIdleBufferBytes = 16 << 10;
 
@@ -229,35 +231,68 @@ bool Connection<Stream>::checkHead() {
     return false;
   }
   parser_->body_limit(static_cast<uint64_t>(opts.max_wire_body_bytes));  // chunked bodies
-  // Claimed before the body is read, so a crowd of large uploads is refused at the door.
+  // A declared body that would not fit beside what requests hold now is refused at the door; its
+  // memory is claimed as it arrives (reserveBodyRoom).
   if (!admitBody(cl ? static_cast<size_t>(*cl) : 0)) return false;
   body_deadline_ = opts.read_body_timeout.count() > 0 ? std::chrono::steady_clock::now() + opts.read_body_timeout
                                                       : std::chrono::steady_clock::time_point::max();
   return true;
 }
 
-// Claims (or grows the claim to) `bytes` of the in-flight budget; on refusal answers 429 (413 when
-// the request alone is over the budget) and closes, since the body stays unread.
 template <class Stream>
-bool Connection<Stream>::admitBody(size_t bytes) {
+bool Connection<Stream>::admitBody(size_t declared) {
   const auto& budget = shared_->opts.in_flight;
   if (!budget) return true;
-  Status s = req_.in_flight ? req_.in_flight->resize(bytes, "request body", InFlightLease::Growth::kBody)
-                            : budget->acquire(bytes, &req_.in_flight, "request body");
+  Status s = budget->admit(declared, &req_.in_flight, "request body");
   if (s.isOk()) return true;
-  bool busy = s.retryable();
+  refuseClaim(s);
+  return false;
+}
+
+template <class Stream>
+void Connection<Stream>::refuseClaim(const Status& s) {
+  const bool busy = s.retryable();
   reject(busy ? RejectReason::kInFlightLimit : RejectReason::kTooLarge, busy ? 429 : 413, s, false,
          &route_->formatter);
-  return false;
+}
+
+// The body grows by half its size at a time (at least by what the next read may add, at most to the
+// declared length), so it holds at most about 1.5x what arrived and is copied O(1) times per byte.
+// A declared body starts at kFirstBodyBuffer (or its length if smaller): a buffer of that size is
+// mapped for it alone (allocator_tuning.h) and given back to the system when freed, where a crowd of
+// bodies growing in small steps would fragment the heap, and only the pages written become resident.
+// The string is rebuilt at the new size rather than reserve()d: libstdc++ doubles a reserve() below
+// twice the old capacity, which would hold more than is claimed.
+template <class Stream>
+bool Connection<Stream>::reserveBodyRoom() {
+  std::string& body = parser_->get().body();
+  const size_t need = body.size() + buffer_.size() + kBodyReadBytes;
+  if (body.capacity() >= need) return true;
+  const auto declared = parser_->content_length();
+  const size_t most = declared ? static_cast<size_t>(*declared) : shared_->opts.max_wire_body_bytes;
+  const size_t step = std::max(body.capacity() + body.capacity() / 2, declared ? kFirstBodyBuffer : 0);
+  const size_t grow_to = std::min(most, std::max(need, step));
+  if (grow_to <= body.capacity()) return true;  // the parser takes no more than `most`
+  if (req_.in_flight) {
+    if (Status s = req_.in_flight->resize(grow_to, "request body", InFlightLease::Growth::kBody); !s.isOk()) {
+      refuseClaim(s);
+      return false;
+    }
+  }
+  std::string bigger;
+  bigger.reserve(grow_to);
+  bigger.append(body);
+  body.swap(bigger);  // the parser's reader keeps a reference to `body` itself
+  return true;
 }
 
 template <class Stream>
 void Connection<Stream>::readBody() {
   if (parser_->is_done()) return onBodyDone();
+  if (!reserveBodyRoom()) return;
   // A read takes only the buffer's spare room, which after the header is a few hundred bytes: a
   // 64 KiB body cost dozens of reads, each a recvmsg, a timer update and a strand hop. Room for the
-  // rest of a declared body (admitted by the in-flight budget already), up to kBodyReadBytes,
-  // makes it a few; a chunked body, not admitted yet, gets the idle size.
+  // rest of a declared body, up to kBodyReadBytes, makes it a few; a chunked body gets the idle size.
   const auto remaining = parser_->content_length_remaining();
   const size_t want =
       remaining ? static_cast<size_t>(std::min<uint64_t>(*remaining, kBodyReadBytes)) : kIdleBufferBytes;
@@ -293,8 +328,6 @@ void Connection<Stream>::onBodyRead(beast::error_code ec) {
                              remote_);
   }
   if (ec) return close();
-  // A chunked body has no Content-Length: its claim grows as it arrives.
-  if (!parser_->content_length() && !admitBody(parser_->get().body().size())) return;
   readBody();
 }
 

@@ -82,6 +82,35 @@ namespace detail {
 namespace beast = boost::beast;
 namespace http = boost::beast::http;
 
+// A request body in a std::string, as Beast's string_body, except that the parser does not reserve
+// the declared Content-Length up front: the connection grows the string as bytes arrive, claiming
+// each growth from the in-flight budget first. A client that declares 64 MiB and sends a byte holds
+// a few KiB, not 64 MiB of budget (or of address space).
+struct GrowingStringBody {
+  using value_type = std::string;
+
+  class reader {
+   public:
+    template <bool isRequest, class Fields>
+    reader(http::header<isRequest, Fields>&, value_type& body) : body_(body) {}
+    void init(const boost::optional<std::uint64_t>&, beast::error_code& ec) { ec = {}; }
+    template <class ConstBufferSequence>
+    std::size_t put(const ConstBufferSequence& buffers, beast::error_code& ec) {
+      std::size_t n = 0;
+      for (auto b : beast::buffers_range_ref(buffers)) {
+        body_.append(static_cast<const char*>(b.data()), b.size());
+        n += b.size();
+      }
+      ec = {};
+      return n;
+    }
+    void finish(beast::error_code& ec) { ec = {}; }
+
+   private:
+    value_type& body_;
+  };
+};
+
 // One connection's loop over a plain TCP stream or a TLS stream (instantiated for both in the .cc).
 template <class Stream>
 class Connection : public ConnectionBase, public std::enable_shared_from_this<Connection<Stream>> {
@@ -102,7 +131,13 @@ class Connection : public ConnectionBase, public std::enable_shared_from_this<Co
   bool checkHead();
   void readBody();
   void onBodyRead(beast::error_code ec);
-  bool admitBody(size_t bytes);
+  // The door check of the in-flight budget on the declared size (no claim yet); on refusal answers
+  // 429 (413 when the body alone is over the budget).
+  bool admitBody(size_t declared);
+  // Before a read: room in the body for what the read may add, claimed from the budget first.
+  bool reserveBodyRoom();
+  // 429 / 413 for a refused claim, closing (the body stays unread).
+  void refuseClaim(const Status& s);
   void onBodyDone();
   // Back on the connection strand once the body is inflated (inline or on the decode executor).
   void onBodyDecoded(Status status, std::string body);
@@ -120,7 +155,7 @@ class Connection : public ConnectionBase, public std::enable_shared_from_this<Co
 
   Stream stream_;
   beast::flat_buffer buffer_;
-  std::optional<http::request_parser<http::string_body>> parser_;
+  std::optional<http::request_parser<GrowingStringBody>> parser_;
   std::shared_ptr<HttpServer::Shared> shared_;
   const Route* route_ = nullptr;
   std::optional<compression::Codec> codec_;

@@ -87,9 +87,10 @@ struct HttpServerOptions {
   // request header instead of being refused: idle keep-alive and slow-header clients make room
   // for clients that are sending. Refused only when every connection is busy with a request.
   size_t max_connections = 1024;
-  // Bytes of admitted requests (Content-Length before the body is read, then the decompressed
-  // size) the server may hold at once; beyond it 429 + Retry-After. Null = unbounded. The lease
-  // travels with HttpRequest::in_flight so handlers can extend it to what decoding will allocate.
+  // Bytes of admitted requests (a body's buffer as it arrives, then the decompressed size) the
+  // server may hold at once; beyond it 429 + Retry-After, before the body is read when its declared
+  // Content-Length does not fit beside what is held. Null = unbounded. The lease travels with
+  // HttpRequest::in_flight so handlers can extend it to what decoding will allocate.
   std::shared_ptr<InFlightBudget> in_flight;
   // Where compressed bodies are inflated (e.g. Runtime::workers()): a 64 MiB gzip body takes tens of
   // milliseconds, which on the I/O thread would stall every other connection. Unset: inline.

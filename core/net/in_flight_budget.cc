@@ -63,6 +63,17 @@ Status InFlightBudget::acquire(size_t bytes, InFlightLeasePtr* out, const char* 
   return Status::ok();
 }
 
+Status InFlightBudget::admit(size_t declared, InFlightLeasePtr* out, const char* what) {
+  if (limit_ != 0) {
+    if (declared > limit_) return tooLarge(what, declared);
+    const size_t used = used_.load();
+    const size_t cap = used == 0 ? limit_ : limit_ / 2;  // as tryAdmit, without claiming
+    if (waiting_.load() || used + declared > cap) return busy(what, declared);
+  }
+  *out = std::make_shared<InFlightLease>(shared_from_this(), 0);
+  return Status::ok();
+}
+
 bool InFlightBudget::tryAdmit(size_t bytes, bool alone) {
   size_t used = used_.load();
   do {

@@ -76,6 +76,10 @@ class InFlightBudget : public std::enable_shared_from_this<InFlightBudget> {
   // requests hold too much of the budget; kPayloadTooLarge (permanent) when `bytes` alone exceeds
   // it. Messages name the limit and the config key. `what` describes the claim ("request body").
   Status acquire(size_t bytes, InFlightLeasePtr* out, const char* what = "request body");
+  // The door check of a body that is claimed as it arrives: refused like acquire() when `declared`
+  // bytes would not fit beside what is held now, else a lease of 0 bytes that the body grows
+  // (InFlightLease::resize with Growth::kBody). A client that stalls holds only what it sent.
+  Status admit(size_t declared, InFlightLeasePtr* out, const char* what = "request body");
 
   size_t used() const { return used_.load(); }
   size_t limit() const { return limit_; }

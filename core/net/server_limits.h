@@ -10,8 +10,10 @@
 //       read_body_idle_timeout: 60s     # longest silence while a body is read
 //       read_body_timeout: 5m           # whole body, however steadily it trickles
 //
-// Beyond max_in_flight_bytes a request is answered 429 + Retry-After (gRPC: RESOURCE_EXHAUSTED)
-// before its body is read. A request that alone needs more than the budget gets 413.
+// Beyond max_in_flight_bytes a request is answered 429 + Retry-After (gRPC: RESOURCE_EXHAUSTED):
+// before its body is read when the declared size does not fit beside what is held, else as soon as
+// its body, claimed as it arrives, does not fit. A request that alone needs more than the budget
+// gets 413.
 #pragma once
 
 #include <chrono>

@@ -2,6 +2,8 @@
 // inflated (not after), an anonymous large gRPC message before it is read, measured on the real
 // process's peak RSS.
 #include <gtest/gtest.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 #include <atomic>
 #include <fstream>
@@ -98,6 +100,48 @@ TEST(IngestBounds, GrpcAnonymousLargeMessageIsRefusedBeforeItIsBuffered) {
   EXPECT_TRUE(testing::exportTo(grpc_port, testing::makeRequest("after", {testing::makeProfile(10)}),
                                 std::chrono::seconds(10), GRPC_COMPRESS_NONE, token)
                   .ok());
+  EXPECT_EQ(daemon.terminate(), 0) << daemon.log();
+}
+
+// Four uploads that declare the largest body the OTLP receiver takes (64 MiB: together the half of
+// the default 512 MiB budget that bodies may use) and then send a byte now and then. A body's memory
+// is claimed as it arrives, so they hold their first 4 MiB buffers, not 256 MiB, and every normal
+// request, HTTP and gRPC, is accepted while they stay open.
+TEST(IngestBounds, StalledLargeUploadsDoNotLockOutNormalRequests) {
+  testing::TempDir dir;
+  const int http_port = testing::freePort(), grpc_port = testing::freePort(), metrics_port = testing::freePort();
+  const std::string config =
+      "receivers: { otlp: { protocols: { http: { endpoint: 127.0.0.1:" + std::to_string(http_port) +
+      " }, grpc: { endpoint: 127.0.0.1:" + std::to_string(grpc_port) + " } } } }\n"
+      "exporters: { debug: {} }\n"
+      "service:\n  telemetry: { metrics: { address: 127.0.0.1:" + std::to_string(metrics_port) + " } }\n" +
+      "  pipelines: { profiles: { receivers: [otlp], exporters: [debug] } }\n";
+  testing::Daemon daemon({"--config", dir.write("stall.yaml", config)}, dir.file("daemon.log"));
+  ASSERT_TRUE(daemon.waitHealthy(metrics_port)) << daemon.log();
+
+  std::vector<int> stalled;
+  const std::string head = testing::requestHead("POST", "/v1development/profiles",
+                                                {{"Content-Type", "application/x-protobuf"}}, 64u << 20);
+  for (int i = 0; i < 4; ++i) {
+    int fd = testing::connectLoopback(http_port);
+    ASSERT_GE(fd, 0);
+    ASSERT_EQ(::send(fd, head.data(), head.size(), MSG_NOSIGNAL), static_cast<ssize_t>(head.size()));
+    ASSERT_EQ(::send(fd, "\x0a", 1, MSG_NOSIGNAL), 1);
+    stalled.push_back(fd);
+  }
+  std::string body;
+  ASSERT_TRUE(testing::makeRequest("normal", {testing::makeProfile(20)}).SerializeToString(&body));
+  for (int round = 0; round < 5; ++round) {
+    for (int fd : stalled) EXPECT_EQ(::send(fd, "\x0a", 1, MSG_NOSIGNAL), 1) << "a stalled upload was closed";
+    for (int i = 0; i < 4; ++i) {
+      testing::RawResponse r =
+          testing::rawPost(http_port, "/v1development/profiles", {{"Content-Type", "application/x-protobuf"}}, body);
+      EXPECT_EQ(r.status, 200) << r.headers << r.body;
+      grpc::Status g = testing::exportTo(grpc_port, testing::makeRequest("normal", {testing::makeProfile(20)}));
+      EXPECT_TRUE(g.ok()) << g.error_message();
+    }
+  }
+  for (int fd : stalled) ::close(fd);
   EXPECT_EQ(daemon.terminate(), 0) << daemon.log();
 }
 
