@@ -24,8 +24,16 @@ class ServerAuthenticator {
  public:
   virtual ~ServerAuthenticator() = default;
   // OK, or UNAUTHENTICATED with a message that names what was wrong (missing header, wrong scheme,
-  // invalid credentials) but never echoes the credentials. Called from I/O threads: thread-safe.
+  // invalid credentials) but never echoes the credentials. Thread-safe. May take as long as the
+  // check does (a password hash): servers on I/O threads call authenticateAsync instead.
   virtual Status authenticate(const HeaderLookup& header) const = 0;
+  // The same check, answered through `done`: once, from any thread, possibly before this returns.
+  // A check that takes time runs elsewhere, so the calling I/O thread never waits for it; one that
+  // cannot be run now is answered RESOURCE_EXHAUSTED with a retry hint. `header` is used only during
+  // this call. The default answers authenticate() at once (cheap checks: a token comparison).
+  virtual void authenticateAsync(const HeaderLookup& header, std::function<void(Status)> done) const {
+    done(authenticate(header));
+  }
   // The WWW-Authenticate value of a 401, e.g. `Bearer realm="proflow"`.
   virtual std::string challenge() const = 0;
 };

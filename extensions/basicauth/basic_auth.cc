@@ -2,6 +2,7 @@
 
 #include <openssl/evp.h>
 
+#include <chrono>
 #include <fstream>
 #include <sstream>
 
@@ -39,6 +40,7 @@ Status BasicAuthServer::start(Host&) {
   }
   if (Status s = parseHtpasswd(config_.inline_entries, "htpasswd.inline", &users_); !s.isOk()) return s;
   if (users_.empty()) return Status::invalid("htpasswd has no users");
+  unknown_user_hash_ = slowestHash(users_);
   settings_.logger->info("basic auth: {} user(s)", users_.size());
   return Status::ok();
 }
@@ -51,25 +53,29 @@ BasicAuthServer::Digest BasicAuthServer::fingerprint(std::string_view user, std:
   return d;
 }
 
-bool BasicAuthServer::verify(const std::string& user, std::string_view password) const {
-  auto entry = users_.find(user);
-  if (entry == users_.end()) return false;
-  const Digest print = fingerprint(user, password);
-  {
-    std::lock_guard lock(mu_);
-    auto it = verified_.find(user);
-    if (it != verified_.end() &&
-        auth::constantTimeEquals(std::string_view(reinterpret_cast<const char*>(it->second.data()), it->second.size()),
-                                 std::string_view(reinterpret_cast<const char*>(print.data()), print.size())))
-      return true;
-  }
-  if (!verifyPassword(password, entry->second)) return false;
+bool BasicAuthServer::verifiedBefore(const Credentials& c) const {
+  if (users_.find(c.user) == users_.end()) return false;
+  const Digest print = fingerprint(c.user, c.password);
   std::lock_guard lock(mu_);
-  verified_[user] = print;
+  auto it = verified_.find(c.user);
+  return it != verified_.end() &&
+         auth::constantTimeEquals(std::string_view(reinterpret_cast<const char*>(it->second.data()), it->second.size()),
+                                  std::string_view(reinterpret_cast<const char*>(print.data()), print.size()));
+}
+
+bool BasicAuthServer::verify(const Credentials& c) const {
+  auto entry = users_.find(c.user);
+  if (entry == users_.end()) {
+    (void)verifyPassword(c.password, unknown_user_hash_);
+    return false;
+  }
+  if (!verifyPassword(c.password, entry->second)) return false;
+  std::lock_guard lock(mu_);
+  verified_[c.user] = fingerprint(c.user, c.password);
   return true;
 }
 
-Status BasicAuthServer::authenticate(const auth::HeaderLookup& header) const {
+Status BasicAuthServer::parse(const auth::HeaderLookup& header, Credentials* out) {
   auto value = header("authorization");
   if (!value) return unauthenticated("missing Authorization header");
   if (!startsWithIgnoreCase(*value, kBasic)) return unauthenticated("Authorization is not Basic credentials");
@@ -77,9 +83,28 @@ Status BasicAuthServer::authenticate(const auth::HeaderLookup& header) const {
   if (!decoded) return unauthenticated("Basic credentials are not valid base64");
   const size_t colon = decoded->find(':');
   if (colon == std::string::npos) return unauthenticated("Basic credentials are not user:password");
-  if (!verify(decoded->substr(0, colon), std::string_view(*decoded).substr(colon + 1)))
-    return unauthenticated("invalid user or password");
+  out->user = decoded->substr(0, colon);
+  out->password = decoded->substr(colon + 1);
   return Status::ok();
+}
+
+Status BasicAuthServer::authenticate(const auth::HeaderLookup& header) const {
+  Credentials c;
+  if (Status s = parse(header, &c); !s.isOk()) return s;
+  if (verifiedBefore(c) || verify(c)) return Status::ok();
+  return unauthenticated("invalid user or password");
+}
+
+void BasicAuthServer::authenticateAsync(const auth::HeaderLookup& header, std::function<void(Status)> done) const {
+  Credentials c;
+  if (Status s = parse(header, &c); !s.isOk()) return done(s);
+  if (verifiedBefore(c)) return done(Status::ok());
+  auto check = [this, c = std::move(c), done](bool run) {
+    if (!run) return done(Status::unavailable("basic auth is stopping"));
+    done(verify(c) ? Status::ok() : unauthenticated("invalid user or password"));
+  };
+  if (!checks_.trySubmit(std::move(check)))
+    done(Status::exhausted("too many password checks in progress; retry later").withRetryAfter(std::chrono::seconds(1)));
 }
 
 BasicAuthClient::BasicAuthClient(const ClientAuthConfig& config)

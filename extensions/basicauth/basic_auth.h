@@ -11,6 +11,7 @@
 
 #include "core/auth/authenticator.h"
 #include "core/component/factory.h"
+#include "extensions/basicauth/check_queue.h"
 #include "extensions/basicauth/config.h"
 
 namespace proflow::extensions::basicauth {
@@ -21,19 +22,36 @@ class BasicAuthServer final : public Extension, public auth::ServerAuthenticator
 
   // Reads the htpasswd file and inline entries; fails naming the file and line of a bad entry.
   Status start(Host& host) override;
-  void shutdown(Deadline) override {}
+  void shutdown(Deadline) override { checks_.stop(); }
 
   Status authenticate(const auth::HeaderLookup& header) const override;
+  // A credential verified before is answered at once; any other is hashed on the check queue.
+  void authenticateAsync(const auth::HeaderLookup& header, std::function<void(Status)> done) const override;
   std::string challenge() const override { return "Basic realm=\"proflow\", charset=\"UTF-8\""; }
+
+  // Checks that may wait or run at once; beyond it a check is refused RESOURCE_EXHAUSTED.
+  static constexpr size_t kQueuedChecks = 16;
 
  private:
   using Digest = std::array<unsigned char, 32>;
+  struct Credentials {
+    std::string user;
+    std::string password;
+  };
   static Digest fingerprint(std::string_view user, std::string_view password);
-  bool verify(const std::string& user, std::string_view password) const;
+  // The user and password of an `Authorization: Basic` header, or why there are none.
+  static Status parse(const auth::HeaderLookup& header, Credentials* out);
+  // True when this user's password was verified before (a hash of a few bytes).
+  bool verifiedBefore(const Credentials& c) const;
+  // The full check. An unknown user costs the same as a known one: its password is hashed against
+  // the slowest entry's hash and refused whatever the result, so timing does not tell names apart.
+  bool verify(const Credentials& c) const;
 
   CreateSettings settings_;
   HtpasswdConfig config_;
   std::map<std::string, std::string> users_;  // user -> hash, fixed after start()
+  std::string unknown_user_hash_;              // checked for users not in users_
+  mutable CheckQueue checks_{kQueuedChecks};
   // Last verified password per user (SHA-256 of user:password), so a slow hash such as bcrypt is
   // computed once per credential rather than on every request. Bounded by the number of users.
   mutable std::mutex mu_;

@@ -4,6 +4,7 @@
 #include <openssl/evp.h>
 
 #include <array>
+#include <chrono>
 #include <memory>
 
 #include "core/auth/authenticator.h"
@@ -89,6 +90,8 @@ std::string apr1Crypt(std::string_view password, std::string_view salt) {
 }
 
 bool verifyPassword(std::string_view password, const std::string& hash) {
+  // crypt(3) reads a password up to its first NUL: "secret\0anything" would pass as "secret".
+  if (password.find('\0') != std::string_view::npos) return false;
   std::string computed;
   if (hash.rfind(kApr1Magic, 0) == 0) {
     computed = apr1Crypt(password, std::string_view(hash).substr(kApr1Magic.size()));
@@ -98,6 +101,35 @@ bool verifyPassword(std::string_view password, const std::string& hash) {
     computed = libcryptHash(password, hash);
   }
   return !computed.empty() && auth::constantTimeEquals(computed, hash);
+}
+
+std::string hashFormat(const std::string& hash) {
+  if (hash.empty() || hash[0] != '$') return hash.rfind("{SHA}", 0) == 0 ? "{SHA}" : "";
+  const size_t id_end = hash.find('$', 1);
+  if (id_end == std::string::npos) return hash;
+  const size_t next = hash.find('$', id_end + 1);
+  if (next == std::string::npos) return hash.substr(0, id_end + 1);
+  const std::string_view param = std::string_view(hash).substr(id_end + 1, next - id_end - 1);
+  const bool cost = !param.empty() && (param.rfind("rounds=", 0) == 0 ||
+                                       param.find_first_not_of("0123456789") == std::string_view::npos);
+  return cost ? hash.substr(0, next + 1) : hash.substr(0, id_end + 1);
+}
+
+std::string slowestHash(const std::map<std::string, std::string>& users) {
+  std::map<std::string, const std::string*> one_per_format;
+  for (const auto& [user, hash] : users) one_per_format.emplace(hashFormat(hash), &hash);
+  std::string slowest;
+  auto longest = std::chrono::steady_clock::duration::min();
+  for (const auto& [format, hash] : one_per_format) {
+    const auto begin = std::chrono::steady_clock::now();
+    (void)verifyPassword("timing probe", *hash);
+    const auto took = std::chrono::steady_clock::now() - begin;
+    if (took > longest) {
+      longest = took;
+      slowest = *hash;
+    }
+  }
+  return slowest;
 }
 
 Status parseHtpasswd(std::string_view text, const std::string& source, std::map<std::string, std::string>* users) {

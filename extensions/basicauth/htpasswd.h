@@ -19,8 +19,17 @@ namespace proflow::extensions::basicauth {
 // user replaces an earlier one. Errors name `source` and the line, never the hash.
 Status parseHtpasswd(std::string_view text, const std::string& source, std::map<std::string, std::string>* users);
 
-// True when `password` hashes to `hash`; the final comparison takes constant time.
+// True when `password` hashes to `hash`; the final comparison takes constant time. A password
+// holding a NUL byte is refused (crypt(3) would check only what precedes it).
 bool verifyPassword(std::string_view password, const std::string& hash);
+
+// The format of a hash with its cost parameter: "$2y$10$", "$6$rounds=5000$", "$6$", "$apr1$",
+// "{SHA}", "" (DES crypt).
+std::string hashFormat(const std::string& hash);
+
+// The hash whose check takes longest, timed once per format (a check of each): what an unknown user's
+// password is checked against, so that refusing an unknown user costs what refusing a known one does.
+std::string slowestHash(const std::map<std::string, std::string>& users);
 
 // The $apr1$ hash of `password` with `salt` (at most 8 characters used), e.g. for tests.
 std::string apr1Crypt(std::string_view password, std::string_view salt);

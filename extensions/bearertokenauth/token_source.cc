@@ -8,13 +8,6 @@
 namespace proflow::extensions::bearertokenauth {
 namespace {
 
-constexpr std::chrono::seconds kCheckInterval{1};
-
-int64_t nowNs() {
-  return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
-      .count();
-}
-
 }  // namespace
 
 Tokens parseTokenFile(const std::string& text) {
@@ -31,36 +24,57 @@ Tokens parseTokenFile(const std::string& text) {
 
 TokenSource::TokenSource(Tokens fixed) : tokens_(std::make_shared<const Tokens>(std::move(fixed))) {}
 
-Status TokenSource::fromFile(std::string filename, std::unique_ptr<TokenSource>* out) {
+TokenSource::~TokenSource() {
+  {
+    std::lock_guard lock(mu_);
+    stopping_ = true;
+  }
+  stop_.notify_all();
+  if (refresher_.joinable()) refresher_.join();
+}
+
+Status TokenSource::fromFile(std::string filename, std::unique_ptr<TokenSource>* out,
+                             std::chrono::milliseconds interval) {
   std::unique_ptr<TokenSource> src(new TokenSource());
   src->filename_ = std::move(filename);
   src->refreshIfChanged();
   if (!src->tokens_)
     return Status::invalid("cannot read a token from '" + src->filename_ + "' (missing, unreadable or empty)");
+  src->refresher_ = std::thread([s = src.get(), interval] { s->refreshLoop(interval); });
   *out = std::move(src);
   return Status::ok();
 }
 
-std::shared_ptr<const Tokens> TokenSource::current() {
-  if (!filename_.empty() && nowNs() >= next_check_ns_.load(std::memory_order_relaxed)) refreshIfChanged();
+std::shared_ptr<const Tokens> TokenSource::current() const {
   std::lock_guard lock(mu_);
   return tokens_;
 }
 
+void TokenSource::refreshLoop(std::chrono::milliseconds interval) {
+  std::unique_lock lock(mu_);
+  while (!stop_.wait_for(lock, interval, [this] { return stopping_; })) {
+    lock.unlock();  // the file is read without the lock: current() never waits for it
+    refreshIfChanged();
+    lock.lock();
+  }
+}
+
 void TokenSource::refreshIfChanged() {
-  std::lock_guard lock(mu_);
-  next_check_ns_.store(nowNs() + std::chrono::nanoseconds(kCheckInterval).count(), std::memory_order_relaxed);
   struct stat st {};
   if (::stat(filename_.c_str(), &st) != 0) return;
   const int64_t mtime_ns = static_cast<int64_t>(st.st_mtim.tv_sec) * 1'000'000'000 + st.st_mtim.tv_nsec;
-  if (tokens_ && st.st_ino == inode_ && st.st_size == size_ && mtime_ns == mtime_ns_) return;
+  if (current() && st.st_ino == inode_ && st.st_size == size_ && mtime_ns == mtime_ns_) return;
   std::ifstream in(filename_, std::ios::binary);
   if (!in) return;
   std::ostringstream text;
   text << in.rdbuf();
   Tokens tokens = parseTokenFile(text.str());
   if (tokens.empty()) return;
-  tokens_ = std::make_shared<const Tokens>(std::move(tokens));
+  auto fresh = std::make_shared<const Tokens>(std::move(tokens));
+  {
+    std::lock_guard lock(mu_);
+    tokens_ = std::move(fresh);
+  }
   inode_ = st.st_ino;
   size_ = st.st_size;
   mtime_ns_ = mtime_ns;

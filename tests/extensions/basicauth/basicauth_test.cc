@@ -3,8 +3,12 @@
 #include <gtest/gtest.h>
 #include <spdlog/spdlog.h>
 
+#include <future>
+#include <thread>
+
 #include "extensions/basicauth/base64.h"
 #include "extensions/basicauth/basic_auth.h"
+#include "extensions/basicauth/check_queue.h"
 #include "extensions/basicauth/htpasswd.h"
 
 namespace proflow::extensions::basicauth {
@@ -87,6 +91,99 @@ TEST(BasicAuthServer, AcceptsKnownUsersOnly) {
   }
   EXPECT_EQ(server.authenticate(headers({})).code(), StatusCode::kUnauthenticated);
   EXPECT_NE(server.challenge().find("Basic"), std::string::npos);
+}
+
+// crypt(3) stops at a NUL: the right password followed by a NUL and anything must not pass.
+TEST(Htpasswd, APasswordWithANulByteIsRefused) {
+  const std::string hash = hashWith("$2y$", "wonderland");
+  ASSERT_TRUE(verifyPassword("wonderland", hash));
+  EXPECT_FALSE(verifyPassword(std::string("wonderland\0", 11), hash));
+  EXPECT_FALSE(verifyPassword(std::string("wonderland\0anything", 19), hash));
+  EXPECT_FALSE(verifyPassword(std::string("hunter2\0x", 9), "{SHA}87u9ZqY9S/F0eUBXjsPQEDUw4h0="));
+}
+
+TEST(Htpasswd, HashFormatKeepsTheCostParameter) {
+  const std::pair<std::string, std::string> hash_and_format[] = {
+      {"$2y$10$abcdefghijklmnopqrstuv", "$2y$10$"},   {"$6$rounds=9000$salt$hash", "$6$rounds=9000$"},
+      {"$6$salt$hash", "$6$"},                         {"$apr1$0rxVTKzz$5CBrHkpc4Bn2xhD2R43Dl0", "$apr1$"},
+      {"{SHA}87u9ZqY9S/F0eUBXjsPQEDUw4h0=", "{SHA}"}, {"abzlUXK5ed5rs", ""}};
+  for (const auto& [hash, format] : hash_and_format) EXPECT_EQ(hashFormat(hash), format) << hash;
+}
+
+// An unknown user's password is checked against the slowest entry (here bcrypt, not {SHA} or
+// APR1), so a refusal takes as long whether the name exists or not.
+TEST(Htpasswd, UnknownUsersAreCheckedAgainstTheSlowestFormat) {
+  char setting[CRYPT_GENSALT_OUTPUT_SIZE];
+  ASSERT_NE(crypt_gensalt_rn("$2y$", 10, nullptr, 0, setting, sizeof setting), nullptr);
+  struct crypt_data data {};
+  const std::string bcrypt10 = crypt_r("pw", setting, &data);
+  const std::map<std::string, std::string> users = {{"a", "{SHA}87u9ZqY9S/F0eUBXjsPQEDUw4h0="},
+                                                    {"b", bcrypt10},
+                                                    {"c", "$apr1$0rxVTKzz$5CBrHkpc4Bn2xhD2R43Dl0"}};
+  EXPECT_EQ(slowestHash(users), bcrypt10);
+}
+
+CreateSettings serverSettings() {
+  return {{"basicauth", ""}, ComponentKind::kExtension, spdlog::default_logger(), nullptr, nullptr};
+}
+
+// Hashes run on the extension's check thread, not on the caller's (an I/O thread); a credential
+// verified before is answered at once, on the caller's thread.
+TEST(BasicAuthServer, PasswordChecksRunOffTheCallingThread) {
+  HtpasswdConfig cfg;
+  cfg.inline_entries = "alice:" + hashWith("$2y$", "wonderland") + "\n";
+  BasicAuthServer server(serverSettings(), cfg);
+  NoHost host;
+  ASSERT_TRUE(server.start(host).isOk());
+  // The answer and the thread it came from.
+  auto check = [&](const std::string& user, const std::string& password) {
+    std::promise<std::pair<Status, std::thread::id>> answer;
+    server.authenticateAsync(headers({{"authorization", basic(user, password)}}),
+                             [&](Status s) { answer.set_value({s, std::this_thread::get_id()}); });
+    return answer.get_future().get();
+  };
+  auto [first, first_thread] = check("alice", "wonderland");
+  EXPECT_TRUE(first.isOk());
+  EXPECT_NE(first_thread, std::this_thread::get_id());
+  auto [again, again_thread] = check("alice", "wonderland");
+  EXPECT_TRUE(again.isOk());
+  EXPECT_EQ(again_thread, std::this_thread::get_id());
+  for (const auto& [user, password] : {std::pair<std::string, std::string>{"alice", "wrong"}, {"nobody", "wonderland"},
+                                       {"alice", std::string("wonderland\0x", 12)}}) {
+    auto [s, thread] = check(user, password);
+    EXPECT_EQ(s.code(), StatusCode::kUnauthenticated) << user;
+    EXPECT_NE(thread, std::this_thread::get_id()) << user << ": hashed like a known user";
+  }
+  // A malformed header needs no hash: answered at once.
+  auto [malformed, malformed_thread] = [&] {
+    std::pair<Status, std::thread::id> out;
+    server.authenticateAsync(headers({{"authorization", "Basic !!!"}}),
+                             [&](Status s) { out = {s, std::this_thread::get_id()}; });
+    return out;
+  }();
+  EXPECT_EQ(malformed.code(), StatusCode::kUnauthenticated);
+  EXPECT_EQ(malformed_thread, std::this_thread::get_id());
+  server.shutdown({});
+}
+
+TEST(CheckQueue, RefusesBeyondItsCapacityAndAnswersWhatItDidNotRunAtStop) {
+  CheckQueue queue(2);
+  std::promise<void> release, started;
+  ASSERT_TRUE(queue.trySubmit([&](bool run) {
+    EXPECT_TRUE(run);
+    started.set_value();
+    release.get_future().wait();
+  }));
+  started.get_future().wait();
+  std::promise<bool> second_ran;
+  ASSERT_TRUE(queue.trySubmit([&](bool run) { second_ran.set_value(run); }));
+  EXPECT_FALSE(queue.trySubmit([](bool) { ADD_FAILURE() << "a refused task must not be kept"; }));
+  std::thread stopper([&] { queue.stop(); });
+  auto second = second_ran.get_future();
+  EXPECT_FALSE(second.get());  // answered by stop() without running
+  release.set_value();
+  stopper.join();
+  EXPECT_FALSE(queue.trySubmit([](bool) {}));
 }
 
 TEST(BasicAuthClient, SendsBasicCredentials) {

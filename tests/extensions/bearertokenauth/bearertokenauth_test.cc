@@ -3,7 +3,11 @@
 #include <gtest/gtest.h>
 #include <spdlog/spdlog.h>
 
+#include <sys/stat.h>
+
 #include <filesystem>
+#include <fstream>
+#include <future>
 #include <thread>
 
 #include "extensions/bearertokenauth/bearer_token_auth.h"
@@ -83,6 +87,31 @@ TEST(BearerTokenAuth, TokenFileIsReadAgainWhenItChanges) {
   EXPECT_TRUE(rotated);
   EXPECT_FALSE(a.authenticate(headers({{"Authorization", "Bearer old-token"}})).isOk());
   EXPECT_EQ(a.requestHeaders(), (auth::HeaderList{{"authorization", "Bearer new-token"}}));
+}
+
+// Requests never wait for the token file: the file is read by the extension's own thread. Here the
+// file turns into a FIFO nobody writes, whose open() blocks; authentication goes on with the token
+// read before, on the calling thread.
+TEST(BearerTokenAuth, ATokenFileThatBlocksOnReadNeverHoldsUpAuthentication) {
+  testing::TempDir dir;
+  const std::string path = dir.write("token", "steady-token\n");
+  BearerTokenAuthConfig cfg;
+  cfg.filename = path;
+  auto a = std::make_unique<BearerTokenAuth>(settings(), cfg);
+  NoHost host;
+  ASSERT_TRUE(a->start(host).isOk());
+  ASSERT_EQ(::mkfifo(dir.file("fifo").c_str(), 0600), 0);
+  std::filesystem::rename(dir.file("fifo"), path);
+  std::this_thread::sleep_for(std::chrono::milliseconds(1500));  // the refresher is now stuck in open()
+  auto answer = std::async(std::launch::async, [&] {
+    return a->authenticate(headers({{"Authorization", "Bearer steady-token"}})).isOk();
+  });
+  const bool answered = answer.wait_for(std::chrono::seconds(20)) == std::future_status::ready;
+  if (!answered) std::ofstream(path) << "unblocked\n";  // lets the blocked open() return: the test ends
+  EXPECT_TRUE(answered) << "authentication waited for the token file";
+  EXPECT_TRUE(answer.get());
+  // Its refresher may stay blocked on the FIFO for good: the extension is left running, not joined.
+  (void)a.release();
 }
 
 TEST(BearerTokenAuth, MissingTokenFileFailsStart) {
