@@ -1,5 +1,6 @@
 #include "cmd/proflow/builtins.h"
 
+#include "connectors/forward/factory.h"
 #include "exporters/datadog/factory.h"
 #include "exporters/debug/factory.h"
 #include "exporters/file/factory.h"
@@ -77,6 +78,8 @@ Status registerBuiltins(Registry& registry) {
       extensions::basicauth::makeBasicAuthExtensionFactory(),
       extensions::bearertokenauth::makeBearerTokenAuthExtensionFactory(),
       extensions::symbolstore::makeSymbolStoreExtensionFactory(),
+      // connectors
+      connectors::forward::makeForwardConnectorFactory(),
   };
   for (auto& f : factories)
     if (Status s = registry.add(std::move(f)); !s.isOk()) return s;

@@ -54,7 +54,7 @@ bool loadConfig(const CliArgs& args, const Registry& registry, config::ServiceCo
 }
 
 constexpr ComponentKind kAllKinds[] = {ComponentKind::kReceiver, ComponentKind::kProcessor, ComponentKind::kExporter,
-                                       ComponentKind::kExtension};
+                                       ComponentKind::kExtension, ComponentKind::kConnector};
 
 // Prints the options of every kind that has a component named `type` (otlp is a receiver and an exporter).
 int describeType(const Registry& registry, const std::string& type) {

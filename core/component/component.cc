@@ -10,6 +10,7 @@ const char* componentKindName(ComponentKind kind) {
     case ComponentKind::kProcessor: return "processor";
     case ComponentKind::kExporter: return "exporter";
     case ComponentKind::kExtension: return "extension";
+    case ComponentKind::kConnector: return "connector";
   }
   return "component";
 }

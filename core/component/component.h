@@ -11,7 +11,8 @@
 
 namespace proflow {
 
-enum class ComponentKind { kReceiver, kProcessor, kExporter, kExtension };
+// A connector is an exporter of one pipeline and a receiver of others (the Collector's `connectors:`).
+enum class ComponentKind { kReceiver, kProcessor, kExporter, kExtension, kConnector };
 
 const char* componentKindName(ComponentKind kind);  // "receiver", ...
 

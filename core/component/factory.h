@@ -2,7 +2,9 @@
 // starting point YAML overrides; create() builds an instance once the config validated.
 #pragma once
 
+#include <map>
 #include <memory>
+#include <set>
 #include <string>
 #include <string_view>
 
@@ -31,6 +33,14 @@ class Processor : public Component, public ProfilesConsumer {};
 class Exporter : public Component, public ProfilesConsumer {};
 
 class Extension : public Component {};
+
+// Consumes what the pipelines that export to it produce and hands it to the pipelines that receive
+// from it.
+class Connector : public Component, public ProfilesConsumer {};
+
+// The pipelines a connector feeds: the entry of each pipeline that lists the connector as a
+// receiver, keyed by pipeline name ("profiles/a").
+using ConnectorRoutes = std::map<std::string, ConsumerPtr, std::less<>>;
 
 class Factory {
  public:
@@ -62,6 +72,19 @@ class ExporterFactory : public Factory {
   ComponentKind kind() const final { return ComponentKind::kExporter; }
   virtual std::unique_ptr<Exporter> create(const CreateSettings& settings,
                                            const config::ComponentConfig& config) const = 0;
+};
+
+class ConnectorFactory : public Factory {
+ public:
+  ComponentKind kind() const final { return ComponentKind::kConnector; }
+  // Checks at load that the config names only pipelines in `routes` (those receiving from the
+  // connector). Called after validate().
+  virtual void checkRoutes(const config::ComponentConfig& config, const std::set<std::string>& routes,
+                           config::ConfigErrors& errors) const {
+    (void)config, (void)routes, (void)errors;
+  }
+  virtual std::unique_ptr<Connector> create(const CreateSettings& settings, const config::ComponentConfig& config,
+                                            ConnectorRoutes routes) const = 0;
 };
 
 class ExtensionFactory : public Factory {

@@ -66,4 +66,30 @@ class ExtensionFactoryFor : public ExtensionFactory {
   virtual std::unique_ptr<Extension> createExtension(const CreateSettings& s, const ConfigT& c) const = 0;
 };
 
+template <class ConfigT>
+class ConnectorFactoryFor : public ConnectorFactory {
+ public:
+  std::unique_ptr<config::ComponentConfig> createDefaultConfig() const override {
+    return std::make_unique<config::TypedConfig<ConfigT>>();
+  }
+  void checkRoutes(const config::ComponentConfig& c, const std::set<std::string>& routes,
+                   config::ConfigErrors& errors) const final {
+    c.validateWith(errors, [&](config::ValidationContext& ctx) { checkConnectorRoutes(c.as<ConfigT>(), routes, ctx); });
+  }
+  std::unique_ptr<Connector> create(const CreateSettings& s, const config::ComponentConfig& c,
+                                    ConnectorRoutes routes) const final {
+    return createConnector(s, c.as<ConfigT>(), std::move(routes));
+  }
+
+ protected:
+  // Reports (through `ctx`, at the config's field locations) pipelines the config names that do not
+  // receive from the connector.
+  virtual void checkConnectorRoutes(const ConfigT& c, const std::set<std::string>& routes,
+                                    config::ValidationContext& ctx) const {
+    (void)c, (void)routes, (void)ctx;
+  }
+  virtual std::unique_ptr<Connector> createConnector(const CreateSettings& s, const ConfigT& c,
+                                                     ConnectorRoutes routes) const = 0;
+};
+
 }  // namespace proflow

@@ -3,6 +3,7 @@
 // reads its own struct back with as<T>().
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <typeinfo>
@@ -18,6 +19,9 @@ class ComponentConfig {
   // `path` is the YAML path of the component, e.g. "exporters.otlp/backend".
   virtual void decode(const ConfigNode& node, const std::string& path, ConfigErrors& errors) = 0;
   virtual void validate(ConfigErrors& errors) const = 0;
+  // Checks that need more than the component's own section (a connector's routes) report through
+  // the context `check` is given, at this config's field locations.
+  virtual void validateWith(ConfigErrors& errors, const std::function<void(ValidationContext&)>& check) const = 0;
   // Every option the config declares, with its default (the value this config holds) and help text.
   virtual std::vector<OptionDoc> options() const { return {}; }
 
@@ -49,6 +53,11 @@ class TypedConfig final : public ComponentConfig {
     } else {
       (void)errors;
     }
+  }
+
+  void validateWith(ConfigErrors& errors, const std::function<void(ValidationContext&)>& check) const override {
+    ValidationContext ctx(errors, path_, locations_, root_);
+    check(ctx);
   }
 
   std::vector<OptionDoc> options() const override {

@@ -20,6 +20,7 @@ const char* sectionName(ComponentKind kind) {
     case ComponentKind::kProcessor: return "processors";
     case ComponentKind::kExporter: return "exporters";
     case ComponentKind::kExtension: return "extensions";
+    case ComponentKind::kConnector: return "connectors";
   }
   return "?";
 }
@@ -61,8 +62,12 @@ void decodeSection(const ConfigNode& root, ComponentKind kind, const Registry& r
   }
 }
 
+// `connectors`, when given, are also valid in this list: they go to `*connector_ids` (with where
+// each was listed), not to the result.
 std::vector<ComponentId> decodeIdList(const ConfigNode* list, const std::string& path, ComponentKind kind,
-                                      const std::map<ComponentId, ComponentEntry>& defined, ConfigErrors& errors) {
+                                      const std::map<ComponentId, ComponentEntry>& defined, ConfigErrors& errors,
+                                      const std::map<ComponentId, ComponentEntry>* connectors = nullptr,
+                                      std::vector<std::pair<ComponentId, SourceLocation>>* connector_ids = nullptr) {
   std::vector<ComponentId> ids;
   if (!list || list->isNull()) return ids;
   if (!list->isSequence()) {
@@ -82,19 +87,29 @@ std::vector<ComponentId> decodeIdList(const ConfigNode* list, const std::string&
       errors.add(item_path, item.location, "invalid component id " + quoteValue(item.scalar));
       continue;
     }
-    if (!defined.count(*id)) {
+    const bool is_connector = connectors && !defined.count(*id) && connectors->count(*id);
+    if (!defined.count(*id) && !is_connector) {
       std::vector<std::string> names;
       for (const auto& [k, v] : defined) names.push_back(k.str());
+      std::string where = std::string(sectionName(kind)) + " section; defined: " + joinNames(names);
+      if (connectors && !connectors->empty()) {
+        std::vector<std::string> connector_names;
+        for (const auto& [k, v] : *connectors) connector_names.push_back(k.str());
+        where = std::string(sectionName(kind)) + " or connectors section; defined " + sectionName(kind) + ": " +
+                joinNames(names) + "; connectors: " + joinNames(connector_names);
+      }
       errors.add(item_path, item.location,
-                 std::string(componentKindName(kind)) + " '" + id->str() + "' is not defined in the " +
-                     sectionName(kind) + " section; defined: " + joinNames(names));
+                 std::string(componentKindName(kind)) + " '" + id->str() + "' is not defined in the " + where);
       continue;
     }
     if (!seen.insert(*id).second) {
       errors.add(item_path, item.location, "'" + id->str() + "' is listed twice");
       continue;
     }
-    ids.push_back(*id);
+    if (is_connector)
+      connector_ids->emplace_back(*id, item.location);
+    else
+      ids.push_back(*id);
   }
   return ids;
 }
@@ -128,10 +143,21 @@ void decodePipelines(const ConfigNode& pipelines, ServiceConfig& cfg, ConfigErro
     PipelineConfig p;
     p.name = name;
     p.location = loc;
-    p.receivers = decodeIdList(body.find("receivers"), path + ".receivers", ComponentKind::kReceiver, cfg.receivers, errors);
+    std::vector<std::pair<ComponentId, SourceLocation>> from, to;
+    p.receivers = decodeIdList(body.find("receivers"), path + ".receivers", ComponentKind::kReceiver, cfg.receivers,
+                               errors, &cfg.connectors, &from);
     p.processors =
         decodeIdList(body.find("processors"), path + ".processors", ComponentKind::kProcessor, cfg.processors, errors);
-    p.exporters = decodeIdList(body.find("exporters"), path + ".exporters", ComponentKind::kExporter, cfg.exporters, errors);
+    p.exporters = decodeIdList(body.find("exporters"), path + ".exporters", ComponentKind::kExporter, cfg.exporters,
+                               errors, &cfg.connectors, &to);
+    for (auto& [id, loc] : from) {
+      p.from_connectors.push_back(id);
+      p.connector_locations[{false, id}] = loc;
+    }
+    for (auto& [id, loc] : to) {
+      p.to_connectors.push_back(id);
+      p.connector_locations[{true, id}] = loc;
+    }
     if (!body.find("receivers") || body.find("receivers")->items.empty())
       errors.add(path + ".receivers", body.keyLocation("receivers"), "a pipeline needs at least one receiver");
     if (!body.find("exporters") || body.find("exporters")->items.empty())
@@ -179,7 +205,7 @@ void checkAuthReferences(const ConfigNode& node, const std::string& path, const 
 }
 
 void checkAllAuthReferences(const ConfigNode& root, const ServiceConfig& cfg, ConfigErrors& errors) {
-  for (const char* section : {"receivers", "exporters", "processors", "extensions"})
+  for (const char* section : {"receivers", "exporters", "processors", "extensions", "connectors"})
     if (const ConfigNode* n = root.find(section)) checkAuthReferences(*n, section, cfg, errors);
   if (const ConfigNode* service = root.find("service"))
     if (const ConfigNode* t = service->find("telemetry")) checkAuthReferences(*t, "service.telemetry", cfg, errors);
@@ -193,6 +219,7 @@ const std::map<ComponentId, ComponentEntry>& ServiceConfig::section(ComponentKin
     case ComponentKind::kProcessor: return processors;
     case ComponentKind::kExporter: return exporters;
     case ComponentKind::kExtension: return extensions;
+    case ComponentKind::kConnector: return connectors;
   }
   return receivers;
 }
@@ -221,17 +248,19 @@ void decodeRuntime(const ConfigNode& node, RuntimeConfig& runtime, ConfigErrors&
 
 ServiceConfig buildServiceConfig(const ConfigNode& root, const Registry& registry, ConfigErrors& errors) {
   ServiceConfig cfg;
-  static const std::set<std::string> kTopLevel = {"receivers", "processors", "exporters", "extensions", "service"};
+  static const std::set<std::string> kTopLevel = {"receivers",  "processors", "exporters",
+                                                  "extensions", "connectors", "service"};
   for (size_t i = 0; i < root.entries.size(); ++i)
     if (!kTopLevel.count(root.entries[i].first))
       errors.add(root.entries[i].first, root.key_locations[i],
                  "unknown top-level key " + quoteValue(root.entries[i].first) +
-                     "; valid keys: exporters, extensions, processors, receivers, service");
+                     "; valid keys: connectors, exporters, extensions, processors, receivers, service");
 
   decodeSection(root, ComponentKind::kReceiver, registry, cfg.receivers, errors);
   decodeSection(root, ComponentKind::kProcessor, registry, cfg.processors, errors);
   decodeSection(root, ComponentKind::kExporter, registry, cfg.exporters, errors);
   decodeSection(root, ComponentKind::kExtension, registry, cfg.extensions, errors);
+  decodeSection(root, ComponentKind::kConnector, registry, cfg.connectors, errors);
 
   const ConfigNode* service = root.find("service");
   if (!service || !service->isMap()) {
@@ -282,6 +311,7 @@ ServiceConfig buildServiceConfig(const ConfigNode& root, const Registry& registr
     errors.add("service.pipelines", service->keyLocation("pipelines"), "at least one pipeline is required");
   } else {
     decodePipelines(*pipelines, cfg, errors);
+    checkConnectorGraph(cfg, errors);
   }
   return cfg;
 }

@@ -4,6 +4,7 @@
 
 #include <map>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -79,6 +80,11 @@ struct PipelineConfig {
   std::vector<ComponentId> receivers;
   std::vector<ComponentId> processors;
   std::vector<ComponentId> exporters;
+  // Connectors listed under `receivers` (they feed this pipeline) and under `exporters` (this
+  // pipeline feeds them), with where each was listed.
+  std::vector<ComponentId> from_connectors;
+  std::vector<ComponentId> to_connectors;
+  std::map<std::pair<bool, ComponentId>, SourceLocation> connector_locations;  // {listed as exporter, id}
   SourceLocation location;
 };
 
@@ -87,6 +93,7 @@ struct ServiceConfig {
   std::map<ComponentId, ComponentEntry> processors;
   std::map<ComponentId, ComponentEntry> exporters;
   std::map<ComponentId, ComponentEntry> extensions;
+  std::map<ComponentId, ComponentEntry> connectors;
   std::vector<ComponentId> enabled_extensions;
   std::vector<PipelineConfig> pipelines;
   TelemetryConfig telemetry;
@@ -94,6 +101,11 @@ struct ServiceConfig {
   Duration shutdown_timeout = std::chrono::seconds(15);  // drain deadline on SIGTERM/SIGINT
 
   const std::map<ComponentId, ComponentEntry>& section(ComponentKind kind) const;
+  // Names of the pipelines that list connector `id` as a receiver: where it sends.
+  std::set<std::string> connectorRoutes(const ComponentId& id) const;
+  // Pipelines in dependency order, downstream first: every pipeline comes before each pipeline that
+  // exports to a connector feeding it. (Cycles are refused at load.)
+  std::vector<const PipelineConfig*> pipelinesDownstreamFirst() const;
 };
 
 // Reads, merges, expands and validates config files. On failure `error_text` lists every problem,
@@ -103,6 +115,12 @@ Status loadServiceConfig(const std::vector<std::string>& paths, const Registry& 
 // Same, from YAML text (the embedded default config, tests).
 Status loadServiceConfigText(const std::string& yaml, const std::string& source_name, const Registry& registry,
                              ServiceConfig* out, std::string* error_text, std::vector<std::string>* warnings = nullptr);
+
+// The Collector's rules for connectors: each one used is listed both as an exporter of some
+// pipeline and as a receiver of another, ids are not shared with a receiver or exporter, its own
+// config accepts its routes, and no chain of connectors leads a pipeline back to itself (the error
+// names the cycle: "profiles/a -> forward -> profiles/b -> forward/2 -> profiles/a").
+void checkConnectorGraph(const ServiceConfig& cfg, ConfigErrors& errors);
 
 // Decodes and validates everything, adding every problem to `errors` (none stop the others).
 ServiceConfig buildServiceConfig(const ConfigNode& root, const Registry& registry, ConfigErrors& errors);

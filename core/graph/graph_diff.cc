@@ -86,6 +86,7 @@ std::map<NodeKey, const config::ComponentEntry*> graphNodes(const config::Servic
     for (const auto& id : p.receivers) out[{ComponentKind::kReceiver, id, ""}] = &cfg.receivers.at(id);
     for (const auto& id : p.processors) out[{ComponentKind::kProcessor, id, p.name}] = &cfg.processors.at(id);
     for (const auto& id : p.exporters) out[{ComponentKind::kExporter, id, ""}] = &cfg.exporters.at(id);
+    for (const auto& id : p.to_connectors) out[{ComponentKind::kConnector, id, ""}] = &cfg.connectors.at(id);
   }
   return out;
 }
@@ -107,6 +108,10 @@ GraphDiff diffConfigs(const config::ServiceConfig& running, const config::Servic
     NodeChange c = it == before.end()                              ? NodeChange::kAdded
                    : sameSettings(it->second->settings, entry->settings) ? NodeChange::kKept
                                                                    : NodeChange::kChanged;
+    // A connector is created with its routes: feeding other pipelines makes it a new instance.
+    if (c == NodeChange::kKept && key.kind == ComponentKind::kConnector &&
+        running.connectorRoutes(key.id) != next.connectorRoutes(key.id))
+      c = NodeChange::kChanged;
     diff.nodes[key] = c;
     if (key.kind == ComponentKind::kExtension && c != NodeChange::kKept)
       diff.extension_changes.push_back(key.str() + " " + nodeChangeName(c));

@@ -1,8 +1,8 @@
 // What a reload changes: the running config and a new one compared component by component.
 //
-// A node is one running instance: an extension, receiver or exporter by id, a processor by id and
-// pipeline (processors are per pipeline). It is kept when it exists in both configs with the same
-// settings, compared as parsed YAML (after merge and ${env:} expansion; key order, quoting,
+// A node is one running instance: an extension, receiver, exporter or connector by id, a processor
+// by id and pipeline (processors are per pipeline). It is kept when it exists in both configs with the
+// same settings (and, for a connector, feeding the same pipelines), compared as parsed YAML (after merge and ${env:} expansion; key order, quoting,
 // comments, file positions and `x:` versus `x: {}` do not count), changed when its settings differ,
 // added or removed otherwise.
 // Where a node sits in its pipelines does not matter: every receiver and processor feeds a

@@ -65,11 +65,16 @@ Status PipelineGraph::takeOver(PipelineGraph& running, Host& host, Deadline dead
     if (Status s = replaceExporter(*old, n, host, deadline); !s.isOk()) note(s);
   }
 
-  // 3. Kept processors and receivers feed the new chain from now on.
+  // 3. Kept processors, connectors and receivers feed the new chain from now on.
   std::vector<std::pair<SwitchConsumer*, SwitchConsumer::RoutePtr>> old_routes;
-  for (auto& n : nodes_)
-    if (n.change == NodeChange::kKept && (n.kind == ComponentKind::kProcessor || n.kind == ComponentKind::kReceiver))
+  for (auto& n : nodes_) {
+    if (n.change != NodeChange::kKept) continue;
+    if (n.kind == ComponentKind::kProcessor || n.kind == ComponentKind::kReceiver)
       old_routes.emplace_back(n.edge.get(), n.edge->repoint(n.target));
+    if (n.kind == ComponentKind::kConnector)
+      for (auto& [pipeline, edge] : n.route_edges)
+        old_routes.emplace_back(edge.get(), edge->repoint(n.route_targets.at(pipeline)));
+  }
 
   // 4. Receivers that go away or change stop (their sockets close), then the new ones start. A late
   // call through a stopped receiver's edge is refused as retryable instead of reaching the old chain.

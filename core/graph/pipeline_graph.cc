@@ -126,11 +126,47 @@ Status PipelineGraph::assemble(const BuildInputs& in, std::unique_ptr<PipelineGr
       exporter_inputs[id] = n.edge;
     }
 
-  // 2. Processors per pipeline, last to first, each feeding (through its edge) the previous `next`.
+  // 2. Pipelines downstream first. A connector is created when the first pipeline exporting to it is
+  // built, after every pipeline it feeds (their entries are its routes); each route goes through an
+  // edge that a reload re-points, counted as the connector's output.
+  std::map<std::string, ConsumerPtr> pipeline_entries;
+  std::map<ComponentId, ConsumerPtr> connector_inputs;
+  auto connectorInput = [&](const ComponentId& id, ConsumerPtr* input) -> Status {
+    if (auto it = connector_inputs.find(id); it != connector_inputs.end()) {
+      *input = it->second;
+      return Status::ok();
+    }
+    const auto& entry = cfg.connectors.at(id);
+    Node& n = makeNode(ComponentKind::kConnector, id, "");
+    n.route_targets.clear();
+    for (const auto& name : cfg.connectorRoutes(id)) n.route_targets[name] = pipeline_entries.at(name);
+    if (!kept(n)) {
+      n.route_edges.clear();
+      ConnectorRoutes routes;
+      for (const auto& [name, target] : n.route_targets) {
+        auto edge = std::make_shared<SwitchConsumer>(target);
+        n.route_edges[name] = edge;
+        routes[name] = std::make_shared<ObservedConsumer>(edge, *n.telemetry, ObservedConsumer::Role::kOutbound);
+      }
+      Status s = create(n, [&] {
+        return static_cast<const ConnectorFactory*>(entry.factory)->create(settingsFor(n), *entry.config, routes);
+      });
+      if (!s.isOk()) return s;
+    }
+    *input = connector_inputs[id] = std::make_shared<ObservedConsumer>(
+        borrow(dynamic_cast<Connector*>(n.component.get())), *n.telemetry, ObservedConsumer::Role::kInbound);
+    return Status::ok();
+  };
   std::map<ComponentId, std::vector<ConsumerPtr>> receiver_targets;
-  for (const auto& p : cfg.pipelines) {
+  for (const config::PipelineConfig* pipeline : cfg.pipelinesDownstreamFirst()) {
+    const config::PipelineConfig& p = *pipeline;
     std::vector<ConsumerPtr> outs;
     for (const auto& id : p.exporters) outs.push_back(exporter_inputs.at(id));
+    for (const auto& id : p.to_connectors) {
+      ConsumerPtr input;
+      if (Status s = connectorInput(id, &input); !s.isOk()) return s;
+      outs.push_back(std::move(input));
+    }
     ConsumerPtr next = makeFanout(std::move(outs));
     for (auto it = p.processors.rbegin(); it != p.processors.rend(); ++it) {
       const auto& entry = cfg.processors.at(*it);
@@ -147,6 +183,7 @@ Status PipelineGraph::assemble(const BuildInputs& in, std::unique_ptr<PipelineGr
       next = std::make_shared<ObservedConsumer>(borrow(dynamic_cast<Processor*>(n.component.get())), *n.telemetry,
                                                 ObservedConsumer::Role::kInbound);
     }
+    pipeline_entries[p.name] = next;
     for (const auto& id : p.receivers) receiver_targets[id].push_back(next);
   }
 

@@ -3,9 +3,11 @@
 //   receiver ─┬─> [pipeline A: processor -> processor] ─┬─> exporter X
 //             └─> [pipeline B: processor]              ─┴─> exporter Y
 //
-// Receivers and exporters are single instances shared by every pipeline that names them;
-// processors get one instance per pipeline. Construction goes downstream-first (exporters, then
-// processors from last to first, then receivers) so each component receives its `next` on creation.
+// Receivers, exporters and connectors are single instances shared by every pipeline that names them;
+// processors get one instance per pipeline. Construction goes downstream-first (exporters, then the
+// pipelines in dependency order: a connector after the pipelines it feeds and before the processors
+// of those that export to it, each pipeline's processors from last to first; receivers last) so each
+// component receives its `next` on creation.
 // Start runs in the same order (exporters first, receivers last) and shutdown in reverse, so data in
 // flight always has somewhere to go.
 //
@@ -14,6 +16,7 @@
 // over (takeOver) without stopping them: see graph_diff.h for what is kept.
 #pragma once
 
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -44,7 +47,8 @@ class PipelineGraph {
 
   ~PipelineGraph();
 
-  // Exporters, then processors, then receivers. On failure, what started is shut down again.
+  // Exporters, then processors and connectors downstream first, then receivers. On failure, what
+  // started is shut down again.
   Status start(Host& host);
   // Receivers first (no new data), then processors in pipeline order (flush), then exporters (drain).
   void shutdown(Deadline deadline);
@@ -57,11 +61,11 @@ class PipelineGraph {
   //     the queue directory's lock), the new one starts, the calls go on. When calls are still
   //     inside the old instance at `deadline`, it is not shut down: it stays in place with its
   //     settings (Node::runs_previous_settings) and the result names it;
-  //  3. re-points the edges of kept processors and receivers at the new chain;
+  //  3. re-points the edges of kept processors, connectors and receivers at the new chain;
   //  4. stops removed and changed receivers (freeing their sockets), then starts changed and added
   //     ones;
   //  5. waits for the calls still in the old chain, then shuts down removed and changed processors
-  //     and removed exporters, upstream first, with `deadline`.
+  //     and connectors and removed exporters, upstream first, with `deadline`.
   // Afterwards `running` owns nothing that runs. `*switched` is false only when step 1 failed.
   // `io_threads`: how many threads run the runtime's io_context (step 4 waits for them to catch up).
   Status takeOver(PipelineGraph& running, Host& host, Deadline deadline, bool* switched, unsigned io_threads = 1);
@@ -78,6 +82,10 @@ class PipelineGraph {
     std::shared_ptr<SwitchConsumer> edge;
     // Where `edge` leads in this graph: the downstream chain, or the (counted) exporter itself.
     ConsumerPtr target;
+    // Connectors: one edge per pipeline they feed (by pipeline name), and where each leads in this
+    // graph (the pipeline's entry), so a kept connector is re-pointed like a kept processor.
+    std::map<std::string, std::shared_ptr<SwitchConsumer>> route_edges;
+    std::map<std::string, ConsumerPtr> route_targets;
     // Relative to the graph this one was built from; kAdded for a first build.
     NodeChange change = NodeChange::kAdded;
     // A changed exporter takeOver() could not replace (calls were still inside the old instance at

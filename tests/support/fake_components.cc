@@ -14,6 +14,7 @@ namespace {
 std::mutex g_instances_mu;
 std::map<std::string, FakeReceiver*> g_receivers;
 std::map<std::string, FakeExporter*> g_exporters;
+std::map<std::string, FakeConnector*> g_connectors;
 
 template <class T>
 T* lookup(std::map<std::string, T*>& m, const std::string& id) {
@@ -67,6 +68,29 @@ class FakeExporterFactory final : public ExporterFactoryFor<FakeConfig> {
     auto e = std::make_unique<FakeExporter>(s.id.str(), c);
     std::lock_guard lock(g_instances_mu);
     g_exporters[s.id.str()] = e.get();
+    return e;
+  }
+
+ private:
+  std::string type_;
+};
+
+class FakeConnectorFactory final : public ConnectorFactoryFor<FakeConfig> {
+ public:
+  explicit FakeConnectorFactory(std::string type) : type_(std::move(type)) {}
+  std::string_view type() const override { return type_; }
+  std::string_view description() const override { return "test connector"; }
+
+ protected:
+  void checkConnectorRoutes(const FakeConfig& c, const std::set<std::string>& routes,
+                            config::ValidationContext& ctx) const override {
+    if (!c.label.empty() && !routes.count(c.label)) ctx.error("label", "pipeline '" + c.label + "' does not receive from this connector");
+  }
+  std::unique_ptr<Connector> createConnector(const CreateSettings& s, const FakeConfig& c,
+                                             ConnectorRoutes routes) const override {
+    auto e = std::make_unique<FakeConnector>(s.id.str(), c, std::move(routes));
+    std::lock_guard lock(g_instances_mu);
+    g_connectors[s.id.str()] = e.get();
     return e;
   }
 
@@ -162,6 +186,19 @@ std::vector<Batch> FakeExporter::received() const {
 }
 FakeExporter* FakeExporter::find(const std::string& id) { return lookup(g_exporters, id); }
 
+Status FakeConnector::start(Host&) {
+  Journal::global().add("start connector/" + id_);
+  return Status::ok();
+}
+void FakeConnector::shutdown(Deadline) { Journal::global().add("shutdown connector/" + id_); }
+Status FakeConnector::consume(Batch b) {
+  if (!cfg_.label.empty()) return routes_.at(cfg_.label)->consume(std::move(b));
+  for (auto& [pipeline, route] : routes_)
+    if (Status s = route->consume(b); !s.isOk()) return s;
+  return Status::ok();
+}
+FakeConnector* FakeConnector::find(const std::string& id) { return lookup(g_connectors, id); }
+
 Status FakeProcessor::start(Host&) {
   Journal::global().add("start processor/" + id_);
   return Status::ok();
@@ -186,6 +223,7 @@ void registerFakes(Registry& registry) {
     (void)registry.add(std::make_unique<FakeReceiverFactory>(t));
     (void)registry.add(std::make_unique<FakeProcessorFactory>(t));
     (void)registry.add(std::make_unique<FakeExporterFactory>(t));
+    (void)registry.add(std::make_unique<FakeConnectorFactory>(t));
   }
 }
 

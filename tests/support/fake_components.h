@@ -114,7 +114,24 @@ class FakeProcessor final : public Processor {
   ConsumerPtr next_;
 };
 
-// Registers receiver/processor/exporter type "fake" (and "fake2" for each kind).
+// Passes each batch to the pipeline its `label` names, or to every pipeline it feeds when `label` is
+// empty; a `label` naming no pipeline it feeds is refused at load.
+class FakeConnector final : public Connector {
+ public:
+  FakeConnector(std::string id, FakeConfig cfg, ConnectorRoutes routes)
+      : id_(std::move(id)), cfg_(std::move(cfg)), routes_(std::move(routes)) {}
+  Status start(Host&) override;
+  void shutdown(Deadline) override;
+  Status consume(Batch b) override;
+  static FakeConnector* find(const std::string& id);
+
+ private:
+  std::string id_;
+  FakeConfig cfg_;
+  ConnectorRoutes routes_;
+};
+
+// Registers receiver/processor/exporter/connector type "fake" (and "fake2" for each kind).
 void registerFakes(Registry& registry);
 
 }  // namespace proflow::testing

@@ -20,27 +20,6 @@ using testing::Journal;
 
 class GraphReloadTest : public testing::GraphFixture {
  protected:
-  std::shared_ptr<config::ServiceConfig> load(const std::string& yaml) {
-    auto cfg = std::make_shared<config::ServiceConfig>();
-    std::string errors;
-    EXPECT_TRUE(config::loadServiceConfigText(yaml, "g.yaml", registry_, cfg.get(), &errors).isOk()) << errors;
-    return cfg;
-  }
-
-  // Builds the graph of `yaml` from `running` and moves the traffic over.
-  std::unique_ptr<graph::PipelineGraph> reload(graph::PipelineGraph& running, const config::ServiceConfig& before,
-                                               std::shared_ptr<config::ServiceConfig> after) {
-    const auto diff = graph::diffConfigs(before, *after);
-    std::unique_ptr<graph::PipelineGraph> next;
-    Status s = graph::PipelineGraph::buildNext(*after, after, running, diff, runtime_, metrics_, &next);
-    EXPECT_TRUE(s.isOk()) << s.toString();
-    bool switched = false;
-    s = next->takeOver(running, host_, std::chrono::steady_clock::now() + std::chrono::seconds(5), &switched);
-    EXPECT_TRUE(s.isOk()) << s.toString();
-    EXPECT_TRUE(switched);
-    return next;
-  }
-
   // The graph of `cfg`, built and started.
   std::unique_ptr<graph::PipelineGraph> started(const config::ServiceConfig& cfg) {
     std::unique_ptr<graph::PipelineGraph> g;
@@ -51,13 +30,6 @@ class GraphReloadTest : public testing::GraphFixture {
   }
   // `yaml` with the exporter's setting changed.
   static std::string changed(std::string yaml) { return yaml.replace(yaml.find("value: 1"), 8, "value: 2"); }
-
-  static Status push(const std::string& receiver) {
-    return FakeReceiver::find(receiver)->push(Batch(testing::makeRequest("svc", {testing::makeProfile(2)})));
-  }
-  static size_t count(const std::vector<std::string>& j, const std::string& e) {
-    return static_cast<size_t>(std::count(j.begin(), j.end(), e));
-  }
 };
 
 constexpr const char* kA = R"(
