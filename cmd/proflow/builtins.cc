@@ -1,6 +1,7 @@
 #include "cmd/proflow/builtins.h"
 
 #include "connectors/forward/factory.h"
+#include "connectors/routing/factory.h"
 #include "exporters/datadog/factory.h"
 #include "exporters/debug/factory.h"
 #include "exporters/file/factory.h"
@@ -80,6 +81,7 @@ Status registerBuiltins(Registry& registry) {
       extensions::symbolstore::makeSymbolStoreExtensionFactory(),
       // connectors
       connectors::forward::makeForwardConnectorFactory(),
+      connectors::routing::makeRoutingConnectorFactory(),
   };
   for (auto& f : factories)
     if (Status s = registry.add(std::move(f)); !s.isOk()) return s;

@@ -17,19 +17,21 @@ Status FanoutConsumer::consume(Batch batch) {
     if (mutates_[i]) last_mutator = static_cast<int>(i);
     else any_reader = true;
   }
-  Status retryable, permanent;
+  CombinedAnswer answer;
   for (size_t i = 0; i < consumers_.size(); ++i) {
     Batch b = (!mutates_[i] || (!any_reader && static_cast<int>(i) == last_mutator)) ? batch : batch.deepCopy();
-    Status s = consumers_[i]->consume(std::move(b));
-    if (s.isOk()) continue;
-    if (s.retryable()) {
-      if (retryable.isOk()) retryable = s;
-    } else if (permanent.isOk()) {
-      permanent = s;
-    }
+    answer.add(consumers_[i]->consume(std::move(b)));
   }
-  if (!retryable.isOk()) return retryable;
-  return permanent;
+  return answer.result();
+}
+
+void CombinedAnswer::add(const Status& s) {
+  if (s.isOk()) return;
+  if (s.retryable()) {
+    if (retryable_.isOk()) retryable_ = s;
+  } else if (permanent_.isOk()) {
+    permanent_ = s;
+  }
 }
 
 ConsumerPtr makeFanout(std::vector<ConsumerPtr> consumers) {

@@ -9,6 +9,17 @@
 
 namespace proflow::graph {
 
+// The answer to a sender whose batch went several ways: the first retryable refusal (the client
+// resends), else the first permanent one, else OK.
+class CombinedAnswer {
+ public:
+  void add(const Status& s);
+  Status result() const { return retryable_.isOk() ? permanent_ : retryable_; }
+
+ private:
+  Status retryable_, permanent_;
+};
+
 class FanoutConsumer final : public ProfilesConsumer, public DurableAcceptance {
  public:
   explicit FanoutConsumer(std::vector<ConsumerPtr> consumers);

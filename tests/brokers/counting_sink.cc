@@ -13,9 +13,11 @@ CountingSink::~CountingSink() {
 
 bool CountingSink::start() {
   grpc::ServerBuilder b;
-  b.AddListeningPort("127.0.0.1:" + std::to_string(port_), grpc::InsecureServerCredentials());
+  int bound = 0;
+  b.AddListeningPort("127.0.0.1:" + std::to_string(port_), grpc::InsecureServerCredentials(), &bound);
   b.RegisterService(this);
   server_ = b.BuildAndStart();
+  if (server_ && port_ == 0) port_ = bound;  // port 0: the one the system chose, kept for restarts
   return server_ != nullptr;
 }
 

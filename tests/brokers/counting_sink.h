@@ -18,6 +18,7 @@ namespace proflow::testing {
 
 class CountingSink final : public ::opentelemetry::proto::collector::profiles::v1development::ProfilesService::Service {
  public:
+  // Port 0: the system picks one at the first start() (port() then tells it).
   explicit CountingSink(int port);
   ~CountingSink() override;
 
