@@ -1,5 +1,6 @@
-// The set of component types this binary knows. Built-ins are registered explicitly in one function
-// (cmd/proflow/builtins.cc); registering a type name twice for the same kind is an error.
+// The set of component types this binary knows. Built-ins are registered by registerBuiltins
+// (cmd/proflow/builtins.h), which CMake writes from the component folders' declarations; registering
+// a type name twice for the same kind is an error.
 #pragma once
 
 #include <map>

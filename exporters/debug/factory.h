@@ -1,4 +1,4 @@
-// Factory of the `debug` exporter (registered in cmd/proflow/builtins.cc).
+// Factory of the `debug` exporter.
 #pragma once
 
 #include <memory>

@@ -1,4 +1,4 @@
-// Factory of the `file` exporter (registered in cmd/proflow/builtins.cc).
+// Factory of the `file` exporter.
 #pragma once
 
 #include <memory>

@@ -1,4 +1,4 @@
-// Factory of the `basicauth` extension (registered in cmd/proflow/builtins.cc).
+// Factory of the `basicauth` extension.
 #pragma once
 
 #include <memory>

@@ -1,4 +1,4 @@
-// Factory of the `bearertokenauth` extension (registered in cmd/proflow/builtins.cc).
+// Factory of the `bearertokenauth` extension.
 #pragma once
 
 #include <memory>

@@ -1,4 +1,4 @@
-// Factory of the `symbolstore` extension (registered in cmd/proflow/builtins.cc).
+// Factory of the `symbolstore` extension.
 #pragma once
 
 #include <memory>

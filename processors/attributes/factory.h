@@ -1,4 +1,4 @@
-// Factory of the `attributes` processor (registered in cmd/proflow/builtins.cc).
+// Factory of the `attributes` processor.
 #pragma once
 
 #include <memory>

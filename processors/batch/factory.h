@@ -1,4 +1,4 @@
-// Factory of the `batch` processor (registered in cmd/proflow/builtins.cc).
+// Factory of the `batch` processor.
 #pragma once
 
 #include <memory>

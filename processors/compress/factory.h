@@ -1,4 +1,4 @@
-// Factory of the `compress` processor (registered by the lead in cmd/proflow/builtins.cc).
+// Factory of the `compress` processor.
 #pragma once
 
 #include <memory>

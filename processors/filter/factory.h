@@ -1,4 +1,4 @@
-// Factory of the `filter` processor (registered by the lead in cmd/proflow/builtins.cc).
+// Factory of the `filter` processor.
 #pragma once
 
 #include <memory>

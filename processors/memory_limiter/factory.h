@@ -1,4 +1,4 @@
-// Factory of the `memory_limiter` processor (registered in cmd/proflow/builtins.cc).
+// Factory of the `memory_limiter` processor.
 #pragma once
 
 #include <memory>

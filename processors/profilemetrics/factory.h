@@ -1,4 +1,4 @@
-// Factory of the `profilemetrics` processor (registered in cmd/proflow/builtins.cc).
+// Factory of the `profilemetrics` processor.
 #pragma once
 
 #include <memory>

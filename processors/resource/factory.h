@@ -1,4 +1,4 @@
-// Factory of the `resource` processor (registered in cmd/proflow/builtins.cc).
+// Factory of the `resource` processor.
 #pragma once
 
 #include <memory>

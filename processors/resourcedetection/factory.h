@@ -1,4 +1,4 @@
-// Factory of the `resourcedetection` processor (registered in cmd/proflow/builtins.cc).
+// Factory of the `resourcedetection` processor.
 #pragma once
 
 #include <memory>

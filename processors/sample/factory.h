@@ -1,4 +1,4 @@
-// Factory of the `sample` processor (registered by the lead in cmd/proflow/builtins.cc).
+// Factory of the `sample` processor.
 #pragma once
 
 #include <memory>

@@ -1,4 +1,4 @@
-// Factory of the `symbolize` processor, registered by cmd/proflow/builtins.cc.
+// Factory of the `symbolize` processor.
 #pragma once
 
 #include <memory>
