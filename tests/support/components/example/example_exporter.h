@@ -3,7 +3,7 @@
 
 #include <atomic>
 
-#include "core/component/component.h"
+#include "core/component/factory.h"
 #include "tests/support/components/example/config.h"
 
 namespace proflow::testing::example {
