@@ -6,14 +6,10 @@
 #include <cstdlib>
 
 #include "core/attributes/named_regex.h"
+#include "core/util/ascii.h"
 
 namespace proflow::attributes {
 namespace {
-
-std::string lower(std::string s) {
-  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return s;
-}
 
 bool hasValue(const ActionConfig& a) { return !a.value.isNull(); }
 
@@ -65,7 +61,7 @@ void checkPattern(const ActionConfig& a, ActionKind kind, config::ValidationCont
 }  // namespace
 
 std::optional<ActionKind> parseActionKind(const std::string& s) {
-  std::string l = lower(s);
+  std::string l = toLowerAscii(s);
   if (l == "insert") return ActionKind::kInsert;
   if (l == "update") return ActionKind::kUpdate;
   if (l == "upsert") return ActionKind::kUpsert;
@@ -77,7 +73,7 @@ std::optional<ActionKind> parseActionKind(const std::string& s) {
 }
 
 std::optional<ConvertType> parseConvertType(const std::string& s) {
-  std::string l = lower(s);
+  std::string l = toLowerAscii(s);
   if (l == "string") return ConvertType::kString;
   if (l == "int") return ConvertType::kInt;
   if (l == "double") return ConvertType::kDouble;
@@ -89,7 +85,7 @@ otlp::AnyValue scalarToValue(const config::ConfigNode& n) {
   otlp::AnyValue v;
   const std::string& s = n.scalar;
   if (!n.quoted && !s.empty()) {
-    std::string l = lower(s);
+    std::string l = toLowerAscii(s);
     if (l == "true" || l == "false") {
       v.set_bool_value(l == "true");
       return v;

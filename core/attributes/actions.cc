@@ -9,6 +9,9 @@
 #include <cstdlib>
 #include <stdexcept>
 
+#include "core/util/ascii.h"
+#include "core/util/hex.h"
+
 namespace proflow::attributes {
 namespace {
 
@@ -69,8 +72,8 @@ std::optional<int64_t> doubleToInt(double d) {
   return static_cast<int64_t>(d);
 }
 
-std::optional<bool> parseBool(std::string s) {
-  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+std::optional<bool> parseBool(std::string_view text) {
+  const std::string s = toLowerAscii(text);
   if (s == "true" || s == "1") return true;
   if (s == "false" || s == "0") return false;
   return std::nullopt;
@@ -116,14 +119,7 @@ std::string sha256Hex(std::string_view data) {
   unsigned char md[EVP_MAX_MD_SIZE];
   unsigned int len = 0;
   if (EVP_Digest(data.data(), data.size(), md, &len, EVP_sha256(), nullptr) != 1) return {};
-  static const char kHex[] = "0123456789abcdef";
-  std::string out;
-  out.reserve(2 * len);
-  for (unsigned i = 0; i < len; ++i) {
-    out += kHex[md[i] >> 4];
-    out += kHex[md[i] & 15];
-  }
-  return out;
+  return hexEncode(std::span<const uint8_t>(md, len));
 }
 
 std::optional<otlp::AnyValue> convertValue(const otlp::AnyValue& v, ConvertType to) {

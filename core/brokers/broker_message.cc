@@ -11,21 +11,11 @@
 #include "core/flat/flat_split.h"
 #include "core/formats/otlp_json/otlp_json.h"
 #include "core/model/otlp_types.h"
+#include "core/util/hex.h"
 #include "core/util/stable_hash.h"
 
 namespace proflow::broker_message {
 namespace {
-
-std::string hex(std::string_view bytes) {
-  static constexpr char kDigits[] = "0123456789abcdef";
-  std::string out;
-  out.reserve(bytes.size() * 2);
-  for (unsigned char c : bytes) {
-    out += kDigits[c >> 4];
-    out += kDigits[c & 15];
-  }
-  return out;
-}
 
 // The trace id of the first sample of resource `r` that links to a trace.
 std::string firstTraceId(const flat::Batch& b, const flat::Resource& r) {
@@ -36,7 +26,7 @@ std::string firstTraceId(const flat::Batch& b, const flat::Resource& r) {
       const flat::Range rows = b.profiles[p].samples;
       for (uint32_t row = rows.begin; row < rows.end() && found.empty(); ++row) {
         const int32_t link = b.samples.link_index[row];
-        if (link > 0 && static_cast<size_t>(link) < b.links.size()) found = hex(b.view(b.links[static_cast<size_t>(link)].trace_id));
+        if (link > 0 && static_cast<size_t>(link) < b.links.size()) found = hexEncode(b.view(b.links[static_cast<size_t>(link)].trace_id));
       }
     }
   });
@@ -52,7 +42,7 @@ std::string keyOf(const flat::Batch& b, const flat::Resource& r, KeyKind kind, c
       const uint64_t h = stableHash(flat::keyValuesIdentity(b, r.attributes));
       std::string bytes(8, '\0');
       for (int i = 0; i < 8; ++i) bytes[static_cast<size_t>(i)] = static_cast<char>(h >> (56 - 8 * i));
-      return hex(bytes);
+      return hexEncode(bytes);
     }
     case KeyKind::kTraceId: return firstTraceId(b, r);
   }

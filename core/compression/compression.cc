@@ -5,6 +5,7 @@
 #include "core/compression/compression.h"
 
 #include "core/compression/isal_gzip.h"
+#include "core/util/ascii.h"
 
 #include <libdeflate.h>
 #include <lz4frame.h>
@@ -399,14 +400,6 @@ Status lz4Compress(std::string_view in, std::string& out, int level) {
   return Status::ok();
 }
 
-std::string lowerTrimmed(std::string_view s) {
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
-  std::string r(s);
-  for (char& c : r) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return r;
-}
-
 }  // namespace
 
 const char* codecName(Codec c) {
@@ -422,7 +415,7 @@ const char* codecName(Codec c) {
 
 std::optional<Codec> codecFromName(std::string_view name) {
   // Content-Encoding tokens are case-insensitive (RFC 9110 8.4.1).
-  std::string n = lowerTrimmed(name);
+  std::string n = toLowerAscii(trim(name));
   if (n.empty() || n == "identity" || n == "none") return Codec::kNone;
   if (n == "gzip" || n == "x-gzip") return Codec::kGzip;
   if (n == "deflate" || n == "zlib") return Codec::kZlib;

@@ -4,6 +4,8 @@
 #include <cmath>
 #include <cstdlib>
 
+#include "core/util/ascii.h"
+
 namespace proflow::config {
 
 std::optional<Duration> parseDuration(std::string_view s) {
@@ -47,8 +49,7 @@ std::optional<ByteSize> parseByteSize(std::string_view s) {
   while (i < s.size() && std::isdigit(static_cast<unsigned char>(s[i]))) ++i;
   if (i == 0 || i > 19) return std::nullopt;
   uint64_t n = std::strtoull(std::string(s.substr(0, i)).c_str(), nullptr, 10);
-  std::string unit(s.substr(i));
-  for (auto& c : unit) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  const std::string unit = toLowerAscii(s.substr(i));
   uint64_t mul;
   if (unit.empty() || unit == "b") mul = 1;
   else if (unit == "kib" || unit == "ki") mul = 1ull << 10;

@@ -2,7 +2,9 @@
 
 #include <span>
 
+#include "core/flat/range_append.h"
 #include "core/model/otlp_types.h"
+#include "core/util/hex.h"
 
 namespace proflow::flat {
 
@@ -72,15 +74,8 @@ std::optional<std::string> profileAttribute(const Batch& b, const Profile& p, st
 }
 
 std::string profileIdHex(const Batch& b, const Profile& p) {
-  static const char* kHex = "0123456789abcdef";
-  std::string out;
-  bool nonzero = false;
-  for (unsigned char c : b.view(p.profile_id)) {
-    nonzero |= c != 0;
-    out += kHex[c >> 4];
-    out += kHex[c & 15];
-  }
-  return nonzero ? out : std::string();
+  const std::string_view id = b.view(p.profile_id);
+  return id.find_first_not_of('\0') == std::string_view::npos ? std::string() : hexEncode(id);
 }
 
 std::optional<std::string> lookupAttribute(const Batch& b, const ProfileRef& ref, std::string_view key) {
@@ -112,14 +107,7 @@ void addResourceAttribute(Batch& b, uint32_t r, std::string_view key, std::strin
       }
   kv.key = b.addBytes(key);
   kv.value.bytes = b.addBytes(value);
-  if (res.attributes.size == 0) {
-    res.attributes.begin = static_cast<uint32_t>(b.key_values.size());
-  } else if (res.attributes.end() != b.key_values.size()) {
-    const uint32_t begin = static_cast<uint32_t>(b.key_values.size());
-    b.key_values.reserve(b.key_values.size() + res.attributes.size + 1);  // no reallocation while copying
-    for (uint32_t i = res.attributes.begin; i < res.attributes.end(); ++i) b.key_values.push_back(b.key_values[i]);
-    res.attributes.begin = begin;
-  }
+  prepareAppend(b.key_values, res.attributes);
   b.key_values.push_back(kv);
   ++res.attributes.size;
 }

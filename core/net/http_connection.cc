@@ -11,6 +11,7 @@
 
 #include "core/net/http_util.h"
 #include "core/telemetry/component_telemetry.h"
+#include "core/util/ascii.h"
 
 namespace proflow::net::detail {
 namespace asio = boost::asio;
@@ -28,10 +29,6 @@ constexpr size_t kIdleBufferBytes = 16 << 10;
 std::string sizeText(uint64_t n) {
   if (n >= (1u << 20) && n % (1u << 20) == 0) return std::to_string(n >> 20) + "MiB";
   return std::to_string(n) + " bytes";
-}
-
-bool iequals(std::string_view a, std::string_view b) {
-  return a.size() == b.size() && !CaseInsensitiveLess{}(a, b) && !CaseInsensitiveLess{}(b, a);
 }
 
 int64_t steadyNowNs() {

@@ -3,11 +3,14 @@
 #include <algorithm>
 #include <cctype>
 
+#include "core/util/ascii.h"
+#include "core/util/percent_encoding.h"
+
 namespace proflow::net {
 
 bool CaseInsensitiveLess::operator()(std::string_view a, std::string_view b) const {
   return std::lexicographical_compare(a.begin(), a.end(), b.begin(), b.end(), [](char x, char y) {
-    return std::tolower(static_cast<unsigned char>(x)) < std::tolower(static_cast<unsigned char>(y));
+    return static_cast<unsigned char>(asciiLower(x)) < static_cast<unsigned char>(asciiLower(y));
   });
 }
 
@@ -22,31 +25,12 @@ std::string_view HttpRequest::queryValue(std::string_view name) const {
 }
 
 namespace {
-int hexDigit(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
+// A query component decoded; one with a malformed escape ("100%") is kept as it was written.
+std::string queryComponent(std::string_view s) {
+  std::optional<std::string> decoded = percentDecode(s, PlusSign::kSpace);
+  return decoded ? std::move(*decoded) : std::string(s);
 }
 }  // namespace
-
-std::string percentDecode(std::string_view s, bool plus_is_space) {
-  std::string out;
-  out.reserve(s.size());
-  for (size_t i = 0; i < s.size(); ++i) {
-    char c = s[i];
-    if (c == '%' && i + 2 < s.size()) {
-      int hi = hexDigit(s[i + 1]), lo = hexDigit(s[i + 2]);
-      if (hi >= 0 && lo >= 0) {
-        out.push_back(static_cast<char>(hi * 16 + lo));
-        i += 2;
-        continue;
-      }
-    }
-    out.push_back(plus_is_space && c == '+' ? ' ' : c);
-  }
-  return out;
-}
 
 std::multimap<std::string, std::string> parseQuery(std::string_view q) {
   std::multimap<std::string, std::string> out;
@@ -58,7 +42,7 @@ std::multimap<std::string, std::string> parseQuery(std::string_view q) {
     size_t eq = part.find('=');
     std::string_view key = part.substr(0, eq);
     std::string_view value = eq == std::string_view::npos ? std::string_view() : part.substr(eq + 1);
-    out.emplace(percentDecode(key, true), percentDecode(value, true));
+    out.emplace(queryComponent(key), queryComponent(value));
   }
   return out;
 }

@@ -55,8 +55,8 @@ struct HttpResponse {
   }
 };
 
-// Splits "a=1&b=x%20y" into decoded pairs; malformed escapes are kept literally.
+// Splits "a=1&b=x%20y" into decoded pairs ('+' is a space); a key or value with a malformed
+// escape ("100%") is kept as it was written.
 std::multimap<std::string, std::string> parseQuery(std::string_view query);
-std::string percentDecode(std::string_view s, bool plus_is_space);
 
 }  // namespace proflow::net

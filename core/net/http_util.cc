@@ -9,6 +9,7 @@
 #include <ctime>
 
 #include "core/net/endpoint.h"
+#include "core/util/ascii.h"
 
 namespace proflow::net {
 namespace {
@@ -65,7 +66,7 @@ Status parseUrl(std::string_view text, Url* out) {
   size_t sep = text.find("://");
   if (sep == std::string_view::npos) return badUrl(text, "missing scheme (http:// or https://)");
   Url u;
-  for (char c : text.substr(0, sep)) u.scheme += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  u.scheme = toLowerAscii(text.substr(0, sep));
   if (u.scheme != "http" && u.scheme != "https") return badUrl(text, "unsupported scheme \"" + u.scheme + "\"");
   std::string_view rest = text.substr(sep + 3);
   rest = rest.substr(0, rest.find('#'));
@@ -89,8 +90,7 @@ Status parseUrl(std::string_view text, Url* out) {
 }
 
 std::chrono::milliseconds parseRetryAfter(std::string_view value, std::chrono::system_clock::time_point now) {
-  while (!value.empty() && std::isspace(static_cast<unsigned char>(value.front()))) value.remove_prefix(1);
-  while (!value.empty() && std::isspace(static_cast<unsigned char>(value.back()))) value.remove_suffix(1);
+  value = trim(value);
   if (value.empty()) return std::chrono::milliseconds(0);
   if (std::isdigit(static_cast<unsigned char>(value.front()))) {
     int64_t secs = 0;

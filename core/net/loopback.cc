@@ -2,16 +2,16 @@
 
 #include <arpa/inet.h>
 
-#include <boost/algorithm/string/predicate.hpp>
 #include <string>
 
 #include "core/net/endpoint.h"
+#include "core/util/ascii.h"
 
 namespace proflow::net {
 
 bool isLoopbackHost(std::string_view host) {
   if (host.size() >= 2 && host.front() == '[' && host.back() == ']') host = host.substr(1, host.size() - 2);
-  if (boost::algorithm::iequals(host, "localhost")) return true;
+  if (iequals(host, "localhost")) return true;
   const std::string text(host);
   in_addr v4{};
   if (inet_pton(AF_INET, text.c_str(), &v4) == 1) return (ntohl(v4.s_addr) >> 24) == 127;

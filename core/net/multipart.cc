@@ -3,19 +3,10 @@
 #include <algorithm>
 #include <cctype>
 
+#include "core/util/ascii.h"
+
 namespace proflow::net {
 namespace {
-
-bool iequals(std::string_view a, std::string_view b) {
-  return a.size() == b.size() &&
-         std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) { return std::tolower(x) == std::tolower(y); });
-}
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
-  return s;
-}
 
 // Value of `param` in a header like `form-data; name="profile"; filename="p.pprof"` (quotes removed,
 // backslash escapes honoured). "" when absent.

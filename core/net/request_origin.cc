@@ -1,13 +1,10 @@
 #include "core/net/request_origin.h"
 
-#include <boost/algorithm/string/predicate.hpp>
-
 #include "core/net/loopback.h"
+#include "core/util/ascii.h"
 
 namespace proflow::net {
 namespace {
-
-using boost::algorithm::iequals;
 
 bool changesState(const std::string& method) { return method != "GET" && method != "HEAD" && method != "OPTIONS"; }
 

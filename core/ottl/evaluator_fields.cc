@@ -6,6 +6,7 @@
 #include "core/flat/flat_attributes.h"
 #include "core/flat/flat_identity.h"
 #include "core/ottl/evaluator.h"
+#include "core/util/hex.h"
 
 namespace proflow::ottl {
 namespace {
@@ -39,13 +40,6 @@ uint32_t asCount(const Expr& at, const Value& v) {
   int64_t n = asInt(at, v, "dropped_attributes_count");
   if (n < 0 || n > UINT32_MAX) Evaluator::fail(at, "dropped_attributes_count must be between 0 and 4294967295");
   return static_cast<uint32_t>(n);
-}
-
-int hexDigit(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
 }
 
 // The new list of an edited map: entries whose key and value did not change are the original ones
@@ -288,14 +282,9 @@ void Evaluator::setField(const Expr& at, const PathRef& p, Value v) {
       return;
     case Field::kProfileIdString: {
       const std::string& hex = asString(at, v, "profile_id.string");
-      if (hex.size() != 32) fail(at, "profile_id.string takes 32 hex digits");
-      std::string bytes;
-      for (size_t i = 0; i < 32; i += 2) {
-        const int hi = hexDigit(hex[i]), lo = hexDigit(hex[i + 1]);
-        if (hi < 0 || lo < 0) fail(at, "profile_id.string takes 32 hex digits");
-        bytes += static_cast<char>(hi * 16 + lo);
-      }
-      pr.profile_id = b.addBytes(bytes);
+      const std::optional<std::string> bytes = hexDecode(hex);
+      if (hex.size() != 32 || !bytes) fail(at, "profile_id.string takes 32 hex digits");
+      pr.profile_id = b.addBytes(*bytes);
       return;
     }
     case Field::kProfileSampleTypeType:

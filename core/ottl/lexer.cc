@@ -2,18 +2,14 @@
 
 #include <cctype>
 
+#include "core/util/hex.h"
+
 namespace proflow::ottl {
 namespace {
 
 bool identStart(char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_'; }
 bool identChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
 bool digit(char c) { return c >= '0' && c <= '9'; }
-int hexValue(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
 
 void appendUtf8(std::string& out, uint32_t cp) {
   if (cp < 0x80) {
@@ -65,7 +61,7 @@ size_t readString(std::string_view t, size_t i, std::string& out, std::string& e
         const size_t n = e == 'x' ? 2 : (e == 'u' ? 4 : 8);
         uint32_t cp = 0;
         for (size_t k = 0; k < n; ++k) {
-          int h = i + k < t.size() ? hexValue(t[i + k]) : -1;
+          int h = i + k < t.size() ? hexDigitValue(t[i + k]) : -1;
           if (h < 0) {
             error = std::string("invalid \\") + e + " escape in string";
             return std::string_view::npos;
@@ -123,12 +119,12 @@ LexResult tokenize(std::string_view t) {
       i = end;
     } else if (c == '0' && i + 1 < t.size() && (t[i + 1] == 'x' || t[i + 1] == 'X')) {
       i += 2;
-      std::string hex;
-      while (i < t.size() && hexValue(t[i]) >= 0) hex += t[i++];
-      if (hex.empty() || hex.size() % 2 != 0 || (i < t.size() && identChar(t[i])))
+      const size_t digits = i;
+      while (i < t.size() && isHexDigit(t[i])) ++i;
+      const std::optional<std::string> bytes = hexDecode(t.substr(digits, i - digits));
+      if (i == digits || !bytes || (i < t.size() && identChar(t[i])))
         return fail(start, "invalid bytes literal: 0x needs an even number of hex digits");
-      for (size_t k = 0; k < hex.size(); k += 2)
-        tok.text += static_cast<char>(hexValue(hex[k]) * 16 + hexValue(hex[k + 1]));
+      tok.text += *bytes;
       tok.kind = TokenKind::kBytes;
     } else if (digit(c) || (c == '.' && i + 1 < t.size() && digit(t[i + 1]))) {
       while (i < t.size() && digit(t[i])) ++i;

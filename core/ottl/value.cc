@@ -3,6 +3,8 @@
 #include <charconv>
 #include <cmath>
 
+#include "core/util/hex.h"
+
 namespace proflow::ottl {
 
 Value Value::boolean(bool v) {
@@ -157,15 +159,7 @@ std::string toText(const Value& v) {
     case Value::Kind::kInt: return std::to_string(v.i);
     case Value::Kind::kDouble: return doubleText(v.d);
     case Value::Kind::kString: return v.s;
-    case Value::Kind::kBytes: {
-      static constexpr char kHex[] = "0123456789abcdef";
-      std::string out;
-      for (unsigned char c : v.s) {
-        out += kHex[c >> 4];
-        out += kHex[c & 15];
-      }
-      return out;
-    }
+    case Value::Kind::kBytes: return hexEncode(v.s);
     case Value::Kind::kList:
     case Value::Kind::kMap: {
       std::string out;

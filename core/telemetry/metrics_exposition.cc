@@ -6,6 +6,7 @@
 #include <cstdio>
 
 #include "core/telemetry/metrics.h"
+#include "core/util/ascii.h"
 
 namespace proflow::telemetry {
 namespace {
@@ -74,18 +75,6 @@ void renderOpenMetricsFamily(const MetricFamily& f, std::string& out) {
   }
 }
 
-std::string lower(std::string_view s) {
-  std::string out(s);
-  std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return out;
-}
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
-  return s;
-}
-
 }  // namespace
 
 std::string renderFamilies(const std::vector<MetricFamily>& families, ExpositionFormat format) {
@@ -109,7 +98,7 @@ ExpositionFormat negotiateExposition(std::string_view accept) {
     std::string_view range = accept.substr(0, comma);
     accept = comma == std::string_view::npos ? std::string_view() : accept.substr(comma + 1);
     size_t semi = range.find(';');
-    const std::string type = lower(trim(range.substr(0, semi)));
+    const std::string type = toLowerAscii(trim(range.substr(0, semi)));
     double q = 1;
     std::string version;
     while (semi != std::string_view::npos) {
@@ -118,7 +107,7 @@ ExpositionFormat negotiateExposition(std::string_view accept) {
       std::string_view param = trim(range.substr(0, semi));
       size_t eq = param.find('=');
       if (eq == std::string_view::npos) continue;
-      const std::string key = lower(trim(param.substr(0, eq)));
+      const std::string key = toLowerAscii(trim(param.substr(0, eq)));
       std::string_view value = trim(param.substr(eq + 1));
       if (key == "q") {
         double parsed = 0;

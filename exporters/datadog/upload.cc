@@ -9,6 +9,7 @@
 
 #include "core/flat/flat_attributes.h"
 #include "core/formats/pprof/flat_to_pprof.h"
+#include "core/util/ascii.h"
 #include "core/util/json/json_writer.h"
 #include "core/util/prometheus_labels.h"
 #include "core/util/pyroscope_metric.h"
@@ -17,8 +18,8 @@ namespace proflow::exporters::datadog {
 namespace {
 
 // Datadog's family names from OTel runtime names (process.runtime.name, telemetry.sdk.language).
-std::string familyOf(std::string runtime) {
-  std::transform(runtime.begin(), runtime.end(), runtime.begin(), [](unsigned char c) { return std::tolower(c); });
+std::string familyOf(std::string_view runtime_name) {
+  const std::string runtime = toLowerAscii(runtime_name);
   auto has = [&](const char* s) { return runtime.find(s) != std::string::npos; };
   if (runtime == "go" || runtime == "gc") return "go";
   if (has("java") || has("openjdk") || has("jvm")) return "java";

@@ -6,6 +6,8 @@
 
 #include "core/flat/flat_attributes.h"
 #include "core/formats/pprof/flat_to_pprof.h"
+#include "core/util/hex.h"
+#include "core/util/percent_encoding.h"
 #include "core/util/pyroscope_metric.h"
 
 namespace proflow::exporters::pyroscope {
@@ -135,22 +137,6 @@ push::v1::PushRequest encodePushRequest(const std::vector<Series>& series) {
 
 namespace {
 
-std::string percentEncode(std::string_view s) {
-  static const char* hex = "0123456789ABCDEF";
-  std::string out;
-  for (char c : s) {
-    const auto u = static_cast<unsigned char>(c);
-    if (std::isalnum(u) || c == '-' || c == '_' || c == '.' || c == '~') {
-      out.push_back(c);
-    } else {
-      out.push_back('%');
-      out.push_back(hex[u >> 4]);
-      out.push_back(hex[u & 0xf]);
-    }
-  }
-  return out;
-}
-
 // Pyroscope's name syntax has no escaping: characters it cannot carry become '_'.
 std::string nameSafe(std::string_view s, bool app_name) {
   std::string out(s);
@@ -189,11 +175,10 @@ std::string randomUuid() {
   thread_local std::mt19937_64 rng{std::random_device{}()};
   const uint64_t hi = (rng() & ~0xf000ull) | 0x4000ull;                    // version 4
   const uint64_t lo = (rng() & ~(0xc000ull << 48)) | (0x8000ull << 48);  // variant 10
-  static const char* hex = "0123456789abcdef";
   std::string out;
   for (int i = 0; i < 32; ++i) {
     const uint64_t word = i < 16 ? hi : lo;
-    out.push_back(hex[(word >> (60 - 4 * (i % 16))) & 0xf]);
+    out.push_back(hexDigitChar(static_cast<unsigned>(word >> (60 - 4 * (i % 16)))));
     if (i == 7 || i == 11 || i == 15 || i == 19) out.push_back('-');
   }
   return out;

@@ -9,20 +9,11 @@
 
 #include <cctype>
 
+#include "core/util/hex.h"
+
 namespace proflow::extensions::symbolstore {
 
 namespace {
-
-std::string hex(const unsigned char* p, size_t n) {
-  static const char* digits = "0123456789abcdef";
-  std::string out;
-  out.reserve(n * 2);
-  for (size_t i = 0; i < n; ++i) {
-    out += digits[p[i] >> 4];
-    out += digits[p[i] & 15];
-  }
-  return out;
-}
 
 // The GNU build id of the first note segment or section that has one; "" when none.
 std::string gnuBuildId(Elf* elf) {
@@ -32,7 +23,7 @@ std::string gnuBuildId(Elf* elf) {
     while (data != nullptr && (offset = gelf_getnote(data, offset, &nhdr, &name_off, &desc_off)) > 0) {
       const char* base = static_cast<const char*>(data->d_buf);
       if (nhdr.n_type == NT_GNU_BUILD_ID && nhdr.n_namesz == 4 && std::string_view(base + name_off, 4) == std::string_view("GNU\0", 4))
-        return hex(reinterpret_cast<const unsigned char*>(base + desc_off), nhdr.n_descsz);
+        return hexEncode(std::string_view(base + desc_off, nhdr.n_descsz));
     }
     return "";
   };
@@ -57,12 +48,7 @@ std::string gnuBuildId(Elf* elf) {
 
 std::optional<std::string> normalizeBuildId(std::string_view untrusted) {
   if (untrusted.size() < 4 || untrusted.size() > 128 || untrusted.size() % 2 != 0) return std::nullopt;
-  std::string out(untrusted);
-  for (char& c : out) {
-    if (!std::isxdigit(static_cast<unsigned char>(c))) return std::nullopt;
-    c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  }
-  return out;
+  return hexLowercase(untrusted);
 }
 
 Status checkElfFile(const std::string& path, const std::string& expected_build_id, const char** reason) {

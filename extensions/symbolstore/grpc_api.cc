@@ -13,6 +13,7 @@
 
 #include "core/net/grpc_status.h"
 #include "core/net/grpc_server.h"
+#include "core/util/hex.h"
 #include "extensions/symbolstore/elf_check.h"
 #include "parca/debuginfo/v1alpha1/debuginfo.grpc.pb.h"
 
@@ -27,13 +28,7 @@ constexpr int kMaxMessageBytes = 64 << 20;  // Parca's limit; uploaders send 8 M
 std::string newUploadId() {
   unsigned char raw[16];
   if (RAND_bytes(raw, sizeof raw) != 1) std::fill(std::begin(raw), std::end(raw), 0);
-  static const char* digits = "0123456789abcdef";
-  std::string out;
-  for (unsigned char c : raw) {
-    out += digits[c >> 4];
-    out += digits[c & 15];
-  }
-  return out;
+  return hexEncode(raw);
 }
 
 // Sources and source maps are not stored; debuginfo and executables are.

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "core/util/hex.h"
+
 namespace proflow::processors::profilemetrics {
 namespace {
 
@@ -84,15 +86,7 @@ std::string capLabelValue(std::string_view v, size_t max_bytes, bool* truncated)
 
 std::string idHex(std::string_view bytes) {
   if (std::all_of(bytes.begin(), bytes.end(), [](char c) { return c == 0; })) return "";
-  static constexpr char kDigits[] = "0123456789abcdef";
-  std::string out;
-  out.reserve(bytes.size() * 2);
-  for (char c : bytes) {
-    unsigned char u = static_cast<unsigned char>(c);
-    out += kDigits[u >> 4];
-    out += kDigits[u & 0xF];
-  }
-  return out;
+  return hexEncode(bytes);
 }
 
 }  // namespace proflow::processors::profilemetrics

@@ -2,42 +2,10 @@
 
 #include <cstdlib>
 
+#include "core/util/ascii.h"
+#include "core/util/percent_encoding.h"
+
 namespace proflow::processors::resourcedetection {
-namespace {
-
-int hexDigit(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
-  return s;
-}
-
-}  // namespace
-
-std::optional<std::string> percentDecode(std::string_view s) {
-  std::string out;
-  out.reserve(s.size());
-  for (size_t i = 0; i < s.size(); ++i) {
-    if (s[i] != '%') {
-      out += s[i];
-      continue;
-    }
-    if (i + 2 >= s.size()) return std::nullopt;
-    int hi = hexDigit(s[i + 1]);
-    int lo = hexDigit(s[i + 2]);
-    if (hi < 0 || lo < 0) return std::nullopt;
-    out += static_cast<char>(hi * 16 + lo);
-    i += 2;
-  }
-  return out;
-}
-
 std::optional<DetectedList> parseResourceAttributes(std::string_view text, std::string* error) {
   DetectedList out;
   while (!text.empty()) {

@@ -9,9 +9,6 @@
 
 namespace proflow::processors::resourcedetection {
 
-// Decodes `%XX` escapes; nullopt when a `%` is not followed by two hex digits.
-std::optional<std::string> percentDecode(std::string_view s);
-
 // Parses "k1=v1,k2=v2": keys and values trimmed of spaces and percent-decoded, empty members skipped.
 // The spec says a value that fails to decode discards the whole variable: nullopt then, with `error`
 // naming the bad member.

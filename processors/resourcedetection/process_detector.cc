@@ -6,6 +6,7 @@
 #include <charconv>
 #include <optional>
 
+#include "core/util/ascii.h"
 #include "processors/resourcedetection/proc_files.h"
 #include "processors/resourcedetection/runtime_detector.h"
 
@@ -85,7 +86,7 @@ std::string statusField(std::string_view status, std::string_view name) {
     std::string_view line = takeLine(status);
     if (line.size() <= name.size() || !line.starts_with(name) || line[name.size()] != ':') continue;
     line.remove_prefix(name.size() + 1);
-    while (!line.empty() && (line.front() == ' ' || line.front() == '\t')) line.remove_prefix(1);
+    line = trim(line);
     size_t end = line.find_first_of(" \t");
     return std::string(line.substr(0, end));
   }

@@ -6,6 +6,8 @@
 #include <cctype>
 #include <fstream>
 
+#include "core/util/ascii.h"
+
 namespace proflow::processors::resourcedetection {
 
 std::string hostArchFromMachine(std::string_view machine) {
@@ -25,9 +27,7 @@ std::string hostArchFromMachine(std::string_view machine) {
 }
 
 std::string osTypeFromSysname(std::string_view sysname) {
-  std::string out(sysname);
-  for (auto& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
+  return toLowerAscii(sysname);
 }
 
 std::string readMachineId(const std::vector<std::string>& files) {

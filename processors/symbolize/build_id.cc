@@ -12,28 +12,10 @@
 #include <cstring>
 #include <vector>
 
+#include "core/util/hex.h"
+
 namespace proflow::symbolize {
 namespace {
-
-constexpr char kHex[] = "0123456789abcdef";
-
-std::string toHex(const unsigned char* p, size_t n) {
-  std::string out(n * 2, '0');
-  for (size_t i = 0; i < n; ++i) {
-    out[2 * i] = kHex[p[i] >> 4];
-    out[2 * i + 1] = kHex[p[i] & 15];
-  }
-  return out;
-}
-
-std::optional<std::string> lowerHex(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) {
-    if (!std::isxdigit(static_cast<unsigned char>(c))) return std::nullopt;
-    c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  }
-  return out;
-}
 
 // Reads exactly n bytes at offset; false on a short read.
 bool readAt(int fd, off_t offset, unsigned char* buf, size_t n) {
@@ -61,12 +43,12 @@ std::string goNoteIn(Elf_Data* data) {
 
 std::optional<std::string> normalizeGnuBuildId(std::string_view untrusted) {
   if (untrusted.size() < 4 || untrusted.size() > 128 || untrusted.size() % 2 != 0) return std::nullopt;
-  return lowerHex(untrusted);
+  return hexLowercase(untrusted);
 }
 
 std::optional<std::string> normalizeHtlhash(std::string_view untrusted) {
   if (untrusted.size() != 32) return std::nullopt;
-  return lowerHex(untrusted);
+  return hexLowercase(untrusted);
 }
 
 std::optional<std::string> normalizeGoBuildId(std::string_view untrusted) {
@@ -82,7 +64,7 @@ ElfIdentity readElfIdentity(Elf* elf) {
   if (elf == nullptr) return id;
   const void* bits = nullptr;
   ssize_t n = dwelf_elf_gnu_build_id(elf, &bits);
-  if (n > 0) id.gnu_build_id = toHex(static_cast<const unsigned char*>(bits), static_cast<size_t>(n));
+  if (n > 0) id.gnu_build_id = hexEncode(std::string_view(static_cast<const char*>(bits), static_cast<size_t>(n)));
   Elf_Scn* scn = nullptr;
   while ((scn = elf_nextscn(elf, scn)) != nullptr) {
     GElf_Shdr shdr;
@@ -111,7 +93,7 @@ std::optional<std::string> htlhashOfFile(const std::string& path) {
     unsigned int digest_len = 0;
     if (ok && EVP_Digest(input.data(), input.size(), digest.data(), &digest_len, EVP_sha256(), nullptr) == 1 &&
         digest_len >= 16)
-      result = toHex(digest.data(), 16);
+      result = hexEncode(std::span<const uint8_t>(digest.data(), 16));
   }
   close(fd);
   return result;

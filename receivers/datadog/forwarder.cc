@@ -8,16 +8,10 @@
 #include <thread>
 
 #include "core/telemetry/component_telemetry.h"
+#include "core/util/ascii.h"
 
 namespace proflow::receivers::datadog {
 namespace {
-
-bool iequals(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) return false;
-  for (size_t i = 0; i < a.size(); ++i)
-    if (std::tolower(static_cast<unsigned char>(a[i])) != std::tolower(static_cast<unsigned char>(b[i]))) return false;
-  return true;
-}
 
 // Headers that describe one hop (RFC 9110 7.6.1) or a body form the server or client changes.
 bool hopByHop(std::string_view name) {

@@ -5,16 +5,11 @@
 #include <ctime>
 
 #include "core/net/multipart.h"
+#include "core/util/ascii.h"
 #include "core/util/json/json_document.h"
 
 namespace proflow::receivers::datadog {
 namespace {
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
-  return s;
-}
 
 void addTag(std::string_view tag, Tags* out) {
   tag = trim(tag);

@@ -7,6 +7,7 @@
 #include "core/formats/pprof/pprof_codec.h"
 #include "core/formats/pprof/pprof_to_flat.h"
 #include "core/net/multipart.h"
+#include "core/util/ascii.h"
 #include "core/util/pyroscope_metric.h"
 #include "core/util/saturating.h"
 #include "core/util/utf8.h"
@@ -27,12 +28,6 @@ constexpr int64_t kFirstYearNs = 365LL * 86400 * 1'000'000'000;
 
 enum class BodyKind { kPprof, kMultipart, kFolded, kLines, kJfr };
 
-std::string lower(std::string_view s) {
-  std::string out(s);
-  std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return out;
-}
-
 // gzip/zstd, or an uncompressed protobuf: field 1 (sample_type) first and binary bytes early on.
 bool looksLikePprof(std::string_view body) {
   const auto codec = compression::detectCodec(body);
@@ -43,7 +38,7 @@ bool looksLikePprof(std::string_view body) {
 }
 
 Status chooseKind(const IngestParams& p, std::string_view content_type, std::string_view body, BodyKind* kind) {
-  const std::string ct = lower(content_type);
+  const std::string ct = toLowerAscii(content_type);
   const bool multipart = ct.find("multipart/form-data") != std::string::npos;
   const std::string& f = p.format;
   auto unsupported = [](const std::string& what) {

@@ -1,4 +1,5 @@
 #include "receivers/pyroscope/ingest_params.h"
+#include "core/util/ascii.h"
 #include "core/util/utf8.h"
 
 #include <algorithm>
@@ -8,12 +9,6 @@
 
 namespace proflow::receivers::pyroscope {
 namespace {
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
-  return s;
-}
 
 bool isAlnum(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'); }
 bool appNameChar(char c) { return isAlnum(c) || c == '_' || c == '.' || c == '-' || c == '/'; }
@@ -187,9 +182,7 @@ Status parseIngestParams(const std::multimap<std::string, std::string>& query, i
   if (const auto* v = get("units"); v && !v->empty()) out->units = *v;
   if (const auto* v = get("aggregationType"); v && !v->empty()) out->aggregation = *v;
   if (const auto* v = get("format")) {
-    out->format = *v;
-    std::transform(out->format.begin(), out->format.end(), out->format.begin(),
-                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    out->format = toLowerAscii(*v);
   }
   return Status::ok();
 }

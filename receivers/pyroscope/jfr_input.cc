@@ -8,6 +8,7 @@
 #include "core/flat/flat_merge.h"
 #include "core/formats/jfr/context_labels.h"
 #include "core/formats/jfr/flat_converter.h"
+#include "core/util/ascii.h"
 #include "core/util/pyroscope_metric.h"
 #include "receivers/pyroscope/flat_edit.h"
 #include "core/net/multipart.h"
@@ -37,8 +38,7 @@ struct JfrParts {
 };
 
 Status splitParts(std::string_view content_type, std::string_view body, JfrParts* parts) {
-  std::string ct(content_type);
-  for (char& c : ct) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  const std::string ct = toLowerAscii(content_type);
   if (ct.find("multipart/form-data") == std::string::npos) {
     parts->jfr = body;  // without multipart the whole body is the recording
     return Status::ok();

@@ -7,6 +7,7 @@
 #include "core/net/in_flight_budget.h"
 #include "core/receiverhelper/http_listener.h"
 #include "core/receiverhelper/pending_requests.h"
+#include "core/util/json/json_writer.h"
 #include "receivers/pyroscope/ingest_converter.h"
 #include "receivers/pyroscope/ingest_params.h"
 
@@ -44,25 +45,6 @@ const char* connectCode(StatusCode c) {
     case StatusCode::kUnauthenticated: return "unauthenticated";
   }
   return "unknown";
-}
-
-std::string jsonString(std::string_view s) {
-  std::string out = "\"";
-  for (char c : s) {
-    const auto u = static_cast<unsigned char>(c);
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += c;
-    } else if (u < 0x20) {
-      static const char* hex = "0123456789abcdef";
-      out += "\\u00";
-      out += hex[u >> 4];
-      out += hex[u & 0xf];
-    } else {
-      out += c;  // messages are built from UTF-8 checked input or our own text
-    }
-  }
-  return out + "\"";
 }
 
 int64_t nowNs() {
@@ -131,7 +113,7 @@ net::HttpResponse pyroscopeError(int http_status, const Status& status) {
   net::HttpResponse r;
   r.status = http_status;
   r.content_type = "application/json";
-  r.body = "{\"code\":" + jsonString(connectCode(status.code())) + ",\"message\":" + jsonString(status.message()) + "}";
+  json::Writer(&r.body).beginObject().key("code").string(connectCode(status.code())).key("message").string(status.message()).endObject();
   return r;
 }
 

@@ -12,6 +12,8 @@
 #include <fstream>
 #include <sstream>
 
+#include "core/util/hex.h"
+
 namespace proflow::receivers::self {
 
 namespace {
@@ -40,16 +42,6 @@ bool readAt(int fd, uint64_t offset, void* out, size_t n) {
   return pread(fd, out, n, static_cast<off_t>(offset)) == static_cast<ssize_t>(n);
 }
 
-std::string hexOf(const unsigned char* p, size_t n) {
-  static constexpr char kDigits[] = "0123456789abcdef";
-  std::string s;
-  for (size_t i = 0; i < n; ++i) {
-    s.push_back(kDigits[p[i] >> 4]);
-    s.push_back(kDigits[p[i] & 15]);
-  }
-  return s;
-}
-
 // The build id in one PT_NOTE segment's bytes.
 std::string buildIdInNotes(const std::string& notes) {
   size_t off = 0;
@@ -60,7 +52,7 @@ std::string buildIdInNotes(const std::string& notes) {
     const size_t desc_at = name_at + name_len, desc_len = (h.n_descsz + 3) & ~size_t{3};
     if (desc_at + h.n_descsz > notes.size()) break;
     if (h.n_type == NT_GNU_BUILD_ID && h.n_namesz == 4 && std::memcmp(notes.data() + name_at, "GNU", 4) == 0)
-      return hexOf(reinterpret_cast<const unsigned char*>(notes.data() + desc_at), h.n_descsz);
+      return hexEncode(std::string_view(notes).substr(desc_at, h.n_descsz));
     off = desc_at + desc_len;
   }
   return "";

@@ -5,6 +5,7 @@
 #include <array>
 #include <cstdint>
 
+#include "core/util/hex.h"
 #include "core/util/json/json_reader.h"
 
 namespace proflow::otlp_json_pb {
@@ -196,7 +197,7 @@ class Scanner {
 
   bool hexToBytes(std::string_view raw, std::string_view key, size_t start, std::string* bytes) {
     for (size_t i = 0; i < raw.size(); ++i) {
-      if (json::hexDigit(raw[i]) < 0) {
+      if (!isHexDigit(raw[i])) {
         pos_ = start + 1 + i;
         return fail(std::string(key) + " must be a hex string, found '" + raw[i] + "'");
       }
@@ -207,7 +208,7 @@ class Scanner {
                   std::to_string(raw.size()));
     }
     bytes->reserve(raw.size() / 2);
-    for (size_t i = 0; i < raw.size(); i += 2) bytes->push_back(static_cast<char>(json::hexDigit(raw[i]) * 16 + json::hexDigit(raw[i + 1])));
+    for (size_t i = 0; i < raw.size(); i += 2) bytes->push_back(static_cast<char>(hexDigitValue(raw[i]) * 16 + hexDigitValue(raw[i + 1])));
     return true;
   }
 

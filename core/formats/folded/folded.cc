@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/formats/pprof/pprof_to_flat.h"
+#include "core/util/ascii.h"
 
 namespace proflow::folded {
 namespace {
@@ -82,12 +83,6 @@ class FoldedBuilder {
   std::unordered_map<std::string, int> samples_;
 };
 
-std::string_view trimLine(std::string_view s) {
-  while (!s.empty() && (s.back() == '\r' || s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  return s;
-}
-
 Status parseLine(std::string_view line, const FoldedOptions& in, size_t number, std::string_view* stack, int64_t* value) {
   if (in.lines_format) {
     *stack = line;
@@ -103,7 +98,7 @@ Status parseLine(std::string_view line, const FoldedOptions& in, size_t number, 
   auto [p, ec] = std::from_chars(num.data(), num.data() + num.size(), v);
   if (ec != std::errc() || p != num.data() + num.size() || v > uint64_t(std::numeric_limits<int64_t>::max()))
     return bad;
-  *stack = trimLine(line.substr(0, space));
+  *stack = trim(line.substr(0, space));
   if (stack->empty()) return bad;
   *value = static_cast<int64_t>(v);
   return Status::ok();
@@ -128,7 +123,7 @@ Status foldedToPprof(std::string_view text, const FoldedOptions& in, pprof::Prof
   size_t number = 0;
   while (!text.empty()) {
     const size_t eol = text.find('\n');
-    const std::string_view line = trimLine(text.substr(0, eol));
+    const std::string_view line = trim(text.substr(0, eol));
     text.remove_prefix(eol == std::string_view::npos ? text.size() : eol + 1);
     ++number;
     if (line.empty()) continue;

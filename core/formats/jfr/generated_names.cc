@@ -3,11 +3,12 @@
 #include <cstddef>
 #include <span>
 
+#include "core/util/hex.h"
+
 namespace proflow::jfr {
 namespace {
 
 bool isDigit(char c) { return c >= '0' && c <= '9'; }
-bool isHex(char c) { return isDigit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'); }
 bool isAlnum(char c) { return isDigit(c) || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
 bool isSeparator(char c) { return c == '.' || c == '/'; }
 
@@ -48,7 +49,7 @@ size_t tailAt(std::string_view s, size_t i, Tail tail) {
     ++j;
   }
   const size_t first = j;
-  bool (*in)(char) = tail == Tail::kHex ? isHex : tail == Tail::kAlnum ? isAlnum : isDigit;
+  bool (*in)(char) = tail == Tail::kHex ? isHexDigit : tail == Tail::kAlnum ? isAlnum : isDigit;
   while (j < s.size() && in(s[j])) ++j;
   if (j == first || !endsPart(s, j)) return 0;
   return j - i;

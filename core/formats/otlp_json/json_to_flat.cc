@@ -7,14 +7,17 @@
 #include <string>
 
 #include "core/flat/sample_row.h"
+#include "core/flat/range_append.h"
 #include "core/flat/wire.h"
 #include "core/formats/otlp_json/otlp_json.h"
+#include "core/util/hex.h"
 #include "core/util/json/json_reader.h"
 
 namespace proflow::otlp_json {
 namespace {
 
 using json::Token;
+using flat::prepareAppend;
 using flat::Range;
 using flat::ValueKind;
 
@@ -254,18 +257,6 @@ class Decoder {
       return count();
     });
   }
-  // Moves `range` to the end of `column` when something else was appended after it (a field named
-  // twice in one object, with another list in between), so it stays one range.
-  template <class T>
-  static void prepareAppend(std::vector<T>& column, Range& range) {
-    if (range.size == 0) {
-      range.begin = static_cast<uint32_t>(column.size());
-    } else if (range.end() != column.size()) {
-      const auto begin = static_cast<uint32_t>(column.size());
-      for (uint32_t i = 0; i < range.size; ++i) column.push_back(column[range.begin + i]);
-      range.begin = begin;
-    }
-  }
 
   bool stringField(Token t, const char* message, const char* field, std::string_view* out) {
     if (t == Token::kNull) return *out = {}, true;
@@ -291,13 +282,13 @@ class Decoder {
     if (t != Token::kString) return invalid(message, field, "expected a hex string, found " + quoted(t));
     const std::string_view hex = r_.text();
     for (char c : hex)
-      if (json::hexDigit(c) < 0) return invalid(message, field, std::string("must be a hex string, found '") + c + "'");
+      if (!isHexDigit(c)) return invalid(message, field, std::string("must be a hex string, found '") + c + "'");
     if (hex.size() % 2 != 0)
       return invalid(message, field, "must be a hex string with an even number of digits, got " + std::to_string(hex.size()));
     out->offset = static_cast<uint32_t>(b_.arena.size());
     out->size = static_cast<uint32_t>(hex.size() / 2);
     for (size_t i = 0; i < hex.size(); i += 2)
-      b_.arena.push_back(static_cast<char>(json::hexDigit(hex[i]) * 16 + json::hexDigit(hex[i + 1])));
+      b_.arena.push_back(static_cast<char>(hexDigitValue(hex[i]) * 16 + hexDigitValue(hex[i + 1])));
     return true;
   }
   bool boolField(Token t, const char* message, const char* field, bool* out) {

@@ -9,6 +9,7 @@
 
 #include "core/flat/flat_merge.h"
 #include "core/formats/perf/profile_builder.h"
+#include "core/util/hex.h"
 
 namespace proflow::perf {
 namespace {
@@ -85,7 +86,7 @@ std::string buildIdFromNotes(std::string_view notes) {
     const uint64_t next = desc_at + ((descsz + 3) & ~3ull);
     if (next > notes.size()) break;
     if (type == 3 && namesz == 4 && notes.substr(name_at, 4) == std::string_view("GNU\0", 4))
-      return internal::hex({reinterpret_cast<const uint8_t*>(notes.data() + desc_at), descsz});
+      return hexEncode({reinterpret_cast<const uint8_t*>(notes.data() + desc_at), descsz});
     pos = next;
   }
   return "";

@@ -8,6 +8,7 @@
 
 #include "core/formats/perf/perf_file.h"
 #include "core/formats/perf/profile_builder.h"
+#include "core/util/hex.h"
 
 namespace proflow::perf {
 namespace {
@@ -280,7 +281,7 @@ Status Decoder::mmap(uint64_t off, uint16_t misc, uint64_t size, bool v2) {
     std::string_view id = c.bytes(24);
     if ((misc & kMiscMmapBuildId) && !id.empty()) {
       const size_t n = std::min<size_t>(static_cast<uint8_t>(id[0]), 20);
-      m.build_id = internal::hex({reinterpret_cast<const uint8_t*>(id.data()) + 4, n});
+      m.build_id = hexEncode({reinterpret_cast<const uint8_t*>(id.data()) + 4, n});
     }
     c.skip(8);  // prot, flags
   }

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "core/formats/perf/profile_builder.h"
+#include "core/util/hex.h"
 
 namespace proflow::perf::internal {
 namespace {
@@ -88,7 +89,7 @@ Status readBuildIds(std::string_view data, uint64_t begin, uint64_t end, FileInf
     name = name.substr(0, std::min(name.size(), name.find('\0')));
     const size_t n = (misc & 0x8000) && len <= 20 ? len : 20;
     if (!name.empty() && info->build_ids.size() < 1'000'000)
-      info->build_ids[std::string(name)] = hex({reinterpret_cast<const uint8_t*>(id.data()), n});
+      info->build_ids[std::string(name)] = hexEncode({reinterpret_cast<const uint8_t*>(id.data()), n});
     pos += size;
   }
   return Status::ok();

@@ -9,17 +9,6 @@
 
 namespace proflow::perf::internal {
 
-std::string hex(std::span<const uint8_t> bytes) {
-  static constexpr char kDigits[] = "0123456789abcdef";
-  std::string s;
-  s.reserve(bytes.size() * 2);
-  for (uint8_t b : bytes) {
-    s.push_back(kDigits[b >> 4]);
-    s.push_back(kDigits[b & 15]);
-  }
-  return s;
-}
-
 // Recordings hold whatever bytes programs named themselves and their files; OTLP strings must be
 // UTF-8 (protobuf refuses the whole request otherwise), so invalid bytes become U+FFFD.
 std::string_view ProfileBuilder::text(std::string_view s) {

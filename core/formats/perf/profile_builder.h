@@ -81,7 +81,4 @@ class ProfileBuilder {
   int64_t shift_ = 0;  // where attr_indices_ starts in the batch's indices
 };
 
-// "0x1f..." -> hex of raw build-id bytes.
-std::string hex(std::span<const uint8_t> bytes);
-
 }  // namespace proflow::perf::internal

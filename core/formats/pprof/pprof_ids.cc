@@ -4,6 +4,8 @@
 #include <cstdint>
 #include <cstring>
 
+#include "core/util/hex.h"
+
 namespace proflow::pprof {
 namespace {
 
@@ -13,24 +15,12 @@ bool allOf(std::string_view s, bool (*pred)(char)) {
   return !s.empty();
 }
 
-// Character -> hex digit value, -1 for anything else; bit 4 marks a-f/A-F (not a decimal digit).
-constexpr std::array<int8_t, 256> kHexDigit = [] {
-  std::array<int8_t, 256> t{};
-  for (auto& v : t) v = -1;
-  for (int c = '0'; c <= '9'; ++c) t[c] = static_cast<int8_t>(c - '0');
-  for (int c = 'a'; c <= 'f'; ++c) t[c] = t[c - 'a' + 'A'] = static_cast<int8_t>(c - 'a' + 10 + 16);
-  return t;
-}();
-
-bool isHex(char c) { return kHexDigit[static_cast<unsigned char>(c)] >= 0; }
-
 // Hex text (already checked to be hex) -> `width` big-endian bytes, left-padded with zeros.
 std::optional<IdBytes> fromHex(std::string_view s, size_t width) {
   uint8_t bytes[16] = {};
   if (s.size() == 2 * width) {  // the usual full-width spelling: two digits a byte
     for (size_t i = 0; i < width; ++i)
-      bytes[i] = static_cast<uint8_t>((kHexDigit[static_cast<unsigned char>(s[2 * i])] & 15) << 4 |
-                                      (kHexDigit[static_cast<unsigned char>(s[2 * i + 1])] & 15));
+      bytes[i] = static_cast<uint8_t>(hexDigitValue(s[2 * i]) << 4 | hexDigitValue(s[2 * i + 1]));
     return IdBytes(bytes, width);
   }
   while (s.size() > 1 && s.front() == '0') s.remove_prefix(1);
@@ -38,7 +28,7 @@ std::optional<IdBytes> fromHex(std::string_view s, size_t width) {
   const size_t skip = 2 * width - s.size();  // leading zero nibbles
   for (size_t i = 0; i < s.size(); ++i) {
     const size_t nibble = skip + i;
-    const auto v = static_cast<uint8_t>(kHexDigit[static_cast<unsigned char>(s[i])] & 15);
+    const auto v = static_cast<uint8_t>(hexDigitValue(s[i]));
     bytes[nibble / 2] |= static_cast<uint8_t>(v << (4 * (1 - nibble % 2)));
   }
   return IdBytes(bytes, width);
@@ -71,13 +61,12 @@ std::optional<IdBytes> parseId(std::string_view s, size_t width) {
   if (s.size() > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) s.remove_prefix(2);
   if (s.empty()) return std::nullopt;
   // One pass tells decimal, hex and neither apart (this runs for every distinct id label).
-  int seen = 0;
+  bool digits = true;
   for (char c : s) {
-    const int v = kHexDigit[static_cast<unsigned char>(c)];
+    const int v = hexDigitValue(c);
     if (v < 0) return std::nullopt;
-    seen |= v;
+    digits &= v < 10;
   }
-  const bool digits = (seen & 16) == 0;
   // Full-width hex is the OTel/W3C spelling; a run of digits of any other length is a decimal
   // number (Datadog); anything with a-f is hex.
   std::optional<IdBytes> id = digits && s.size() != 2 * width ? fromDecimal(s, width) : fromHex(s, width);
@@ -95,21 +84,10 @@ std::optional<IdBytes> fromNumber(int64_t v, size_t width) {
 
 }  // namespace
 
-std::string toHex(std::string_view bytes) {
-  static const char* d = "0123456789abcdef";
-  std::string out;
-  out.reserve(2 * bytes.size());
-  for (unsigned char c : bytes) {
-    out.push_back(d[c >> 4]);
-    out.push_back(d[c & 15]);
-  }
-  return out;
-}
-
 BuildIdKind classifyBuildId(std::string_view b) {
   if (b.empty()) return BuildIdKind::kNone;
   if (b.find('/') != std::string_view::npos) return BuildIdKind::kGo;
-  if (b.size() % 2 == 0 && allOf(b, isHex)) return BuildIdKind::kGnu;
+  if (b.size() % 2 == 0 && allOf(b, isHexDigit)) return BuildIdKind::kGnu;
   return BuildIdKind::kOther;
 }
 

@@ -7,6 +7,8 @@
 #include <string>
 #include <string_view>
 
+#include "core/util/hex.h"
+
 namespace proflow::pprof {
 
 // Attribute keys (semantic conventions where they exist; proflow-specific ones are marked).
@@ -37,7 +39,7 @@ inline constexpr std::string_view kUnreferencedMappings = "proflow.pprof.unrefer
 inline constexpr std::string_view kTimestampLabel = "end_timestamp_ns";
 
 // Lowercase hex of raw bytes (a binary build id written without hex encoding).
-std::string toHex(std::string_view bytes);
+inline std::string toHex(std::string_view bytes) { return hexEncode(bytes); }
 
 enum class BuildIdKind { kNone, kGnu, kGo, kOther };
 

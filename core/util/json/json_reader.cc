@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "core/util/hex.h"
 #include "core/util/utf8.h"
 
 namespace proflow::json {
@@ -248,7 +249,7 @@ bool Reader::unescape(size_t start) {
           if (pos_ + 4 > in_.size()) return false;
           *v = 0;
           for (size_t i = 0; i < 4; ++i) {
-            const int d = hexDigit(in_[pos_ + i]);
+            const int d = hexDigitValue(in_[pos_ + i]);
             if (d < 0) return false;
             *v = *v * 16 + static_cast<uint32_t>(d);
           }
@@ -302,13 +303,6 @@ bool Reader::skip(Token first) {
     if (t == Token::kError || t == Token::kEnd) return false;
   }
   return true;
-}
-
-int hexDigit(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
 }
 
 bool decodeBase64(std::string_view text, std::string* out) {

@@ -102,7 +102,4 @@ bool parseDouble(std::string_view number, double* out);
 // `text` is not that.
 bool decodeBase64(std::string_view text, std::string* out);
 
-// A hex digit's value (either case), -1 for another character (OTLP/JSON writes ids in hex).
-int hexDigit(char c);
-
 }  // namespace proflow::json

@@ -4,6 +4,8 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "core/util/hex.h"
+
 namespace proflow::json {
 namespace {
 
@@ -49,9 +51,8 @@ bool escapedCodePoint(uint32_t cp) {
 }
 
 void appendUnit(std::string& out, uint32_t unit) {
-  static constexpr char kHex[] = "0123456789abcdef";
   out += "\\u";
-  for (int shift = 12; shift >= 0; shift -= 4) out += kHex[(unit >> shift) & 0xf];
+  for (int shift = 12; shift >= 0; shift -= 4) out += hexDigitChar(unit >> shift);
 }
 
 }  // namespace
@@ -133,10 +134,9 @@ Writer& Writer::base64(std::string_view bytes) {
 }
 
 Writer& Writer::hex(std::string_view bytes) {
-  static constexpr char kHex[] = "0123456789abcdef";
   separate();
   out_ += '"';
-  for (char c : bytes) out_ += {kHex[static_cast<uint8_t>(c) >> 4], kHex[static_cast<uint8_t>(c) & 15]};
+  appendHex(out_, bytes);
   out_ += '"';
   return *this;
 }

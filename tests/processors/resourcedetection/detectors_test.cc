@@ -57,15 +57,6 @@ class ScopedEnv {
   const char* name_;
 };
 
-TEST(EnvDetector, PercentDecoding) {
-  EXPECT_EQ(percentDecode("a%2Cb%3Dc%20d"), "a,b=c d");
-  EXPECT_EQ(percentDecode("caf%C3%A9"), "caf\xC3\xA9");
-  EXPECT_EQ(percentDecode("%2c"), ",");  // lower-case hex too
-  EXPECT_EQ(percentDecode("100%"), std::nullopt);
-  EXPECT_EQ(percentDecode("%zz"), std::nullopt);
-  EXPECT_EQ(percentDecode("%4"), std::nullopt);
-}
-
 TEST(EnvDetector, ParsesMembersTrimmedAndDecoded) {
   std::string error;
   auto parsed = parseResourceAttributes(" deployment.environment = prod ,, team=a%2Cb ,x=1,x=2,empty=", &error);
