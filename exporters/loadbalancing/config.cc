@@ -24,8 +24,8 @@ void LoadBalancingExporterConfig::validate(config::ValidationContext& ctx) const
   auto otlp_ctx = ctx.nested("protocol.otlp");
   if (!protocol.otlp.endpoint.empty())
     otlp_ctx.error("endpoint", "set by the resolver; remove it here");
-  // The OTLP exporter's own checks, with a stand-in for the endpoint the resolver fills in.
-  otlp::OtlpExporterConfig probe = protocol.otlp;
+  // The OTLP sender's own checks, with a stand-in for the endpoint the resolver fills in.
+  exporterhelper::OtlpGrpcConfig probe = protocol.otlp;
   probe.endpoint = "resolved:4317";
   probe.validate(otlp_ctx);
 }

@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "core/config/config_reader.h"
-#include "exporters/otlp/config.h"
+#include "core/exporterhelper/otlp_grpc_sender.h"
 
 namespace proflow::exporters::loadbalancing {
 
@@ -51,7 +51,7 @@ struct ResolverConfig {
 };
 
 struct ProtocolConfig {
-  otlp::OtlpExporterConfig otlp;  // everything but the endpoint, which the resolver supplies
+  exporterhelper::OtlpGrpcConfig otlp;  // everything but the endpoint, which the resolver supplies
   template <class V>
   void visit(V& v) {
     v.field("otlp", otlp);

@@ -3,17 +3,15 @@
 #include <spdlog/spdlog.h>
 
 #include "core/exporterhelper/exporter_helper.h"
+#include "core/exporterhelper/otlp_grpc_sender.h"
 #include "core/flat/flat_attributes.h"
 #include "core/flat/flat_merge.h"
 #include "core/flat/flat_split.h"
 #include "core/runtime/thread_name.h"
 #include "exporters/loadbalancing/resolver.h"
-#include "exporters/otlp/grpc_sender.h"
 
 namespace proflow::exporters::loadbalancing {
 namespace {
-
-namespace model = ::proflow::otlp;  // the data model (otlp:: here is the OTLP exporter)
 
 using Clock = std::chrono::steady_clock;
 constexpr auto kDrainTimeout = std::chrono::seconds(10);  // for backends the resolver no longer lists
@@ -26,13 +24,13 @@ LoadBalancingExporter::LoadBalancingExporter(const CreateSettings& settings, Loa
 LoadBalancingExporter::~LoadBalancingExporter() { shutdown(Clock::now()); }
 
 std::shared_ptr<Exporter> LoadBalancingExporter::makeBackend(const std::string& endpoint, Status* status) {
-  otlp::OtlpExporterConfig cfg = config_.protocol.otlp;
+  exporterhelper::OtlpGrpcConfig cfg = config_.protocol.otlp;
   cfg.endpoint = endpoint;
   CreateSettings s = settings_;
   // Its own id, so a persistent queue gets one directory per backend.
   s.id.name = (settings_.id.name.empty() ? "" : settings_.id.name + "-") + endpoint;
   auto exporter = std::make_shared<exporterhelper::ExporterHelper>(s, cfg.helper,
-                                                                   std::make_unique<otlp::GrpcSender>(s, cfg));
+                                                                   std::make_unique<exporterhelper::OtlpGrpcSender>(s, cfg));
   *status = exporter->start(*host_);
   return exporter;
 }

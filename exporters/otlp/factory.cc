@@ -2,7 +2,8 @@
 
 #include "core/exporterhelper/exporter_helper.h"
 #include "core/component/factory_helpers.h"
-#include "exporters/otlp/grpc_sender.h"
+#include "core/exporterhelper/otlp_grpc_sender.h"
+#include "exporters/otlp/config.h"
 
 namespace proflow::exporters::otlp {
 namespace {
@@ -14,7 +15,7 @@ class OtlpExporterFactory final : public ExporterFactoryFor<OtlpExporterConfig> 
 
  protected:
   std::unique_ptr<Exporter> createExporter(const CreateSettings& s, const OtlpExporterConfig& c) const override {
-    return std::make_unique<exporterhelper::ExporterHelper>(s, c.helper, std::make_unique<GrpcSender>(s, c));
+    return std::make_unique<exporterhelper::ExporterHelper>(s, c.helper, std::make_unique<exporterhelper::OtlpGrpcSender>(s, c));
   }
 };
 

@@ -1,4 +1,4 @@
-#include "exporters/otlp/grpc_sender.h"
+#include "core/exporterhelper/otlp_grpc_sender.h"
 
 #include <future>
 
@@ -12,7 +12,7 @@
 #include "core/model/otlp_profiles_version.h"
 #include "core/net/grpc_channel.h"
 
-namespace proflow::exporters::otlp {
+namespace proflow::exporterhelper {
 namespace {
 
 constexpr const char* kExportMethod = "/opentelemetry.proto.collector.profiles.v1development.ProfilesService/Export";
@@ -26,18 +26,24 @@ grpc::ByteBuffer messageOf(std::string wire) {
 
 }  // namespace
 
+void OtlpGrpcConfig::validate(config::ValidationContext& ctx) const {
+  if (endpoint.empty()) ctx.error("endpoint", "required: host:port of the OTLP/gRPC server");
+  net::validateGrpcClient(ctx, endpoint, compression, headers, tls);
+  helper.validate(ctx);
+}
+
 // The Export call made with gRPC's generic API: the request goes out as the bytes the flat batch
 // encodes to, with no protobuf request built in between.
-struct GrpcSender::Stub {
+struct OtlpGrpcSender::Stub {
   std::unique_ptr<grpc::GenericStub> stub;
 };
 
-GrpcSender::GrpcSender(const CreateSettings& settings, OtlpExporterConfig config)
+OtlpGrpcSender::OtlpGrpcSender(const CreateSettings& settings, OtlpGrpcConfig config)
     : settings_(settings), config_(std::move(config)) {}
 
-GrpcSender::~GrpcSender() = default;
+OtlpGrpcSender::~OtlpGrpcSender() = default;
 
-Status GrpcSender::start(Host& host) {
+Status OtlpGrpcSender::start(Host& host) {
   if (Status s = auth::findClientAuthenticator(host, config_.auth, &client_auth_); !s.isOk()) return s;
   net::GrpcChannelOptions options;
   options.max_send_bytes = config_.max_request_size.bytes;
@@ -51,7 +57,7 @@ Status GrpcSender::start(Host& host) {
   return Status::ok();
 }
 
-Status GrpcSender::push(const Batch& batch, Deadline deadline) {
+Status OtlpGrpcSender::push(const Batch& batch, Deadline deadline) {
   std::string wire = flat::encode(batch.data());
   const size_t size = wire.size();
   if (size > config_.max_request_size.bytes)
@@ -83,4 +89,4 @@ Status GrpcSender::push(const Batch& batch, Deadline deadline) {
   return Status::ok();
 }
 
-}  // namespace proflow::exporters::otlp
+}  // namespace proflow::exporterhelper
