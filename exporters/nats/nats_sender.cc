@@ -17,6 +17,22 @@ Status jsError(::natsStatus s, jsErrCode jerr, const std::string& what) {
   return brokers::natsStatus(s, what);
 }
 
+// A publish JetStream did not store because no stream (or another one than `stream`) takes the
+// subject. The NATS client reports the first as "JetStream not enabled" (10076: nothing answered
+// the subject), which reads as a server problem; say what is missing and how to fix it. Retryable:
+// the stream may be created while the data waits.
+Status publishError(::natsStatus s, jsErrCode jerr, const NatsExporterConfig& c) {
+  const std::string what = "publishing to subject '" + c.subject + "'";
+  if (jerr == JSNotEnabledErr || s == NATS_NO_RESPONDERS)
+    return Status::unavailable(what + ": no JetStream stream captures this subject (or JetStream is not enabled on "
+                               "the server); set create_stream: true, or create stream '" + c.stream +
+                               "' with subject '" + c.subject + "'");
+  if (jerr == JSStreamNotMatchErr || jerr == JSStreamNotFoundErr)
+    return Status::unavailable(what + ": the subject is captured by another stream than '" + c.stream +
+                               "'; set `stream` to that stream, or change `subject` to one of '" + c.stream + "'");
+  return jsError(s, jerr, what);
+}
+
 }  // namespace
 
 Status encodeMessages(const NatsExporterConfig& config, const flat::Batch& batch, std::vector<NatsMessage>* out) {
@@ -97,7 +113,7 @@ Status NatsSender::publish(const NatsMessage& m, Deadline deadline) {
   jsErrCode jerr = static_cast<jsErrCode>(0);
   s = js_PublishMsg(&ack, js_, msg.get(), &po, &jerr);
   jsPubAck_Destroy(ack);
-  if (s != NATS_OK) return jsError(s, jerr, "publishing to " + config_.subject);
+  if (s != NATS_OK) return publishError(s, jerr, config_);
   return Status::ok();
 }
 

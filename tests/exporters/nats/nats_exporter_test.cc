@@ -117,6 +117,49 @@ TEST(NatsExporter, AFullStreamRefusesRetryably) {
   e->shutdown(std::chrono::steady_clock::now() + std::chrono::seconds(2));
 }
 
+// The defaults (stream PROFILES, subject profiles.otlp, no create_stream) against `server`.
+NatsExporterConfig withoutStreamCreation(const testing::NatsServer& server) {
+  NatsExporterConfig c;
+  c.connection.url = server.url();
+  return c;
+}
+
+// Without create_stream and with no stream taking the subject, the error says what is missing and
+// how to fix it (the client library's own word for it is "JetStream not enabled", error 10076).
+TEST(NatsExporter, NoStreamForTheSubjectNamesTheFix) {
+  testing::NatsServer server;
+  ASSERT_TRUE(server.ok());
+  testing::ComponentHarness h(ComponentKind::kExporter, "nats");
+  auto e = makeExporter(h, withoutStreamCreation(server));
+  const Status s = e->consume(testing::numbered("svc"));
+  EXPECT_FALSE(s.isOk());
+  EXPECT_TRUE(s.retryable()) << s.toString();  // the stream may be created while the data waits
+  EXPECT_NE(s.message().find("no JetStream stream captures this subject"), std::string::npos) << s.toString();
+  EXPECT_NE(s.message().find("set create_stream: true, or create stream 'PROFILES' with subject 'profiles.otlp'"),
+            std::string::npos) << s.toString();
+  EXPECT_EQ(s.message().find("JetStream error"), std::string::npos) << s.toString();
+
+  // Once the stream exists, the same exporter publishes.
+  testing::NatsClient client(server.url());
+  ASSERT_TRUE(client.addStream("PROFILES", "profiles.otlp"));
+  EXPECT_TRUE(e->consume(testing::numbered("svc")).isOk());
+  e->shutdown(std::chrono::steady_clock::now() + std::chrono::seconds(2));
+}
+
+TEST(NatsExporter, ASubjectOfAnotherStreamIsNamedAsSuch) {
+  testing::NatsServer server;
+  ASSERT_TRUE(server.ok());
+  testing::NatsClient client(server.url());
+  ASSERT_TRUE(client.addStream("OTHER", "profiles.otlp"));
+  testing::ComponentHarness h(ComponentKind::kExporter, "nats");
+  auto e = makeExporter(h, withoutStreamCreation(server));
+  const Status s = e->consume(testing::numbered("svc"));
+  EXPECT_FALSE(s.isOk());
+  EXPECT_NE(s.message().find("captured by another stream than 'PROFILES'"), std::string::npos) << s.toString();
+  EXPECT_EQ(client.streamMessages("OTHER"), 0u);
+  e->shutdown(std::chrono::steady_clock::now() + std::chrono::seconds(2));
+}
+
 TEST(NatsExporter, BrokerDownIsRetryableAndReconnectsWhenItReturns) {
   testing::NatsServer server;
   ASSERT_TRUE(server.ok());
