@@ -1,6 +1,7 @@
 #include "cmd/proflow/cli.h"
 
 #include <cstdio>
+#include <map>
 #include <set>
 
 #include "cmd/proflow/commands.h"
@@ -40,6 +41,41 @@ Usage:
 )";
 }
 
+namespace {
+
+// The options each command takes; any other is refused rather than ignored. `help` and `version`
+// print and exit, whatever else was given.
+const std::map<std::string, std::set<std::string>>& commandOptions() {
+  static const std::map<std::string, std::set<std::string>> kTakes = {
+      {"run", {"--config", "--watch-config"}},
+      {"validate", {"--config"}},
+      {"components", {"--help"}},
+      {"convert",
+       {"--to", "--from", "--sample-type", "--symbolize", "--debug-dir", "--binary-dir", "--debuginfod",
+        "--keep-generated-names"}},
+      {"health", {"--address", "--config"}},
+  };
+  return kTakes;
+}
+
+// "" when `command` takes every option in `given`; else the usage error naming the first that it
+// does not take.
+std::string checkOptionsOf(const std::string& command, const std::vector<std::string>& given) {
+  const auto it = commandOptions().find(command);
+  if (it == commandOptions().end()) return "";
+  for (const auto& name : given) {
+    if (it->second.count(name)) continue;
+    std::string takes;
+    for (const auto& o : it->second) takes += (takes.empty() ? "" : ", ") + o;
+    const std::string shown = command == "run" ? "proflow (run)" : "proflow " + command;
+    return "option " + name + " does not apply to '" + shown + "'" +
+           (takes.empty() ? std::string(" (it takes no options)") : " (it takes " + takes + ")");
+  }
+  return "";
+}
+
+}  // namespace
+
 CliArgs parseCli(int argc, char** argv) {
   static const std::set<std::string> kCommands = {"run",     "validate", "components", "version",
                                                   "convert", "help",     "health"};
@@ -48,6 +84,7 @@ CliArgs parseCli(int argc, char** argv) {
                                                      "--address"};
   static const std::set<std::string> kFlags = {"--symbolize", "--keep-generated-names"};
   CliArgs args;
+  std::vector<std::string> given;  // option names as the command will check them
   int i = 1;
   if (i < argc && kCommands.count(argv[i])) args.command = argv[i++];
   for (; i < argc; ++i) {
@@ -70,7 +107,9 @@ CliArgs parseCli(int argc, char** argv) {
       std::string v;
       if (!value(v)) return args;
       args.configs.push_back(v);
+      given.push_back("--config");
     } else if (name == "--watch-config") {
+      given.push_back(name);
       args.watch_config = eq == std::string::npos ? "5s" : a.substr(eq + 1);
       auto d = config::parseDuration(args.watch_config);
       if (!d || d->ms().count() <= 0) {
@@ -86,14 +125,20 @@ CliArgs parseCli(int argc, char** argv) {
       std::string v;
       if (!value(v)) return args;
       args.options.emplace_back(name, v);
+      given.push_back(name);
     } else if (kFlags.count(name)) {
       args.flags.push_back(name);
+      given.push_back(name);
     } else if (!a.empty() && a[0] == '-') {
       args.error = "unknown option " + a;
       return args;
     } else {
       args.positional.push_back(a);
     }
+  }
+  if (std::string e = checkOptionsOf(args.command, given); !e.empty()) {
+    args.error = e;
+    return args;
   }
   const size_t max_positional = args.command == "components" ? 1 : 0;
   if (args.command != "convert" && args.positional.size() > max_positional)

@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <set>
 
 #include "cmd/proflow/commands.h"
 #include "core/compression/compression.h"
@@ -175,6 +176,20 @@ Status readPerf(std::string_view data, const std::string& format, const std::str
   return s;
 }
 
+// Options that only mean something with another one are refused without it, not ignored.
+Status checkConvertOptions(const CliArgs& args) {
+  static const std::set<std::string> kInputs = {"pprof", "jfr", "otlp_json", "otlp_proto", "folded", "perf", "perf-script"};
+  if (const std::string from = option(args, "--from"); !from.empty() && !kInputs.count(from))
+    return Status::invalid("unknown input format '" + from +
+                           "' (--from); valid: folded, jfr, otlp_json, otlp_proto, perf, perf-script, pprof");
+  if (!option(args, "--sample-type").empty() && option(args, "--to") != "folded")
+    return Status::invalid("--sample-type picks the sample type written as folded stacks: it needs --to folded");
+  for (const char* o : {"--debug-dir", "--binary-dir", "--debuginfod"})
+    if (!options(args, o).empty() && !hasFlag(args, "--symbolize"))
+      return Status::invalid(std::string(o) + " tells --symbolize where to look: it needs --symbolize");
+  return Status::ok();
+}
+
 Status readInput(std::string_view data, const CliArgs& args, const std::string& path, flat::Batch* batch) {
   std::string format = option(args, "--from");
   if (format.empty()) format = detectFormat(data);
@@ -258,7 +273,12 @@ void execConvertWithHugePageHeap(char** argv, const std::string& input) {
 
 int commandConvert(const CliArgs& args) {
   if (args.positional.size() != 2) {
-    std::fprintf(stderr, "usage: proflow convert IN OUT [--to pprof|otlp_json|otlp_proto|folded]\n");
+    std::fprintf(stderr, "usage: proflow convert IN OUT [--to FORMAT] [--from FORMAT] [--sample-type T] [--symbolize ...]"
+                         " (proflow --help tells more)\n");
+    return 2;
+  }
+  if (Status s = checkConvertOptions(args); !s.isOk()) {
+    std::fprintf(stderr, "proflow convert: %s\n", s.message().c_str());
     return 2;
   }
   InputFile input;

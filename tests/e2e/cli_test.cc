@@ -124,6 +124,68 @@ TEST(Cli, UnknownOptionIsAUsageError) {
   EXPECT_NE(out.find("unknown option --colour"), std::string::npos) << out;
 }
 
+// An option another command takes is refused by a command that does not, naming both.
+TEST(Cli, AnOptionOfAnotherCommandIsRefused) {
+  testing::TempDir dir;
+  const std::string cfg = dir.write("p.yaml", "receivers: { otlp: { protocols: { grpc: { endpoint: 127.0.0.1:0 } } } }\nexporters: { debug: {} }\n"
+                                              "service: { pipelines: { profiles: { receivers: [otlp], exporters: [debug] } } }\n");
+  std::string out;
+  EXPECT_EQ(runCommand({testing::proflowBinary(), "validate", "--config", cfg, "--to", "folded"}, &out), 2);
+  EXPECT_NE(out.find("option --to does not apply to 'proflow validate' (it takes --config)"), std::string::npos) << out;
+  EXPECT_EQ(runCommand({testing::proflowBinary(), "validate", "--config", cfg, "--symbolize"}, &out), 2);
+  EXPECT_NE(out.find("option --symbolize does not apply to 'proflow validate'"), std::string::npos) << out;
+  EXPECT_EQ(runCommand({testing::proflowBinary(), "--config", cfg, "--address", "127.0.0.1:1"}, &out), 2);
+  EXPECT_NE(out.find("option --address does not apply to 'proflow (run)'"), std::string::npos) << out;
+  EXPECT_EQ(runCommand({testing::proflowBinary(), "convert", "a", "b", "--config", cfg}, &out), 2);
+  EXPECT_NE(out.find("option --config does not apply to 'proflow convert'"), std::string::npos) << out;
+  EXPECT_EQ(runCommand({testing::proflowBinary(), "components", "--watch-config"}, &out), 2);
+  EXPECT_NE(out.find("option --watch-config does not apply to 'proflow components'"), std::string::npos) << out;
+  // What a command does take still works.
+  EXPECT_EQ(runCommand({testing::proflowBinary(), "validate", "--config", cfg}, &out), 0) << out;
+}
+
+// The README's command line names every option and input format `proflow --help` gives convert.
+TEST(Cli, TheReadmeListsEveryConvertOption) {
+  std::string help;
+  ASSERT_EQ(runCommand({testing::proflowBinary(), "--help"}, &help), 0);
+  const size_t from = help.find("proflow convert"), to = help.find("proflow health");
+  ASSERT_TRUE(from != std::string::npos && to != std::string::npos && from < to) << help;
+  const std::string usage = help.substr(from, to - from);
+  const std::string readme = testing::readFile(std::string(PROFLOW_SOURCE_DIR) + "/README.md");
+  const size_t section = readme.find("## Command line");
+  ASSERT_NE(section, std::string::npos);
+  const size_t start = readme.find("proflow convert", section), end = readme.find("proflow health", section);
+  ASSERT_TRUE(start != std::string::npos && end != std::string::npos && start < end);
+  const std::string line = readme.substr(start, end - start);
+  std::vector<std::string> names;
+  for (size_t i = usage.find("--"); i != std::string::npos; i = usage.find("--", i + 2))
+    names.push_back(usage.substr(i, usage.find_first_not_of("abcdefghijklmnopqrstuvwxyz-", i + 2) - i));
+  ASSERT_GE(names.size(), 8u) << usage;
+  for (const std::string& name : names) EXPECT_NE(line.find(name), std::string::npos) << name << " missing in:\n" << line;
+  for (const char* input : {"perf.data", "perf script", "perf-script", "folded", "otlp_json", "otlp_proto", "jfr"})
+    EXPECT_NE(line.find(input), std::string::npos) << input << " missing in:\n" << line;
+}
+
+// convert's options that only mean something with another one are refused without it.
+TEST(Cli, ConvertRefusesOptionsThatWouldBeIgnored) {
+  testing::TempDir dir;
+  const std::string in = dir.write("in.folded", "main;work 3\n");
+  std::string out;
+  EXPECT_EQ(runCommand({testing::proflowBinary(), "convert", in, dir.file("o"), "--from", "pdf"}, &out), 2);
+  EXPECT_NE(out.find("unknown input format 'pdf' (--from)"), std::string::npos) << out;
+  EXPECT_EQ(runCommand({testing::proflowBinary(), "convert", in, dir.file("o"), "--sample-type", "cpu"}, &out), 2);
+  EXPECT_NE(out.find("--sample-type picks the sample type written as folded stacks: it needs --to folded"),
+            std::string::npos) << out;
+  EXPECT_EQ(runCommand({testing::proflowBinary(), "convert", in, dir.file("o"), "--debug-dir", "/tmp"}, &out), 2);
+  EXPECT_NE(out.find("--debug-dir tells --symbolize where to look: it needs --symbolize"), std::string::npos) << out;
+  EXPECT_EQ(runCommand({testing::proflowBinary(), "convert", in, dir.file("o.folded"), "--from", "folded", "--to",
+                        "folded", "--sample-type", "samples"},
+                       &out),
+            0)
+      << out;
+  EXPECT_EQ(testing::readFile(dir.file("o.folded")), "main;work 3\n");
+}
+
 }  // namespace
 }  // namespace proflow
 
