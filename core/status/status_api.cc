@@ -31,6 +31,45 @@ net::HttpResponse json(int status, std::string body) {
 
 net::HttpResponse badRequest(const std::string& message) { return net::HttpResponse::text(400, message + "\n"); }
 
+std::string joined(const std::vector<std::string>& items) {
+  std::string out;
+  for (const auto& s : items) out += (out.empty() ? "" : ", ") + s;
+  return out;
+}
+
+// The series type `type` names for `service`, from the published listing: a full type
+// ("cpu/nanoseconds") names itself; a bare sample type ("cpu") names the one type of that service
+// whose sample type it is. Otherwise an error (404 or 400) that lists what there is.
+bool resolveType(const SeriesListing& listing, const std::string& service, const std::string& type,
+                 std::string* resolved, net::HttpResponse* error) {
+  std::vector<std::string> types, matches;
+  std::set<std::string> services;
+  for (const auto& s : listing.series) {
+    services.insert(s.service);
+    if (s.service != service) continue;
+    types.push_back(s.type);
+    const size_t slash = s.type.rfind('/');
+    if (s.type == type || (type.find('/') == std::string::npos && s.type.substr(0, slash) == type))
+      matches.push_back(s.type);
+  }
+  if (matches.size() == 1) {
+    *resolved = matches.front();
+    return true;
+  }
+  if (matches.size() > 1) {
+    *error = badRequest("type '" + type + "' names several series of service '" + service + "': " + joined(matches) +
+                        "; give one of them");
+  } else if (!types.empty()) {
+    *error = net::HttpResponse::text(404, "no data for service '" + service + "' and type '" + type +
+                                              "' in the last 15m; its types: " + joined(types) + "\n");
+  } else {
+    *error = net::HttpResponse::text(
+        404, "no data for service '" + service + "' in the last 15m; services: " +
+                 (services.empty() ? std::string("none yet") : joined({services.begin(), services.end()})) + "\n");
+  }
+  return false;
+}
+
 }  // namespace
 
 StatusApi::StatusApi(telemetry::MetricsRegistry& metrics, FlameTap* tap, std::function<bool()> healthy)
@@ -52,6 +91,7 @@ void StatusApi::addRoutes(const Route& route) {
   route("GET", "/", asset("text/html; charset=utf-8", kStatusPageHtml));
   route("GET", "/status.css", asset("text/css; charset=utf-8", kStatusPageCss));
   route("GET", "/status.js", asset("text/javascript; charset=utf-8", kStatusPageJs));
+  route("GET", "/units.js", asset("text/javascript; charset=utf-8", kStatusPageUnitsJs));
   route("GET", "/api/status", [this](const net::HttpRequest&) { return status(); });
   route("GET", "/api/flamegraph/series", [this](const net::HttpRequest&) { return series(); });
   route("GET", "/api/flamegraph", [this](const net::HttpRequest& r) { return flamegraph(r); });
@@ -247,7 +287,8 @@ net::HttpResponse StatusApi::flamegraph(const net::HttpRequest& request) {
   }
   const std::string service(request.queryValue("service")), type(request.queryValue("type"));
   if (service.empty()) return badRequest("parameter 'service' is required (GET /api/flamegraph/series lists them)");
-  if (type.empty()) return badRequest("parameter 'type' is required, e.g. cpu/nanoseconds (GET /api/flamegraph/series lists them)");
+  if (type.empty())
+    return badRequest("parameter 'type' is required, e.g. cpu/nanoseconds or cpu (GET /api/flamegraph/series lists them)");
   const std::string window = request.query.count("window") ? std::string(request.queryValue("window")) : "1m";
   const seconds w = parseWindow(window);
   if (w.count() == 0) return badRequest("parameter 'window' must be 1m, 5m or 15m, got '" + window + "'");
@@ -260,8 +301,13 @@ net::HttpResponse StatusApi::flamegraph(const net::HttpRequest& request) {
   if (format == "pprof" && c.count() > 0) return badRequest("parameter 'compare' applies to format=json only");
 
   FlameTree tree;
-  if (!tap_->tree(service, type, w, c, &tree))
-    return net::HttpResponse::text(404, "no data for service '" + service + "' and type '" + type + "' in the last 15m\n");
+  if (!tap_->tree(service, type, w, c, &tree)) {
+    std::string resolved;
+    net::HttpResponse error;
+    if (!resolveType(*tap_->series(), service, type, &resolved, &error)) return error;
+    if (!tap_->tree(service, resolved, w, c, &tree))  // expired since the listing was published
+      return net::HttpResponse::text(404, "no data for service '" + service + "' and type '" + resolved + "' in the last 15m\n");
+  }
   if (format == "json") return json(200, flameTreeJson(tree, window, compare));
   const auto now = std::chrono::system_clock::now().time_since_epoch();
   net::HttpResponse r{200, "application/octet-stream",

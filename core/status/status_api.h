@@ -4,7 +4,9 @@
 //   GET /api/status             pipelines, and per component its counters, rates, queue and last error
 //   GET /api/flamegraph/series  the services and sample types the flame graph holds
 //   GET /api/flamegraph?service=S&type=T&window=1m|5m|15m[&compare=1m|5m|15m][&format=json|pprof]
-// Bad query parameters answer 400 with a message; a series with no data 404.
+// `type` is a series type ("cpu/nanoseconds") or, when it names one series of the service, its bare
+// sample type ("cpu"). Bad query parameters answer 400 with a message; a series with no data 404
+// with the service's types (or the services) listed.
 // Rates are computed from the component counters: the difference to a snapshot taken at least one
 // second and at most 30 seconds before, over the time between them.
 #pragma once
@@ -70,5 +72,6 @@ class StatusApi {
 extern const char* const kStatusPageHtml;
 extern const char* const kStatusPageCss;
 extern const char* const kStatusPageJs;
+extern const char* const kStatusPageUnitsJs;
 
 }  // namespace proflow::status

@@ -121,6 +121,8 @@ TEST(StatusPage, ChromiumRendersThePipelinesAndTheFlameGraphOfWhatPassedThrough)
     EXPECT_NE(dom.find(std::string("data-component=\"") + c + "\""), std::string::npos) << c << "\n" << dom;
   EXPECT_NE(dom.find("profiles/s"), std::string::npos);
   EXPECT_NE(dom.find("class=\"badge ok\""), std::string::npos);
+  // The header gives the CPU total in its unit's human form (two requests of 10 ms each).
+  EXPECT_NE(dom.find("checkout · cpu/nanoseconds · last 1m: 20.0 ms in"), std::string::npos) << dom;
   // The flame graph of the first service in the list (checkout): its functions as frames.
   EXPECT_NE(dom.find("class=\"frame"), std::string::npos) << dom;
   for (const char* f : {"main", "checkoutHandle", "checkoutParseCart", "checkoutWriteOrder"})

@@ -1,6 +1,6 @@
 # Writes the status page assets into a C++ source as raw string literals:
 #   cmake -DOUT=<file.cc> -DDIR=<core/status/page> -P embed.cmake
-set(assets "index.html|kStatusPageHtml" "status.css|kStatusPageCss" "status.js|kStatusPageJs")
+set(assets "index.html|kStatusPageHtml" "status.css|kStatusPageCss" "status.js|kStatusPageJs" "units.js|kStatusPageUnitsJs")
 set(text "// Generated from core/status/page by embed.cmake: do not edit.\n#include \"core/status/status_api.h\"\n\nnamespace proflow::status {\n")
 foreach(a ${assets})
   string(REPLACE "|" ";" parts "${a}")

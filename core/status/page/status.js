@@ -1,5 +1,5 @@
 // proflow status page: polls /api/status for the pipelines and /api/flamegraph for the flame graph.
-// No dependencies: the daemon serves this file itself and the page works offline.
+// No dependencies: the daemon serves this file and units.js (valueText) itself, and the page works offline.
 "use strict";
 
 const $ = (id) => document.getElementById(id);
@@ -13,14 +13,6 @@ function el(tag, cls, text) {
   if (cls) e.className = cls;
   if (text !== undefined) e.textContent = text;
   return e;
-}
-
-function human(n, unit) {
-  if (n === null || n === undefined || !isFinite(n)) return "–";
-  const abs = Math.abs(n);
-  const steps = unit === "B" ? [[1 << 30, "GiB"], [1 << 20, "MiB"], [1 << 10, "KiB"]] : [[1e9, "G"], [1e6, "M"], [1e3, "k"]];
-  for (const [div, suffix] of steps) if (abs >= div) return (n / div).toFixed(abs / div >= 100 ? 0 : 1) + " " + suffix + (unit === "B" ? "" : unit || "");
-  return (abs >= 100 || Number.isInteger(n) ? Math.round(n) : n.toFixed(1)) + (unit === "B" ? " B" : unit ? " " + unit : "");
 }
 
 function duration(s) {
@@ -37,17 +29,17 @@ function componentBox(c) {
   box.appendChild(el("div", "kind", c.kind));
   box.appendChild(el("div", "name", c.id));
   const r = c.rates;
-  box.appendChild(el("div", "rates", r ? `${human(r.profiles)} profiles/s · ${human(r.samples)} samples/s · ${human(r.bytes, "B")}/s`
+  box.appendChild(el("div", "rates", r ? `${valueText(r.profiles)} profiles/s · ${valueText(r.samples)} samples/s · ${valueText(r.bytes, "B")}/s`
                                        : "rates: waiting for a second sample"));
   const counts = el("div", "counts");
   const part = (label, v) => {
-    const s = el("span", v > 0 ? "bad" : "", `${label} ${human(v)}`);
+    const s = el("span", v > 0 ? "bad" : "", `${label} ${valueText(v)}`);
     counts.appendChild(s);
     counts.appendChild(document.createTextNode("  "));
   };
   part("refused", c.refused);
   part("errors", c.errors);
-  counts.appendChild(el("span", "", `dropped ${human(c.dropped)}`));
+  counts.appendChild(el("span", "", `dropped ${valueText(c.dropped)}`));
   box.appendChild(counts);
   if (c.queue_capacity > 0) {
     const q = el("div", "queue");
@@ -62,8 +54,9 @@ function componentBox(c) {
     const when = new Date(c.last_error.unix_seconds * 1000).toLocaleTimeString();
     box.appendChild(el("div", "error", `${when}: ${c.last_error.message}`));
   }
-  box.title = `${c.kind} ${c.id}\nreceived ${c.totals.received_profiles} profiles, ${c.totals.received_samples} samples\n` +
-              `accepted ${c.totals.accepted_profiles} · sent ${c.totals.sent_profiles} · failed ${c.totals.failed_profiles}`;
+  const t = c.totals;
+  box.title = `${c.kind} ${c.id}\nreceived ${valueText(t.received_profiles)} profiles, ${valueText(t.received_samples)} samples\n` +
+              `accepted ${valueText(t.accepted_profiles)} · sent ${valueText(t.sent_profiles)} · failed ${valueText(t.failed_profiles)}`;
   return box;
 }
 
@@ -200,6 +193,7 @@ function renderFlame() {
   const path = zoomNode();
   const focus = path[path.length - 1];
   const compared = data.compare !== undefined;
+  const unit = unitOf(data.type);
   const width = box.clientWidth || 1000;
   const rowHeight = 18;
   let re = null;
@@ -214,8 +208,8 @@ function renderFlame() {
     frame.style.top = depth * rowHeight + "px";
     frame.style.background = color(node, data.total, compared);
     const pct = (100 * node.v) / Math.max(1, data.total);
-    let tip = `${node.n}\n${human(node.v)} (${pct.toFixed(2)}% of ${data.window})`;
-    if (compared) tip += `\n${$("compare").value} average for ${data.window}: ${human(node.b)} (${node.v >= node.b ? "+" : ""}${human(node.v - node.b)})`;
+    let tip = `${node.n}\n${valueText(node.v, unit)} (${pct.toFixed(2)}% of ${data.window})`;
+    if (compared) tip += `\n${$("compare").value} average for ${data.window}: ${valueText(node.b, unit)} (${node.v >= node.b ? "+" : ""}${valueText(node.v - node.b, unit)})`;
     frame.title = tip;
     if (re && re.test(node.n)) frame.classList.add("match");
     if (isAncestor) frame.classList.add("dim");
@@ -249,8 +243,8 @@ function renderFlame() {
   box.style.height = (maxDepth + 1) * rowHeight + 4 + "px";
   parents = new Map();
   index(state.tree.root, null);
-  let info = `${data.service} · ${data.type} · last ${data.window}: ${human(data.total)} in ${human(data.samples)} samples`;
-  if (compared) info += ` · compared with the ${data.compare} average (${human(data.compare_total)} for the same length)`;
+  let info = `${data.service} · ${data.type} · last ${data.window}: ${valueText(data.total, unit)} in ${valueText(data.samples)} samples`;
+  if (compared) info += ` · compared with the ${data.compare} average (${valueText(data.compare_total, unit)} for the same length)`;
   if (state.zoom.length) info += ` · zoomed on ${focus.n}`;
   if (re) info += ` · search matches ${((100 * matched) / Math.max(1, focus.v)).toFixed(1)}%`;
   $("flame-info").textContent = info;

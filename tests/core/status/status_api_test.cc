@@ -175,6 +175,37 @@ TEST(StatusApi, BadQueryParametersAnswer400WithAMessage) {
   EXPECT_EQ(unknown.status, 404);
 }
 
+TEST(StatusApi, ABareSampleTypeNamesTheOneSeriesOfThatType) {
+  Fixture f;
+  auto bare = f.api.flamegraph(get("/api/flamegraph?service=checkout&type=cpu"));
+  ASSERT_EQ(bare.status, 200) << bare.body;
+  Json j = parse(bare);
+  EXPECT_EQ(j["type"].text, "cpu/nanoseconds");
+  EXPECT_EQ(j["total"].number, 40);
+  EXPECT_EQ(parse(f.api.flamegraph(get("/api/flamegraph?service=checkout&type=alloc_space")))["total"].number, 4096);
+
+  // A type the service does not have: 404 listing the types it has.
+  auto missing = f.api.flamegraph(get("/api/flamegraph?service=checkout&type=wall"));
+  EXPECT_EQ(missing.status, 404);
+  EXPECT_NE(missing.body.find("its types: alloc_space/bytes, cpu/nanoseconds"), std::string::npos) << missing.body;
+  // A unit that does not match is not guessed at.
+  EXPECT_EQ(f.api.flamegraph(get("/api/flamegraph?service=checkout&type=cpu/count")).status, 404);
+  // An unknown service: the services there are.
+  auto nobody = f.api.flamegraph(get("/api/flamegraph?service=nobody&type=cpu"));
+  EXPECT_EQ(nobody.status, 404);
+  EXPECT_NE(nobody.body.find("services: checkout"), std::string::npos) << nobody.body;
+}
+
+TEST(StatusApi, ABareSampleTypeOfSeveralSeriesIsRefusedWithThem) {
+  Fixture f;
+  f.tap.offer(std::make_shared<const flat::Batch>(testing::batchOf("checkout", "cpu/count", {{{"main"}, 3}})));
+  f.tap.flush();
+  auto r = f.api.flamegraph(get("/api/flamegraph?service=checkout&type=cpu"));
+  EXPECT_EQ(r.status, 400);
+  EXPECT_NE(r.body.find("several series of service 'checkout': cpu/count, cpu/nanoseconds"), std::string::npos) << r.body;
+  EXPECT_EQ(f.api.flamegraph(get("/api/flamegraph?service=checkout&type=cpu/count")).status, 200);
+}
+
 TEST(StatusApi, WithoutTheTapTheFlamegraphIsOffAndStatusSaysSo) {
   telemetry::MetricsRegistry metrics;
   StatusApi api(metrics, nullptr, [] { return false; });
