@@ -102,8 +102,10 @@ ScenarioResult runBrokerScenario(const BrokerScenario& s, const std::string& dir
   std::mutex mu;
   std::set<std::string> acknowledged;
   std::atomic<int> sent{0};
+  std::atomic<bool> sink_down{false};
   std::thread client([&] {
     for (int i = 0; i < s.profiles; ++i) {
+      if (i == s.profiles / 2) waitFor([&] { return sink_down.load(); }, 120s);
       const std::string id = "p-" + std::to_string(i);
       auto request = makeRequest(id, {makeProfile(3, i)});
       if (exportTo(agent_grpc, request, 10s).ok()) {
@@ -137,8 +139,16 @@ ScenarioResult runBrokerScenario(const BrokerScenario& s, const std::string& dir
   // The sink goes away for a while: the gateways must hold back, not drop. Meanwhile the other
   // gateway dies while it holds data it could not deliver.
   EXPECT_TRUE(reached(s.profiles / 2));
+  auto refusals = [&] {
+    return s.refusal_metric.empty() ? 0.0 : metric(gw_metrics[0], s.refusal_metric) + metric(gw_metrics[1], s.refusal_metric);
+  };
+  const double refused_before = refusals();
   sink.stop();
-  std::this_thread::sleep_for(std::chrono::milliseconds(s.sink_down_ms / 2));
+  const auto outage_started = std::chrono::steady_clock::now();
+  sink_down = true;
+  if (!s.refusal_metric.empty())
+    result.outage_refused = waitFor([&] { return refusals() > refused_before; }, 60s);
+  std::this_thread::sleep_until(outage_started + std::chrono::milliseconds(s.sink_down_ms / 2));
   killAndRestart(1);
   std::this_thread::sleep_for(std::chrono::milliseconds(s.sink_down_ms / 2));
   EXPECT_TRUE(sink.start());

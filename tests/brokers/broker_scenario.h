@@ -2,8 +2,9 @@
 // exporter) -> broker -> two gateway replicas (broker receiver -> otlp exporter) -> a counting sink.
 // N numbered profiles are sent (each its own service.name); mid-stream one gateway is killed with
 // SIGKILL and restarted, later the sink is stopped for a while, and while it is down the other
-// gateway is killed and restarted too. Every profile the agent
-// acknowledged must arrive at least once; duplicates are counted.
+// gateway is killed and restarted too. The second half of the profiles is sent only once the sink
+// is down, so the outage always meets traffic however long the first restart took. Every profile
+// the agent acknowledged must arrive at least once; duplicates are counted.
 #pragma once
 
 #include <functional>
@@ -23,6 +24,10 @@ struct BrokerScenario {
   // assigned), and the scenario goes on after the first restart only once the restarted gateway
   // does, so the disruptions hit gateways that are working.
   std::string ready_metric;
+  // When set, the sink stays down until the gateways report this metric (their refusals of what
+  // the sink could not take) above its value when the sink stopped, or 60 s passed:
+  // ScenarioResult::outage_refused says which.
+  std::string refusal_metric;
 };
 
 struct ScenarioResult {
@@ -32,6 +37,7 @@ struct ScenarioResult {
   std::set<std::string> missing;
   std::string logs;             // daemon logs, for failure messages
   std::string gateway_metrics;  // /metrics of each gateway process (killed ones just before the kill)
+  bool outage_refused = false;  // the gateways counted refusal_metric while the sink was down
 
   // Sum of the samples of `name` (any labels) in gateway_metrics.
   double gatewayMetric(const std::string& name) const;

@@ -18,13 +18,17 @@
 namespace proflow::testing {
 
 // The pipeline after a receiver: accepts and records, or refuses with `answer` while `refuse` > 0
-// (each refusal decrements it; -1 refuses until told otherwise).
+// (each refusal decrements it; -1 refuses until told otherwise), and refuses every batch holding
+// the service set with refuseService until it is cleared.
 class ScriptedPipeline final : public ProfilesConsumer {
  public:
   Status consume(Batch batch) override {
     std::lock_guard lock(mu);
     ++calls;
-    if (refuse != 0) {
+    bool refused_service = false;
+    for (int i = 0; i < batch.request().resource_profiles_size() && !refused_service; ++i)
+      refused_service = !refused.empty() && serviceName(batch.request(), i) == refused;
+    if (refuse != 0 || refused_service) {
       if (refuse > 0) --refuse;
       ++refusals;
       return answer;
@@ -45,6 +49,12 @@ class ScriptedPipeline final : public ProfilesConsumer {
     refuse = n;
     answer = std::move(s);
   }
+  // "" accepts it again.
+  void refuseService(std::string service, Status s = Status::exhausted("downstream full")) {
+    std::lock_guard lock(mu);
+    refused = std::move(service);
+    answer = std::move(s);
+  }
   int refusalCount() {
     std::lock_guard lock(mu);
     return refusals;
@@ -54,6 +64,7 @@ class ScriptedPipeline final : public ProfilesConsumer {
   std::mutex mu;
   std::vector<std::string> services;
   int refuse = 0, refusals = 0, calls = 0;
+  std::string refused;
   Status answer;
 };
 

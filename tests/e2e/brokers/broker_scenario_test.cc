@@ -37,9 +37,11 @@ TEST(BrokerScenario, NatsJetStreamLosesNothingAcknowledged) {
   s.receiver_yaml = "    url: " + server.url() + "\n    stream: PROFILES\n    subject: profiles.otlp\n" +
                     "    consumer: gateways\n    ack_wait: 2s\n    nak_delay: 200ms\n    batch_size: 8\n" +
                     "    fetch_timeout: 200ms\n";
+  s.refusal_metric = "proflow_receiver_nats_nak_messages_total";
   auto r = testing::runBrokerScenario(s, dir.path().string());
   expectNoLoss(r, s.profiles);
   // The sink's absence reached the broker as refusals, not as drops.
+  EXPECT_TRUE(r.outage_refused) << r.gateway_metrics;
   EXPECT_GT(r.gatewayMetric("proflow_receiver_nats_nak_messages_total"), 0) << r.gateway_metrics;
   EXPECT_EQ(r.gatewayMetric("proflow_receiver_nats_dead_letter_messages_total"), 0);
 }
@@ -61,8 +63,12 @@ testing::ScenarioResult runKafkaScenario(testing::KafkaMock& mock, int profiles,
   s.send_interval_ms = 40;
   s.sink_down_ms = 8000;
   if (wait_for_assignments) s.ready_metric = "proflow_receiver_kafka_assigned_partitions";
+  s.refusal_metric = "proflow_receiver_kafka_partition_pauses_total";
   auto r = testing::runBrokerScenario(s, dir.path().string());
   expectNoLoss(r, s.profiles);
+  // The sink's absence reached the consumers as refusals (partitions paused and read again), not
+  // as drops: the profiles sent while it was down met gateways that could not deliver them.
+  EXPECT_TRUE(r.outage_refused) << r.gateway_metrics;
   if (!r.missing.empty()) {
     // Where they went missing: in the topic (the consumers skipped them) or not (never produced).
     std::set<std::string> in_topic;
@@ -74,7 +80,8 @@ testing::ScenarioResult runKafkaScenario(testing::KafkaMock& mock, int profiles,
 }
 
 // With a delivery count kept (max_deliver): kills, rebalances and the sink's outage make no record
-// poison (the kafka_poison_records_total check in runKafkaScenario).
+// poison (the kafka_poison_records_total check in runKafkaScenario), and the outage still pauses
+// partitions.
 TEST(BrokerScenario, KafkaLosesNothingAcknowledged) {
   testing::KafkaMock mock(3);
   ASSERT_TRUE(mock.ok());

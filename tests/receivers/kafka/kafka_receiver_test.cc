@@ -157,6 +157,66 @@ TEST_F(KafkaReceiverTest, ARefusingPipelinePausesThePartitionAndLosesNothing) {
   r->shutdown(std::chrono::steady_clock::now());
 }
 
+// A record the pipeline refuses (a backend outage) holds its partition: the committed offset stays
+// at that record however often it is retried (commits after every record, a delivery count kept),
+// the records after it wait, and once the pipeline takes it again every record arrives once.
+class KafkaRefusedRecordTest : public KafkaReceiverTest, public ::testing::WithParamInterface<int> {};
+
+TEST_P(KafkaRefusedRecordTest, IsNeverCommittedPastAndArrivesAfterTheOutage) {
+  ASSERT_TRUE(mock_.createTopic("one_partition", 1));  // offsets 0..9 in the order produced
+  for (int i = 0; i < 10; ++i)
+    ASSERT_TRUE(mock_.produce("one_partition", flat::encode(testing::numbered("p" + std::to_string(i)).data())));
+  testing::ComponentHarness h(ComponentKind::kReceiver, "kafka");
+  auto pipeline = std::make_shared<testing::ScriptedPipeline>();
+  pipeline->refuseService("p4");
+  KafkaReceiverConfig c = config();
+  c.topic = "one_partition";
+  c.commit_interval = std::chrono::seconds(0);  // every accepted record is committed at once
+  c.max_deliver = GetParam();
+  auto r = start(h, c, pipeline);
+  // Paused and retried, again and again.
+  EXPECT_TRUE(testing::waitFor([&] { return h.metric("proflow_receiver_kafka_partition_pauses_total") >= 3; }, 20s));
+  EXPECT_GE(pipeline->refusalCount(), 3);
+  EXPECT_EQ(pipeline->accepted(), (std::vector<std::string>{"p0", "p1", "p2", "p3"}));
+  EXPECT_EQ(mock_.committedTotal("gateways", "one_partition", 1), 4);  // the refused record's own offset
+  EXPECT_EQ(h.metric("proflow_receiver_kafka_poison_records_total"), 0);
+  // The sink recovers.
+  pipeline->refuseService("");
+  EXPECT_TRUE(testing::waitFor([&] { return pipeline->accepted().size() >= 10; }, 20s));
+  EXPECT_TRUE(testing::waitFor([&] { return mock_.committedTotal("gateways", "one_partition", 1) == 10; }, 10s));
+  std::vector<std::string> expected;
+  for (int i = 0; i < 10; ++i) expected.push_back("p" + std::to_string(i));
+  EXPECT_EQ(pipeline->accepted(), expected);  // none lost, none twice, in order
+  r->shutdown(std::chrono::steady_clock::now());
+}
+
+// The member holding a refused record leaves (shutdown: its partitions are committed and revoked):
+// the next member starts at the refused record, not after it.
+TEST_P(KafkaRefusedRecordTest, TheNextMemberStartsAtTheRefusedRecord) {
+  ASSERT_TRUE(mock_.createTopic("one_partition", 1));
+  for (int i = 0; i < 6; ++i)
+    ASSERT_TRUE(mock_.produce("one_partition", flat::encode(testing::numbered("p" + std::to_string(i)).data())));
+  testing::ComponentHarness h1(ComponentKind::kReceiver, "kafka"), h2(ComponentKind::kReceiver, "kafka");
+  auto refusing = std::make_shared<testing::ScriptedPipeline>();
+  refusing->refuseService("p2");
+  KafkaReceiverConfig c = config();
+  c.topic = "one_partition";
+  c.max_deliver = GetParam();
+  auto r1 = start(h1, c, refusing);
+  EXPECT_TRUE(testing::waitFor([&] { return h1.metric("proflow_receiver_kafka_partition_pauses_total") >= 2; }, 20s));
+  r1->shutdown(std::chrono::steady_clock::now());
+  EXPECT_EQ(refusing->accepted(), (std::vector<std::string>{"p0", "p1"}));
+  EXPECT_EQ(mock_.committedTotal("gateways", "one_partition", 1), 2);
+  auto next = std::make_shared<testing::ScriptedPipeline>();
+  auto r2 = start(h2, c, next);
+  EXPECT_TRUE(testing::waitFor([&] { return next->accepted().size() >= 4; }, 20s));
+  EXPECT_EQ(next->accepted(), (std::vector<std::string>{"p2", "p3", "p4", "p5"}));
+  r2->shutdown(std::chrono::steady_clock::now());
+}
+
+// Without and with a delivery count (max_deliver), which commits offsets of its own.
+INSTANTIATE_TEST_SUITE_P(MaxDeliver, KafkaRefusedRecordTest, ::testing::Values(0, 2));
+
 TEST_F(KafkaReceiverTest, PoisonIsSkippedAndCounted) {
   ASSERT_TRUE(mock_.produce("otlp_profiles", "\x0a\xff\xff garbage"));
   ASSERT_TRUE(mock_.produce("otlp_profiles", "{\"resourceProfiles\": [", {{"proflow-encoding", "otlp_json"}}));
