@@ -43,6 +43,7 @@ constexpr uint64_t kContextUser = static_cast<uint64_t>(-512), kContextGuest = s
 constexpr uint64_t kContextGuestKernel = static_cast<uint64_t>(-2176), kContextGuestUser = static_cast<uint64_t>(-2560);
 constexpr uint16_t kMiscCpumodeMask = 7, kMiscKernel = 1, kMiscGuestKernel = 4;
 constexpr uint16_t kMiscMmapBuildId = 1 << 14;
+constexpr uint16_t kMiscForkSynthesized = 1 << 13;  // PERF_RECORD_MISC_FORK_EXEC, as perf record uses it
 
 struct Map {
   uint64_t end = 0, pgoff = 0;
@@ -437,15 +438,22 @@ Status Decoder::onRecord(uint64_t off, uint32_t type, uint16_t misc, uint64_t si
       if (processes_.size() >= opts_.limits.max_processes) return damaged(off, "more processes than the limit");
       if (thread_comm_.size() >= opts_.limits.max_processes) return damaged(off, "more threads than the limit");
       if (auto t = thread_comm_.find(ptid); t != thread_comm_.end()) thread_comm_[tid] = std::string(t->second);
-      if (pid != ppid && !processes_.contains(pid)) {  // a new process: a copy of its parent
-        auto parent = processes_.find(ppid);
-        if (parent != processes_.end()) {
+      if (pid == ppid) return Status::ok();  // a thread: it shares its process's maps
+      // A new process, as perf script sees it: one known under the same pid before (the pid was
+      // reused) is gone. The kernel gave it a copy of its parent's maps; but a FORK perf record
+      // wrote itself for a process already running when it started (FORK_EXEC) says only who the
+      // parent is: the process's own maps follow, and copying the parent's would leave the parts
+      // its own do not cover (a Go parent's longer text under a Go child's) mapped to the parent.
+      Process child;
+      if (auto parent = processes_.find(ppid); parent != processes_.end()) {
+        child.comm = parent->second.comm;
+        if (!(misc & kMiscForkSynthesized)) {
           maps_ += parent->second.maps.size();
           if (maps_ > max_maps_) return damaged(off, "more memory maps than the limit");
-          Process copy = parent->second;
-          processes_[pid] = std::move(copy);
+          child.maps = parent->second.maps;
         }
       }
+      processes_[pid] = std::move(child);
       return Status::ok();
     }
     case kLost:

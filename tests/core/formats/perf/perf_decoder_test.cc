@@ -8,7 +8,10 @@
 #include "core/formats/jfr/folded.h"
 #include "core/formats/perf/kernel_symbols.h"
 #include "core/formats/perf/perf.h"
+#include "tests/core/formats/perf/perf_stream_writer.h"
 #include "tests/core/formats/perf/perf_test_util.h"
+#include "tests/support/daemon.h"
+#include "tests/support/machine_permits.h"
 #include "tests/support/temp_dir.h"
 
 namespace proflow {
@@ -125,6 +128,64 @@ TEST(PerfDecoder, KernelFramesAreNamedFromKallsymsOfTheRecordedKernelOnly) {
   notes += std::string("\x04\0\0\0\x03\0\0\0\x03\0\0\0GNU\0\xab\xcd\xef\0", 20);
   EXPECT_EQ(perf::buildIdFromNotes(notes), "abcdef");
   EXPECT_EQ(perf::buildIdFromNotes(notes.substr(0, 30)), "");
+}
+
+// Processes as a system-wide recording shows them (`perf record -a`): a Go program (a non-PIE
+// executable, text from 0x400000) runs a smaller Go program, both already running when the
+// recording started, so perf record wrote their FORKs itself; a child the parent forks during the
+// recording; and a pid that exits and is given to another process.
+std::string processHistory() {
+  testing::PerfStreamWriter w;
+  w.comm(100, 100, "goparent", 0);
+  w.mmap2(100, 0x400000, 0xa0000, 0, "/opt/goparent", 0);
+  w.fork(200, 100, 0, /*synthesized=*/true);
+  w.comm(200, 200, "gochild", 0);
+  w.mmap2(200, 0x400000, 0x65000, 0, "/opt/gochild", 0);
+  w.comm(400, 400, "other", 0);
+  w.mmap2(400, 0x500000, 0x1000, 0, "/opt/other", 0);
+  w.fork(300, 100, 1000, /*synthesized=*/false);
+  w.sample(200, {0x401234, 0x485444}, 1001);
+  w.sample(300, {0x401234, 0x485444}, 1002);
+  w.sample(100, {0x485444}, 1003);
+  w.exit(200, 100, 1005);
+  w.fork(200, 400, 1010, /*synthesized=*/false);
+  w.sample(200, {0x401234, 0x500010}, 1011);
+  return w.bytes();
+}
+
+// Each address against the maps perf script resolves it in: a FORK perf record wrote for a running
+// process copies none of its parent's maps (what the child's own maps leave uncovered of the
+// parent's longer text is unmapped: the raw address); a FORK of the kernel copies them all; a
+// reused pid starts from its new parent's maps.
+TEST(PerfDecoder, ForkedProcessesHaveTheMapsPerfScriptGivesThem) {
+  flat::Batch b;
+  ASSERT_TRUE(decode(processHistory(), &b).isOk());
+  const testing::Folded expected = {
+      {"485444;1234", 1},  // gochild: its own text, then past it (the parent's text is not its)
+      {"85444;1234", 1},   // forked by goparent during the recording: goparent's maps
+      {"85444", 1},        // goparent itself
+      {"10;401234", 1},    // pid 200 again, now forked by `other`: only other's maps
+  };
+  EXPECT_EQ(testing::foldBatchByAddress(b), expected);
+}
+
+// The same history through perf script itself (reading needs no right to record).
+TEST(PerfDecoder, ForkedProcessesDecodeLikePerfScript) {
+  std::string where;
+  PROFLOW_SKIP_IF_REFUSED(testing::runCommand({"sh", "-c", "command -v perf"}, &where) == 0
+                              ? ""
+                              : "perf is not installed (Debian linux-perf, see scripts/install-deps.sh)");
+  testing::TempDir dir;
+  const std::string data = dir.write("history.perf.data", processHistory());
+  const std::string script = dir.file("history.txt");
+  std::string log;
+  ASSERT_EQ(testing::runCommand({"sh", "-c", "perf script -i '" + data + "' > '" + script + "' 2>/dev/null"}, &log), 0)
+      << log;
+  flat::Batch b;
+  ASSERT_TRUE(decode(processHistory(), &b).isOk());
+  const testing::Folded perfs = testing::foldPerfScript(testing::readFile(script), FoldBy::kAddress);
+  EXPECT_EQ(perfs.size(), 4u) << testing::readFile(script);
+  EXPECT_EQ(testing::foldBatchByAddress(b), perfs);
 }
 
 TEST(PerfScript, FixtureTextBecomesTheSameStacksWithNames) {

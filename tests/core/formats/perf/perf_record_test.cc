@@ -206,17 +206,22 @@ TEST_F(PerfRecord, PipeModeRecordingDecodesLikeTheFile) {
 }
 
 // Records the workload with `flags` and decodes the file: the stacks (by address) are perf
-// script's, the profiles' sample types are `events`; returns the batch.
-flat::Batch recordAndCompare(const std::string& name, const std::string& flags, const std::set<std::string>& events) {
+// script's, the profiles' sample types are `events`; returns the batch. `alongside`, when given,
+// is a shell command started before the recording (which begins once it printed a line: it runs
+// then), sent SIGTERM after it and waited for; its failure fails the recording.
+flat::Batch recordAndCompare(const std::string& name, const std::string& flags, const std::set<std::string>& events,
+                             const std::string& alongside = "") {
   const auto& r = testing::perfRecording();
   const std::string data = r.dir + "/" + name + ".perf.data", script = r.dir + "/" + name + ".txt";
+  std::string shell = "perf record -q -g " + flags + " --no-buildid-cache -o '" + data + "' '" + r.binary +
+                      "' 1 2>/dev/null && perf script -i '" + data + "' > '" + script + "' 2>/dev/null";
+  if (!alongside.empty()) {
+    const std::string ready = r.dir + "/" + name + ".ready";  // a FIFO: no sleeping on the start
+    shell = "rm -f '" + ready + "' && mkfifo '" + ready + "' || exit 1\n" + alongside + " > '" + ready +
+            "' &\nALONGSIDE=$!\nread started < '" + ready + "'\n" + shell + "\nRC=$?\nkill $ALONGSIDE\nwait $ALONGSIDE || RC=1\nexit $RC\n";
+  }
   std::string log;
-  EXPECT_EQ(testing::runCommand({"sh", "-c",
-                                 "perf record -q -g " + flags + " --no-buildid-cache -o '" + data + "' '" + r.binary +
-                                     "' 1 2>/dev/null && perf script -i '" + data + "' > '" + script + "' 2>/dev/null"},
-                                &log),
-            0)
-      << log;
+  EXPECT_EQ(testing::runCommand({"sh", "-c", shell}, &log), 0) << log;
   flat::Batch b;
   perf::Result result;
   Status s = perf::perfDataToFlat(testing::readFile(data), {}, &b, &result);
@@ -243,14 +248,26 @@ TEST_F(PerfRecord, TwoEventRecordingsDecodeLikePerfScript) {
   recordAndCompare("two", "-e cpu-clock -e task-clock", {"cpu-clock", "task-clock"});
 }
 
+// Also running, from before the recording started to after it ended: a Go program (a non-PIE
+// executable, text from 0x400000) and its child, the workload (non-PIE too, with less text), so the
+// recording holds the FORKs perf record writes for running processes, and user frames of both.
 TEST_F(PerfRecord, SystemWideRecordingsDecodeLikePerfScript) {
   PROFLOW_SKIP_IF_REFUSED(testing::perfRecordRefused(/*system_wide=*/true));
-  const flat::Batch b = recordAndCompare("all", "-a -e cpu-clock", {"cpu-clock"});
+  std::string go_error;
+  const std::string goparent = testing::goParentBinary(&go_error);
+  PROFLOW_SKIP_IF_REFUSED(go_error);
+  const auto& r = testing::perfRecording();
+  // Both run until the recording ended (the child's length only bounds them if this test dies).
+  const std::string alongside = "'" + goparent + "' '" + r.binary + "' 60";
+  const flat::Batch b = recordAndCompare("all", "-a -e cpu-clock", {"cpu-clock"}, alongside);
   size_t with_cpu = 0;  // the CPU of every sample
   for (size_t row = 0; row < b.samples.size(); ++row)
     for (int32_t a : b.indexList(b.samples.attributes[row]))
       with_cpu += b.string(b.attributes[static_cast<size_t>(a)].key_strindex) == "cpu.logical_number";
   EXPECT_EQ(with_cpu, b.samples.size());
+  bool go_sampled = false;  // a mapping is made when a sample first lands in it
+  for (const flat::Mapping& m : b.mappings) go_sampled |= b.string(m.filename_strindex) == goparent;
+  EXPECT_TRUE(go_sampled) << "no sample of the Go program";
 }
 
 TEST_F(PerfRecord, PerfScriptTextConvertsToTheSameStacks) {

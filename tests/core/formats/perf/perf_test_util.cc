@@ -6,6 +6,7 @@
 #include <chrono>
 #include <filesystem>
 #include <memory>
+#include <mutex>
 #include <regex>
 #include <sstream>
 #include <vector>
@@ -64,6 +65,31 @@ PerfRecording makeRecording() {
 
 std::string perfFixture(const std::string& name) {
   return std::string(PROFLOW_SOURCE_DIR) + "/tests/core/formats/perf/testdata/" + name;
+}
+
+std::string goParentBinary(std::string* error) {
+  static std::once_flag once;
+  static std::string binary, build_error;
+  std::call_once(once, [] {
+    std::string out;
+    if (runCommand({"sh", "-c", "command -v go"}, &out) != 0) {
+      build_error = "the go tool is missing (install Debian golang-go)";
+      return;
+    }
+    static TempDir dir;
+    // Offline and hermetic: GOPATH mode, no proxy, a build cache of its own.
+    const std::string cmd = "cd '" + std::string(PROFLOW_SOURCE_DIR) +
+                            "/tests/core/formats/perf/testdata/goparent' && GO111MODULE=off GOPROXY=off GOFLAGS= "
+                            "GOPATH='" + dir.file("gopath") + "' GOCACHE='" + dir.file("gocache") +
+                            "' go build -o '" + dir.file("goparent") + "' .";
+    if (runCommand({"sh", "-c", cmd}, &out) != 0) {
+      build_error = "building testdata/goparent failed: " + out;
+      return;
+    }
+    binary = dir.file("goparent");
+  });
+  if (binary.empty()) *error = build_error;
+  return binary;
 }
 
 const PerfRecording& perfRecording() {

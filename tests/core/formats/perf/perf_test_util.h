@@ -32,6 +32,11 @@ struct PerfRecording {
 };
 const PerfRecording& perfRecording();
 
+// testdata/goparent (a Go program: a non-PIE executable that runs a child and works until it
+// exits), built once per test process with Debian's golang-go, offline (GOPATH mode, no proxy);
+// "" with `error` set when go is missing or the build fails.
+std::string goParentBinary(std::string* error);
+
 // perf script of the recording with the workload's symbols (as perf resolves them through --symfs)
 // and this machine's kernel symbols (--kallsyms=/proc/kallsyms: the symfs would hide them).
 std::string perfScriptOf(const PerfRecording& r);
