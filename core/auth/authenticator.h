@@ -29,7 +29,7 @@ class ServerAuthenticator {
   virtual Status authenticate(const HeaderLookup& header) const = 0;
   // The same check, answered through `done`: once, from any thread, possibly before this returns.
   // A check that takes time runs elsewhere, so the calling I/O thread never waits for it; one that
-  // cannot be run now is answered RESOURCE_EXHAUSTED with a retry hint. `header` is used only during
+  // cannot be run now is answered UNAVAILABLE with a retry hint (servers answer 503 + Retry-After). `header` is used only during
   // this call. The default answers authenticate() at once (cheap checks: a token comparison).
   virtual void authenticateAsync(const HeaderLookup& header, std::function<void(Status)> done) const {
     done(authenticate(header));

@@ -5,12 +5,15 @@ namespace proflow::auth {
 void protectHttpServer(const ServerAuthenticator* authenticator, net::HttpServerOptions* opts) {
   if (!authenticator) return;
   opts->www_authenticate = authenticator->challenge();
-  opts->authenticate = [authenticator](const net::HttpRequest& head) {
-    return authenticator->authenticate([&head](std::string_view name) -> std::optional<std::string_view> {
-      auto it = head.headers.find(name);
-      if (it == head.headers.end()) return std::nullopt;
-      return std::string_view(it->second);
-    });
+  // Asynchronous: a password hash runs on the authenticator's own thread, never on the I/O thread.
+  opts->authenticate = [authenticator](const net::HttpRequest& head, net::AuthDone done) {
+    authenticator->authenticateAsync(
+        [&head](std::string_view name) -> std::optional<std::string_view> {
+          auto it = head.headers.find(name);
+          if (it == head.headers.end()) return std::nullopt;
+          return std::string_view(it->second);
+        },
+        std::move(done));
   };
 }
 

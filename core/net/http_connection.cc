@@ -139,7 +139,37 @@ void Connection<Stream>::onHeader(beast::error_code ec) {
   req_.path = std::string(target.substr(0, q));
   if (q != std::string_view::npos) req_.query = parseQuery(target.substr(q + 1));
   for (const auto& f : h) req_.headers.emplace(std::string(f.name_string()), std::string(f.value()));
+  if (!screenHead()) return;
+  const auto& authenticate = shared_->opts.authenticate;
+  if (!authenticate) return onAuthenticated(Status::ok());
+  // The check may take long (a password hash on a thread of the authenticator's): nothing is read
+  // from this connection meanwhile, and its I/O thread serves the others.
+  phase_ = Phase::kAuthenticating;
+  authenticate(req_, [self = this->shared_from_this()](Status s) {
+    asio::post(self->stream_.get_executor(), [self, s = std::move(s)]() mutable { self->onAuthenticated(std::move(s)); });
+  });
+}
+
+template <class Stream>
+void Connection<Stream>::onAuthenticated(Status s) {
+  if (phase_ == Phase::kClosed) return;
+  const bool no_body = parser_->is_done() && parser_->get().keep_alive();
+  const ErrorFormatter* fmt = route_ ? &route_->formatter : known_ ? &known_->formatter : nullptr;
+  if (s.code() == StatusCode::kUnauthenticated) {
+    return reject(RejectReason::kUnauthenticated, 401, s, no_body, fmt, {}, shared_->opts.www_authenticate);
+  }
+  if (!s.isOk()) {
+    // The check was not made (its queue is full, it is stopping): the client may try again.
+    Status unavailable = Status::unavailable(s.message()).withRetryAfter(
+        s.retryAfter().count() > 0 ? s.retryAfter() : std::chrono::seconds(1));
+    return reject(RejectReason::kAuthUnavailable, 503, unavailable, no_body, fmt);
+  }
   if (!checkHead()) return;
+  startBody();
+}
+
+template <class Stream>
+void Connection<Stream>::startBody() {
   phase_ = Phase::kBody;
   if (iequals(req_.header("Expect"), "100-continue") && !parser_->is_done()) {
     continue_ = std::make_shared<http::response<http::empty_body>>(http::status::continue_, version_);
@@ -168,10 +198,9 @@ void Connection<Stream>::onHeaderError(beast::error_code ec) {
 // Routing and the checks that need only the header. Rejections here keep the connection only when
 // the request has no body: an unread body would be taken for the next request.
 template <class Stream>
-bool Connection<Stream>::checkHead() {
+bool Connection<Stream>::screenHead() {
   const auto& opts = shared_->opts;
   bool no_body = parser_->is_done() && parser_->get().keep_alive();
-  std::string allow;
   // Exact paths first; a path ending in '*' matches what starts with the rest only when no exact
   // route has the request's path.
   const bool exact = std::any_of(shared_->routes.begin(), shared_->routes.end(),
@@ -180,27 +209,31 @@ bool Connection<Stream>::checkHead() {
     if (exact || r.path.empty() || r.path.back() != '*') return r.path == req_.path;
     return std::string_view(req_.path).substr(0, r.path.size() - 1) == std::string_view(r.path).substr(0, r.path.size() - 1);
   };
+  allow_.clear();
+  known_ = nullptr;
   for (const auto& r : shared_->routes) {
     if (!matches(r)) continue;
     if (r.method == req_.method) route_ = &r;
-    allow += (allow.empty() ? "" : ", ") + r.method;
+    if (!known_) known_ = &r;
+    allow_ += (allow_.empty() ? "" : ", ") + r.method;
   }
-  // Before routing answers and the size and encoding checks: a client without credentials learns
-  // neither which paths and methods exist nor the limits.
-  auto known = std::find_if(shared_->routes.begin(), shared_->routes.end(), matches);
-  const ErrorFormatter* fmt = route_ ? &route_->formatter : known != shared_->routes.end() ? &known->formatter : nullptr;
+  // The screen and the credentials come before routing answers and the size and encoding checks: a
+  // client without credentials learns neither which paths and methods exist nor the limits.
+  const ErrorFormatter* fmt = route_ ? &route_->formatter : known_ ? &known_->formatter : nullptr;
   if (opts.screen) {
     if (Status s = opts.screen(req_); !s.isOk()) {
       reject(RejectReason::kForbidden, 403, s, no_body, fmt);
       return false;
     }
   }
-  if (opts.authenticate) {
-    if (Status s = opts.authenticate(req_); !s.isOk()) {
-      reject(RejectReason::kUnauthenticated, 401, s, no_body, fmt, {}, opts.www_authenticate);
-      return false;
-    }
-  }
+  return true;
+}
+
+template <class Stream>
+bool Connection<Stream>::checkHead() {
+  const auto& opts = shared_->opts;
+  bool no_body = parser_->is_done() && parser_->get().keep_alive();
+  const std::string& allow = allow_;
   if (!route_ && allow.empty()) {
     reject(RejectReason::kNotFound, 404, Status(StatusCode::kNotFound, "no handler for path " + req_.path), no_body);
     return false;
@@ -208,7 +241,7 @@ bool Connection<Stream>::checkHead() {
   if (!route_) {
     reject(RejectReason::kMethodNotAllowed, 405,
            Status(StatusCode::kUnimplemented, "method " + req_.method + " not allowed for " + req_.path + "; allowed: " + allow),
-           no_body, &known->formatter, allow);
+           no_body, &known_->formatter, allow);
     return false;
   }
   auto cl = parser_->content_length();

@@ -122,13 +122,20 @@ class Connection : public ConnectionBase, public std::enable_shared_from_this<Co
   void closeIfIdleAsync(bool lingering_too) override;
 
  private:
-  enum class Phase { kIdle, kBody, kHandling, kWriting, kLinger, kClosed };
+  enum class Phase { kIdle, kAuthenticating, kBody, kHandling, kWriting, kLinger, kClosed };
   using Route = HttpServer::Shared::Route;
 
   void readHeader();
   void onHeader(beast::error_code ec);
   void onHeaderError(beast::error_code ec);
+  // Routing, the screen, then the authentication check (asynchronous): false when answered.
+  bool screenHead();
+  // Back on the connection strand with the authentication check's answer.
+  void onAuthenticated(Status status);
+  // The checks after authentication: 404/405, sizes, encoding, the budget's door. False when answered.
   bool checkHead();
+  // Past every check of the header: 100 Continue if asked, then the body.
+  void startBody();
   void readBody();
   void onBodyRead(beast::error_code ec);
   // The door check of the in-flight budget on the declared size (no claim yet); on refusal answers
@@ -158,6 +165,9 @@ class Connection : public ConnectionBase, public std::enable_shared_from_this<Co
   std::optional<http::request_parser<GrowingStringBody>> parser_;
   std::shared_ptr<HttpServer::Shared> shared_;
   const Route* route_ = nullptr;
+  // What routing found for the request's path, for answers given before the route is needed.
+  std::string allow_;
+  const Route* known_ = nullptr;
   std::optional<compression::Codec> codec_;
   HttpRequest req_;
   unsigned version_ = 11;

@@ -28,6 +28,7 @@ const char* rejectReasonName(RejectReason r) {
     case RejectReason::kIdleShed: return "idle_connection_shed";
     case RejectReason::kBodyTimeout: return "body_timeout";
     case RejectReason::kForbidden: return "forbidden";
+    case RejectReason::kAuthUnavailable: return "auth_unavailable";
   }
   return "unknown";
 }

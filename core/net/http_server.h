@@ -54,6 +54,9 @@ class Responder {
 
 using HttpHandler = std::function<void(HttpRequest&&, Responder)>;
 
+// How an authentication check answers (HttpServerOptions::authenticate).
+using AuthDone = std::function<void(Status)>;
+
 // Renders an error the server answers itself (or a handler chooses to). The server overwrites the
 // returned status with the HTTP code it decided (404, 405, 413, 415, 400, 431); the formatter
 // chooses body and content type, e.g. a google.rpc.Status for OTLP.
@@ -98,9 +101,14 @@ struct HttpServerOptions {
   // TLS (makeServerTlsContext in tls_server.h); null = plain text.
   std::shared_ptr<boost::asio::ssl::context> tls;
   // Called once a request's headers are read, before 404/405 and the body (the request has no body
-  // yet). A non-OK status answers 401 with `WWW-Authenticate: www_authenticate` (through the route's
-  // error formatter, when the path has one), counted as reason "unauthenticated". Unset: no check.
-  std::function<Status(const HttpRequest& head)> authenticate;
+  // yet). The check answers through `done`, once, from any thread (possibly before it returns): the
+  // connection waits for it without holding its I/O thread, which serves other connections
+  // meanwhile (a password hash takes tens of milliseconds). UNAUTHENTICATED answers 401 with
+  // `WWW-Authenticate: www_authenticate` (through the route's error formatter, when the path has
+  // one), counted as reason "unauthenticated"; any other non-OK status (the check could not be run
+  // now: its queue is full, it is stopping) answers 503 with `Retry-After`, counted as
+  // "auth_unavailable". Unset: no check.
+  std::function<void(const HttpRequest& head, AuthDone done)> authenticate;
   std::string www_authenticate;
   // Called before `authenticate`, on the headers: a non-OK status answers 403, counted as reason
   // "forbidden" (browserRequestScreen in request_origin.h: cross-site writes, rebound host names).
@@ -123,8 +131,9 @@ enum class RejectReason {
   kIdleShed,            // an idle or slow-header connection closed to make room for a new one
   kBodyTimeout,         // body not received within read_timeout (idle) or read_body_timeout (total)
   kForbidden,           // 403: HttpServerOptions::screen refused the request
+  kAuthUnavailable,     // 503 + Retry-After: HttpServerOptions::authenticate could not check now
 };
-inline constexpr int kRejectReasonCount = 14;
+inline constexpr int kRejectReasonCount = 15;
 const char* rejectReasonName(RejectReason r);  // "bad_request", "not_found", ...
 
 class HttpServer {

@@ -49,9 +49,9 @@ TelemetryServer::TelemetryServer(boost::asio::io_context& io, Options options, t
   if (opts.authenticate) {
     // Kubernetes probes carry no credentials: the health answer (ok / unhealthy, nothing else) is
     // open; /metrics, the index and every other path need them.
-    opts.authenticate = [check = std::move(opts.authenticate)](const net::HttpRequest& head) {
-      if (isOpenPath(head)) return Status::ok();
-      return check(head);
+    opts.authenticate = [check = std::move(opts.authenticate)](const net::HttpRequest& head, net::AuthDone done) {
+      if (isOpenPath(head)) return done(Status::ok());
+      check(head, std::move(done));
     };
   }
   server_ = std::make_unique<net::HttpServer>(io, opts, spdlog::default_logger(), &requests_);

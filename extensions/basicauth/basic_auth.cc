@@ -100,11 +100,11 @@ void BasicAuthServer::authenticateAsync(const auth::HeaderLookup& header, std::f
   if (Status s = parse(header, &c); !s.isOk()) return done(s);
   if (verifiedBefore(c)) return done(Status::ok());
   auto check = [this, c = std::move(c), done](bool run) {
-    if (!run) return done(Status::unavailable("basic auth is stopping"));
+    if (!run) return done(Status::unavailable("basic auth is stopping").withRetryAfter(std::chrono::seconds(1)));
     done(verify(c) ? Status::ok() : unauthenticated("invalid user or password"));
   };
   if (!checks_.trySubmit(std::move(check)))
-    done(Status::exhausted("too many password checks in progress; retry later").withRetryAfter(std::chrono::seconds(1)));
+    done(Status::unavailable("too many password checks in progress; retry later").withRetryAfter(std::chrono::seconds(1)));
 }
 
 BasicAuthClient::BasicAuthClient(const ClientAuthConfig& config)

@@ -29,7 +29,7 @@ class BasicAuthServer final : public Extension, public auth::ServerAuthenticator
   void authenticateAsync(const auth::HeaderLookup& header, std::function<void(Status)> done) const override;
   std::string challenge() const override { return "Basic realm=\"proflow\", charset=\"UTF-8\""; }
 
-  // Checks that may wait or run at once; beyond it a check is refused RESOURCE_EXHAUSTED.
+  // Checks that may wait or run at once; beyond it a check is refused UNAVAILABLE (503 + Retry-After).
   static constexpr size_t kQueuedChecks = 16;
 
  private:

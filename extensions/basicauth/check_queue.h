@@ -1,7 +1,7 @@
 // Where basic auth's slow password checks (bcrypt: tens of milliseconds each) run: one thread of its
 // own at a lower scheduling priority, behind a short queue. I/O threads hand a check over and go on
-// serving other connections; a flood of wrong passwords fills the queue and is refused (429 /
-// RESOURCE_EXHAUSTED) instead of taking the CPU from every other listener and the workers.
+// serving other connections; a flood of wrong passwords fills the queue and is refused (503 /
+// UNAVAILABLE, with a retry hint) instead of taking the CPU from every other listener and the workers.
 #pragma once
 
 #include <condition_variable>

@@ -11,6 +11,7 @@
 #include <map>
 #include <mutex>
 
+#include "core/auth/grpc_auth.h"
 #include "core/net/grpc_status.h"
 #include "core/net/grpc_server.h"
 #include "core/util/hex.h"
@@ -185,17 +186,11 @@ class GrpcApi::Service final : public pb::DebuginfoService::Service {
   }
 
   grpc::Status authenticate(grpc::ServerContext& ctx) {
-    if (!authenticator_) return grpc::Status::OK;
-    const auto& md = ctx.client_metadata();
-    Status s = authenticator_->authenticate([&md](std::string_view name) -> std::optional<std::string_view> {
-      std::string key(name);
-      std::transform(key.begin(), key.end(), key.begin(), [](unsigned char c) { return std::tolower(c); });
-      auto it = md.find(grpc::string_ref(key));
-      if (it == md.end()) return std::nullopt;
-      return std::string_view(it->second.data(), it->second.size());
-    });
+    // These handlers run on gRPC's own threads: waiting here holds no I/O thread, and the hash runs
+    // behind the authenticator's bounded queue.
+    Status s = auth::authenticateCallBlocking(authenticator_, ctx);
     if (s.isOk()) return grpc::Status::OK;
-    return refuse("unauthenticated", s);
+    return refuse(auth::authRefusalReason(s), s);
   }
 
   grpc::Status refuse(const char* reason, const Status& s) {
@@ -211,7 +206,10 @@ class GrpcApi::Service final : public pb::DebuginfoService::Service {
 
 GrpcApi::GrpcApi(SymbolStore& store, const auth::ServerAuthenticator* authenticator,
                  std::shared_ptr<spdlog::logger> logger)
-    : service_(std::make_unique<Service>(store, authenticator)), logger_(std::move(logger)) {}
+    : service_(std::make_unique<Service>(store, authenticator)),
+      store_(store),
+      authenticator_(authenticator),
+      logger_(std::move(logger)) {}
 
 GrpcApi::~GrpcApi() { shutdown(std::chrono::steady_clock::now()); }
 
@@ -220,6 +218,12 @@ Status GrpcApi::start(const std::string& endpoint, std::shared_ptr<grpc::ServerC
   builder.AddListeningPort(endpoint, std::move(credentials), &port_);
   builder.SetMaxReceiveMessageSize(kMaxMessageBytes);
   builder.RegisterService(service_.get());
+  if (authenticator_) {
+    // gRPC would answer an unknown method UNIMPLEMENTED before any credentials are looked at.
+    unknown_methods_ = std::make_unique<auth::UnknownMethods>(
+        authenticator_, [store = &store_](const char* reason) { store->countRefused("grpc", reason); });
+    builder.RegisterCallbackGenericService(unknown_methods_.get());
+  }
   server_ = builder.BuildAndStart();
   if (!server_ || port_ == 0)
     return Status::unavailable("cannot listen for the symbol store's gRPC API on " + endpoint);

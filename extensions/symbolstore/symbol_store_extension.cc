@@ -41,8 +41,9 @@ Status SymbolStoreExtension::start(Host& host) {
   auth::protectHttpServer(authenticator, &opts);
   opts.screen = net::browserRequestScreen(config_.endpoint);
   if (opts.authenticate && !config_.auth_downloads) {
-    opts.authenticate = [check = std::move(opts.authenticate)](const net::HttpRequest& head) {
-      return head.method == "GET" ? Status::ok() : check(head);
+    opts.authenticate = [check = std::move(opts.authenticate)](const net::HttpRequest& head, net::AuthDone done) {
+      if (head.method == "GET") return done(Status::ok());
+      check(head, std::move(done));
     };
   }
   http_ = std::make_unique<net::HttpServer>(settings_.runtime->io(), opts, settings_.logger, settings_.telemetry);

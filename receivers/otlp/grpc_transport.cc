@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "core/auth/auth_config.h"
+#include "core/auth/grpc_auth.h"
 #include "core/compression/compression.h"
 #include "core/net/grpc_status.h"
 #include "core/net/grpc_server.h"
@@ -84,6 +85,9 @@ std::string head(const grpc::ByteBuffer& raw) {
 // MarkMethodStreamed serves unary methods through a stream the same way.
 class GrpcTransport::Service final : public grpc::Service {
  public:
+  // proflow_receiver_grpc_rejected_requests_total{reason}: calls refused before any message was read.
+  void countRejected(const char* reason) { rejected(reason).add(); }
+
   static constexpr const char* kExportMethod =
       "/opentelemetry.proto.collector.profiles.v1development.ProfilesService/Export";
 
@@ -109,11 +113,14 @@ class GrpcTransport::Service final : public grpc::Service {
    public:
     ExportCall(Service& service, grpc::CallbackServerContext* ctx, grpc::ByteBuffer* response)
         : service_(service), response_(response) {
-      if (Status s = service_.admit(*ctx, &counted_); !s.isOk()) {
-        Finish(service_.refused(s));
-        return;
-      }
-      StartRead(&request_);
+      // The credentials may cost a password hash: it runs on the authenticator's thread and the call
+      // goes on from there (a reactor's operations may be started from any thread).
+      auth::authenticateCall(service_.authenticator_, *ctx, [this, ctx](Status s) {
+        if (!s.isOk()) service_.countRejected(auth::authRefusalReason(s));
+        if (s.isOk()) s = service_.admit(*ctx, &counted_);
+        if (!s.isOk()) return Finish(service_.refused(s));
+        StartRead(&request_);
+      });
     }
 
     void OnReadDone(bool ok) override {
@@ -141,10 +148,10 @@ class GrpcTransport::Service final : public grpc::Service {
     bool counted_ = false;  // holds one of max_concurrent_requests
   };
 
-  // Everything that can refuse a call before its message is read. `counted` is set once the call
-  // holds a max_concurrent_requests slot (released in OnDone).
+  // What can refuse an authenticated call before its message is read. `counted` is set once the
+  // call holds a max_concurrent_requests slot (released in OnDone).
   Status admit(const grpc::CallbackServerContext& ctx, bool* counted) {
-    if (Status s = checkMetadata(ctx); !s.isOk()) return s;
+    if (Status s = checkVersion(ctx); !s.isOk()) return s;
     if (in_flight_.fetch_add(1) >= config_.max_concurrent_requests) {
       in_flight_.fetch_sub(1);
       return Status::exhausted("too many concurrent requests (max_concurrent_requests " +
@@ -155,22 +162,8 @@ class GrpcTransport::Service final : public grpc::Service {
     return Status::ok();
   }
 
-  Status checkMetadata(const grpc::CallbackServerContext& ctx) {
+  Status checkVersion(const grpc::CallbackServerContext& ctx) {
     const auto& md = ctx.client_metadata();
-    if (authenticator_) {
-      Status s = authenticator_->authenticate([&md](std::string_view name) -> std::optional<std::string_view> {
-        // gRPC metadata keys are lower case; authenticators name headers as HTTP spells them.
-        std::string key(name);
-        std::transform(key.begin(), key.end(), key.begin(), [](unsigned char c) { return std::tolower(c); });
-        auto it = md.find(grpc::string_ref(key));
-        if (it == md.end()) return std::nullopt;
-        return std::string_view(it->second.data(), it->second.size());
-      });
-      if (!s.isOk()) {
-        rejected(s.code() == StatusCode::kUnauthenticated ? "unauthenticated" : "auth_error").add();
-        return s;
-      }
-    }
     std::vector<std::string_view> versions;
     const grpc::string_ref key(kProfilesVersionMetadata.data(), kProfilesVersionMetadata.size());
     for (auto [it, end] = md.equal_range(key); it != end; ++it) versions.emplace_back(it->second.data(), it->second.size());
@@ -272,6 +265,13 @@ Status GrpcTransport::start(Host& host) {
     builder.SetResourceQuota(quota);
   }
   builder.RegisterService(service_.get());
+  if (authenticator) {
+    // gRPC would answer an unknown method UNIMPLEMENTED before any credentials are looked at.
+    unknown_methods_ = std::make_unique<auth::UnknownMethods>(authenticator, [this](const char* reason) {
+      service_->countRejected(reason);
+    });
+    builder.RegisterCallbackGenericService(unknown_methods_.get());
+  }
   server_ = builder.BuildAndStart();
   if (!server_ || port_ == 0)
     return Status::unavailable("cannot listen for OTLP/gRPC on " + config_.endpoint +

@@ -1,7 +1,8 @@
 // OTLP/gRPC: /opentelemetry.proto.collector.profiles.v1development.ProfilesService/Export.
 // Uses gRPC's callback API with raw ByteBuffers so the request is parsed once, on proflow's worker
 // pool (not on gRPC's threads), straight into the batch the pipeline will own. A call is admitted on
-// its metadata (credentials, schema version, concurrency) before its message is read.
+// its metadata (credentials, schema version, concurrency) before its message is read. With an
+// authenticator, a call to any other method is answered UNAUTHENTICATED before UNIMPLEMENTED.
 #pragma once
 
 #include <atomic>
@@ -12,6 +13,10 @@
 #include "core/component/consumer.h"
 #include "core/component/factory.h"
 #include "receivers/otlp/config.h"
+
+namespace proflow::auth {
+class UnknownMethods;
+}
 
 namespace proflow::receivers::otlp {
 
@@ -33,6 +38,7 @@ class GrpcTransport {
   net::ServerLimitsConfig limits_;
   std::shared_ptr<net::InFlightBudget> budget_;
   std::unique_ptr<Service> service_;
+  std::unique_ptr<auth::UnknownMethods> unknown_methods_;  // with an authenticator only
   std::unique_ptr<grpc::Server> server_;
   int port_ = 0;
 };

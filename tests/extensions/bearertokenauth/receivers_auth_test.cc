@@ -2,12 +2,14 @@
 // pyroscope, jfr, folded and the telemetry endpoint, all behind one bearertokenauth extension; and
 // the config errors of bearertokenauth and of `auth` references (file:line, never a token).
 #include <gtest/gtest.h>
+#include <grpcpp/generic/generic_stub.h>
 #include <grpcpp/grpcpp.h>
 
 #include <boost/asio/connect.hpp>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/read.hpp>
 #include <boost/asio/write.hpp>
+#include <future>
 
 #include "core/net/http_client.h"
 #include "opentelemetry/proto/collector/profiles/v1development/profiles_service.grpc.pb.h"
@@ -141,6 +143,37 @@ TEST_F(ReceiversAuthTest, OtlpGrpcAnswersUnauthenticatedWithoutTheToken) {
             2);
   grpc::Status ok = call({{"authorization", "Bearer the-token"}});
   EXPECT_TRUE(ok.ok()) << ok.error_message();
+}
+
+// gRPC answers a method no service registered UNIMPLEMENTED by itself; behind an authenticator that
+// would tell a client without credentials which methods exist, so the credentials come first.
+TEST_F(ReceiversAuthTest, OtlpGrpcChecksCredentialsBeforeSayingAMethodIsUnknown) {
+  auto channel = grpc::CreateChannel("127.0.0.1:" + std::to_string(otlp_grpc_), grpc::InsecureChannelCredentials());
+  grpc::GenericStub generic(channel);
+  auto call = [&](const std::string& method, const std::string& token) {
+    grpc::ClientContext ctx;
+    ctx.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(10));
+    if (!token.empty()) ctx.AddMetadata("authorization", "Bearer " + token);
+    grpc::Slice empty("");
+    grpc::ByteBuffer request(&empty, 1), response;
+    std::promise<grpc::Status> answer;
+    generic.UnaryCall(&ctx, method, grpc::StubOptions(), &request, &response,
+                      [&answer](grpc::Status s) { answer.set_value(s); });
+    return answer.get_future().get();
+  };
+  for (const std::string method : {"/opentelemetry.proto.collector.profiles.v1development.ProfilesService/Nope",
+                                   "/grpc.health.v1.Health/Check", "/anything"}) {
+    SCOPED_TRACE(method);
+    grpc::Status anonymous = call(method, "");
+    EXPECT_EQ(anonymous.error_code(), grpc::StatusCode::UNAUTHENTICATED) << anonymous.error_message();
+    EXPECT_EQ(anonymous.error_message().find("unknown method"), std::string::npos) << anonymous.error_message();
+    EXPECT_EQ(call(method, "not-the-token").error_code(), grpc::StatusCode::UNAUTHENTICATED);
+    grpc::Status authenticated = call(method, "the-token");
+    EXPECT_EQ(authenticated.error_code(), grpc::StatusCode::UNIMPLEMENTED) << authenticated.error_message();
+  }
+  EXPECT_EQ(service_->metrics().value("proflow_receiver_grpc_rejected_requests_total",
+                                      {{"receiver", "otlp"}, {"reason", "unauthenticated"}}),
+            6);
 }
 
 TEST_F(ReceiversAuthTest, TelemetryEndpointNeedsTheTokenToo) {

@@ -2,7 +2,10 @@
 // parca-agent does (ShouldInitiateUpload, InitiateUpload, Upload stream in chunks,
 // MarkUploadFinished), and its refusals: wrong build id, too large, unknown upload, no token.
 #include <gtest/gtest.h>
+#include <grpcpp/generic/generic_stub.h>
 #include <grpcpp/grpcpp.h>
+
+#include <future>
 
 #include "core/net/http_client.h"
 #include "extensions/symbolstore/symbol_store_extension.h"
@@ -206,6 +209,26 @@ TEST_F(GrpcUploadTest, RefusesWrongBuildIdOversizedUnknownUploadAndMissingToken)
   bool should = false;
   EXPECT_TRUE(shouldInitiate(app_.build_id, &should).ok());
   EXPECT_TRUE(should);  // nothing was stored
+}
+
+// A method the API does not have: UNAUTHENTICATED without the token (a client without it learns
+// nothing of what exists), UNIMPLEMENTED with it.
+TEST_F(GrpcUploadTest, UnknownMethodsNeedTheTokenBeforeTheyAreSaidUnknown) {
+  auto channel = grpc::CreateChannel("127.0.0.1:" + std::to_string(ext_->grpcPort()), grpc::InsecureChannelCredentials());
+  grpc::GenericStub generic(channel);
+  auto call = [&](const std::string& token) {
+    auto ctx = context(token);
+    grpc::Slice empty("");
+    grpc::ByteBuffer request(&empty, 1), response;
+    std::promise<grpc::Status> answer;
+    generic.UnaryCall(ctx.get(), "/parca.debuginfo.v1alpha1.DebuginfoService/Delete", grpc::StubOptions(), &request,
+                      &response, [&answer](grpc::Status s) { answer.set_value(s); });
+    return answer.get_future().get();
+  };
+  EXPECT_EQ(call("").error_code(), grpc::StatusCode::UNAUTHENTICATED);
+  EXPECT_EQ(call("wrong").error_code(), grpc::StatusCode::UNAUTHENTICATED);
+  EXPECT_EQ(call("ci-token").error_code(), grpc::StatusCode::UNIMPLEMENTED);
+  EXPECT_EQ(refused("unauthenticated"), 2);
 }
 
 }  // namespace
