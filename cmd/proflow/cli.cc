@@ -31,10 +31,15 @@ Usage:
                                          output: pprof (default), otlp_json, otlp_proto, folded;
                                          JFR: --keep-generated-names keeps lambda/proxy/accessor
                                          class names as recorded (merged by default)
-  proflow health [--address HOST:PORT | --config FILE...]
+  proflow health [--address [https://]HOST:PORT | --config FILE...]
+                 [--tls] [--ca-file F] [--server-name N] [--cert-file F --key-file F]
+                 [--insecure-skip-verify]
                                          exit 0 when the running daemon's /healthz answers 200
                                          (address: --address, else the config's telemetry address,
-                                         else 127.0.0.1:8888)
+                                         else 127.0.0.1:8888; HTTPS when the config's endpoint
+                                         has tls, trusting its cert_file unless --ca-file; a
+                                         loopback address is verified as localhost unless
+                                         --server-name)
   proflow --version
 
 --config may be repeated; files merge in order (later files override earlier ones).
@@ -53,7 +58,9 @@ const std::map<std::string, std::set<std::string>>& commandOptions() {
       {"convert",
        {"--to", "--from", "--sample-type", "--symbolize", "--debug-dir", "--binary-dir", "--debuginfod",
         "--keep-generated-names"}},
-      {"health", {"--address", "--config"}},
+      {"health",
+       {"--address", "--config", "--tls", "--ca-file", "--server-name", "--cert-file", "--key-file",
+        "--insecure-skip-verify"}},
   };
   return kTakes;
 }
@@ -81,8 +88,10 @@ CliArgs parseCli(int argc, char** argv) {
                                                   "convert", "help",     "health"};
   static const std::set<std::string> kValueOptions = {"--to",         "--from",       "--debug-dir",
                                                      "--debuginfod", "--binary-dir", "--sample-type",
-                                                     "--address"};
-  static const std::set<std::string> kFlags = {"--symbolize", "--keep-generated-names"};
+                                                     "--address",    "--ca-file",    "--server-name",
+                                                     "--cert-file",  "--key-file"};
+  static const std::set<std::string> kFlags = {"--symbolize", "--keep-generated-names", "--tls",
+                                               "--insecure-skip-verify"};
   CliArgs args;
   std::vector<std::string> given;  // option names as the command will check them
   int i = 1;
