@@ -142,7 +142,8 @@ TEST_P(KubernetesManifest, ShipsConfigsThatValidateAndProbesOnTheTelemetryPort) 
 // works for whoever has the password and for nobody else.
 TEST(ShippedConfigs, TelemetryBeyondLoopbackIsBehindAnAuthenticator) {
   std::vector<std::pair<std::string, std::string>> configs;  // name -> text
-  for (const char* f : {"config/gateway.yaml", "config/agent.yaml", "config/proflow.yaml", "docker/proflow.yaml"}) {
+  for (const char* f : {"config/gateway.yaml", "config/agent.yaml", "config/proflow.yaml", "docker/proflow.yaml",
+                        "deploy/compose/agent.yaml", "deploy/compose/gateway.yaml"}) {
     std::ifstream in(fs::path(PROFLOW_SOURCE_DIR) / f);
     configs.emplace_back(f, std::string(std::istreambuf_iterator<char>(in), {}));
   }
@@ -162,7 +163,8 @@ TEST(ShippedConfigs, TelemetryBeyondLoopbackIsBehindAnAuthenticator) {
     EXPECT_TRUE(YAML::Load(text)["extensions"][id]) << id;
     ++guarded;
   }
-  EXPECT_GE(guarded, 4) << "config/gateway.yaml, docker/proflow.yaml and both DaemonSet/Deployment configs";
+  EXPECT_GE(guarded, 6) << "config/gateway.yaml, docker/proflow.yaml, both DaemonSet/Deployment configs and both "
+                           "compose configs";
 }
 
 INSTANTIATE_TEST_SUITE_P(Deploy, KubernetesManifest,
@@ -269,6 +271,19 @@ TEST(ComposeFile, ProflowServicesShipConfigsThatValidateAndShareTheBroker) {
     std::string text = testing::readFile((dir / local).string()), out;
     EXPECT_EQ(validate(text, &out), 0) << local << ":\n" << out;
     configs[name] = YAML::Load(text);
+    // Telemetry users come from the compose secret, mounted where the config reads them.
+    const YAML::Node metrics = configs[name]["service"]["telemetry"]["metrics"];
+    if (metrics["auth"]) {
+      const std::string id = metrics["auth"]["authenticator"].as<std::string>();
+      const std::string file = configs[name]["extensions"][id]["htpasswd"]["file"].as<std::string>();
+      bool mounted = false;
+      for (const auto& secret : svc.second["secrets"]) {
+        const std::string secret_name = secret.as<std::string>();
+        mounted = mounted || (file.find("/run/secrets/" + secret_name) != std::string::npos &&
+                              compose["secrets"][secret_name]["file"]);
+      }
+      EXPECT_TRUE(mounted) << file << " is not a secret of the service";
+    }
   }
   auto host_of = [](const std::string& url) { return url.substr(url.find("//") + 2, url.rfind(':') - url.find("//") - 2); };
   ASSERT_TRUE(configs.count("agent"));
