@@ -6,7 +6,7 @@
 //   (c) four connections declare `Content-Length: 64 MiB` and send a byte every 5 s while normal
 //       OTLP requests arrive over HTTP and gRPC: how many of those were accepted.
 //
-//   proflow_auth_bench <proflow binary> [seconds per phase]
+//   proflow_auth_bench <proflow binary> [seconds per phase] [flood connections, default 8]
 #include <arpa/inet.h>
 #include <crypt.h>
 #include <grpcpp/generic/generic_stub.h>
@@ -158,14 +158,14 @@ std::vector<double> probe(int port, const std::string& body, int seconds) {
   return out;
 }
 
-void floodAndProbe(const std::string& body, int seconds) {
+void floodAndProbe(const std::string& body, int seconds, int connections) {
   auto quiet = probe(kOpenPort, body, std::max(2, seconds / 4));
   std::printf("(a) quiet: other listener p50 %.2f ms, p99 %.2f ms (%zu requests)\n", percentile(quiet, 0.5),
               percentile(quiet, 0.99), quiet.size());
   std::atomic<bool> stop{false};
   std::atomic<long> unauthorized{0}, unavailable{0}, other{0};
   std::vector<std::thread> flood;
-  for (int i = 0; i < 8; ++i)
+  for (int i = 0; i < connections; ++i)
     flood.emplace_back([&] {
       Conn c(kAuthPort);
       const std::string req = post("", basic("alice", "not-her-password"));
@@ -180,9 +180,9 @@ void floodAndProbe(const std::string& body, int seconds) {
   auto loaded = probe(kOpenPort, body, seconds);
   stop = true;
   for (auto& t : flood) t.join();
-  std::printf("(a) bcrypt flood (8 connections, wrong password): other listener p50 %.2f ms, p99 %.2f ms, max %.2f ms "
+  std::printf("(a) bcrypt flood (%d connections, wrong password): other listener p50 %.2f ms, p99 %.2f ms, max %.2f ms "
               "(%zu requests); flood answered 401 x %ld, 503 x %ld, other x %ld\n",
-              percentile(loaded, 0.5), percentile(loaded, 0.99), percentile(loaded, 1.0), loaded.size(),
+              connections, percentile(loaded, 0.5), percentile(loaded, 0.99), percentile(loaded, 1.0), loaded.size(),
               unauthorized.load(), unavailable.load(), other.load());
 }
 
@@ -266,10 +266,11 @@ bool healthy() {
 
 int main(int argc, char** argv) {
   if (argc < 2) {
-    std::fprintf(stderr, "usage: %s <proflow binary> [seconds per phase]\n", argv[0]);
+    std::fprintf(stderr, "usage: %s <proflow binary> [seconds per phase] [flood connections]\n", argv[0]);
     return 2;
   }
   const int seconds = argc > 2 ? std::atoi(argv[2]) : 20;
+  const int flood_connections = argc > 3 ? std::atoi(argv[3]) : 8;
   char dir_template[] = "/tmp/proflow-auth-bench-XXXXXX";
   const std::string dir = mkdtemp(dir_template);
   const std::string config = dir + "/proflow.yaml";
@@ -305,7 +306,7 @@ int main(int argc, char** argv) {
   p.samples = {{{"leaf", "mid", "main"}, 10}, {{"other", "main"}, 3}};
   const std::string body = proflow::testing::makeRequest("bench", {p}).SerializeAsString();
 
-  floodAndProbe(body, seconds);
+  floodAndProbe(body, seconds, flood_connections);
   knownVersusUnknown(20);
   stalledUploads(body, seconds);
 
