@@ -1,11 +1,10 @@
 #include "core/auth/grpc_auth.h"
 
-#include <algorithm>
-#include <cctype>
 #include <future>
 #include <string>
 
 #include "core/net/grpc_status.h"
+#include "core/util/ascii.h"
 
 namespace proflow::auth {
 namespace {
@@ -46,8 +45,7 @@ void authenticateCall(const ServerAuthenticator* authenticator, const grpc::Serv
   authenticator->authenticateAsync(
       [&md](std::string_view name) -> std::optional<std::string_view> {
         // gRPC metadata keys are lower case; authenticators name headers as HTTP spells them.
-        std::string key(name);
-        std::transform(key.begin(), key.end(), key.begin(), [](unsigned char c) { return std::tolower(c); });
+        const std::string key = toLowerAscii(name);
         auto it = md.find(grpc::string_ref(key));
         if (it == md.end()) return std::nullopt;
         return std::string_view(it->second.data(), it->second.size());

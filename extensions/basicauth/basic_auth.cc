@@ -6,6 +6,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "core/util/ascii.h"
 #include "extensions/basicauth/base64.h"
 #include "extensions/basicauth/htpasswd.h"
 
@@ -15,14 +16,6 @@ namespace {
 constexpr std::string_view kBasic = "Basic ";
 
 Status unauthenticated(std::string why) { return Status(StatusCode::kUnauthenticated, std::move(why)); }
-
-bool startsWithIgnoreCase(std::string_view s, std::string_view prefix) {
-  if (s.size() < prefix.size()) return false;
-  for (size_t i = 0; i < prefix.size(); ++i)
-    if (std::tolower(static_cast<unsigned char>(s[i])) != std::tolower(static_cast<unsigned char>(prefix[i])))
-      return false;
-  return true;
-}
 
 }  // namespace
 
@@ -78,7 +71,7 @@ bool BasicAuthServer::verify(const Credentials& c) const {
 Status BasicAuthServer::parse(const auth::HeaderLookup& header, Credentials* out) {
   auto value = header("authorization");
   if (!value) return unauthenticated("missing Authorization header");
-  if (!startsWithIgnoreCase(*value, kBasic)) return unauthenticated("Authorization is not Basic credentials");
+  if (!istartsWith(*value, kBasic)) return unauthenticated("Authorization is not Basic credentials");
   auto decoded = base64Decode(value->substr(kBasic.size()));
   if (!decoded) return unauthenticated("Basic credentials are not valid base64");
   const size_t colon = decoded->find(':');

@@ -1,7 +1,6 @@
 #include "extensions/bearertokenauth/bearer_token_auth.h"
 
-#include <algorithm>
-#include <cctype>
+#include "core/util/ascii.h"
 
 namespace proflow::extensions::bearertokenauth {
 
@@ -37,9 +36,7 @@ std::string BearerTokenAuth::challenge() const {
 }
 
 auth::HeaderList BearerTokenAuth::requestHeaders() const {
-  std::string name = config_.header;
-  std::transform(name.begin(), name.end(), name.begin(), [](unsigned char c) { return std::tolower(c); });
-  return {{std::move(name), expectedValue(tokens_->current()->front())}};
+  return {{toLowerAscii(config_.header), expectedValue(tokens_->current()->front())}};
 }
 
 }  // namespace proflow::extensions::bearertokenauth
