@@ -221,7 +221,7 @@ int main(int argc, char** argv) {
   std::printf("body_bytes %zu\n", body.size());
   std::printf("saturation: %.0f req/s, %ld ok, %ld failed, daemon cores used %.2f\n", rps, sat.ok, sat.failed,
               sat.daemon_cpu / sat.wall);
-  std::printf("requests per daemon CPU-second: %.0f\n", per_cpu);
+  std::printf("requests per daemon CPU-second: %.0f (%.0f us of daemon CPU per request)\n", per_cpu, 1e6 / per_cpu);
   std::printf("parse+serialize floor per CPU-second: %.0f (daemon / floor = %.3f)\n", floor, per_cpu / floor);
   std::printf("at half saturation (%.0f req/s): p50 %.2f ms, p99 %.2f ms, %ld failed, daemon cores %.2f\n",
               static_cast<double>(half.ok) / half.wall, percentile(half.latencies_ms, 0.5),

@@ -30,21 +30,6 @@ flat::Batch decoded(const std::string& wire) {
   return b;
 }
 
-constexpr const char* kFiveStatements = R"~(
-profile_statements:
-  - context: resource
-    statements:
-      - set(attributes["team"], "core")
-      - delete_key(attributes, "process.pid")
-      - replace_pattern(attributes["service.name"], "^go-", "")
-  - context: profile
-    statements:
-      - set(attributes["kind"], sample_type.type)
-  - context: sample
-    statements:
-      - set(attributes["gc"], true) where AnyFrame(IsMatch(function, "^runtime\\.gc"))
-)~";
-
 void BM_DecodeEncode(benchmark::State& state) {
   const std::string wire = goCpuOtlp();
   for (auto _ : state) {
@@ -57,8 +42,10 @@ BENCHMARK(BM_DecodeEncode)->Unit(benchmark::kMicrosecond);
 void BM_Transform5Statements(benchmark::State& state) {
   const auto base = std::make_shared<const flat::Batch>(decoded(goCpuOtlp()));
   processors::transform::TransformConfig config;
+  const std::string statements =
+      testing::readFile(std::string(PROFLOW_SOURCE_DIR) + "/bench/ottl/transform_5_statements.yaml");
   const auto errors = testing::checkComponentConfig(*processors::transform::makeTransformProcessorFactory(),
-                                                    kFiveStatements, "processors.transform", &config);
+                                                    statements, "processors.transform", &config);
   if (!errors.empty()) std::abort();
   auto sink = std::make_shared<testing::CaptureConsumer>();
   processors::transform::TransformProcessor transform(testing::processorSettings("transform", nullptr), config, sink);
@@ -70,6 +57,12 @@ void BM_Transform5Statements(benchmark::State& state) {
     state.ResumeTiming();
   }
   state.counters["samples"] = static_cast<double>(base->samples.size());
+  state.counters["stacks"] = static_cast<double>(base->stacks.size());
+  state.counters["locations"] = static_cast<double>(base->locations.size());
+  state.counters["functions"] = static_cast<double>(base->functions.size());
+  size_t frames = 0;
+  for (const auto& s : base->stacks) frames += s.locations.size;
+  state.counters["stack_frames"] = static_cast<double>(frames);
 }
 BENCHMARK(BM_Transform5Statements)->Unit(benchmark::kMicrosecond);
 

@@ -47,6 +47,7 @@ struct Expr {
   const FunctionDef* function = nullptr;    // kCall, and kName when it names a converter
   attributes::Regex regex;                  // a pattern argument (regex or glob), compiled once
   int memo_slot = -1;                       // AnyFrame on frame fields only: per-stack memo of its answer
+  bool memo_by_function = false;            // ... and on the function's fields only: also per function
 };
 
 struct Statement {

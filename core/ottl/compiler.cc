@@ -30,13 +30,28 @@ bool givesBool(const Expr& e) {
   }
 }
 
-// True when the expression reads frame fields only, so its answer depends on the stack alone.
+// True when the expression reads the visited frame's fields only, so its answer depends on the frame
+// alone (the leaf frame, `sample.leaf.*`, differs between stacks sharing a frame).
 bool frameOnly(const Expr& e) {
-  if (e.kind == ExprKind::kPath && !isFrameField(e.path.field)) return false;
+  if (e.kind == ExprKind::kPath && (!isFrameField(e.path.field) || e.path.leaf)) return false;
   for (const auto& a : e.args)
     if (a && !frameOnly(*a)) return false;
   for (const auto& k : e.keys)
     if (!frameOnly(*k)) return false;
+  return true;
+}
+
+// True when the expression reads only the frame's function fields (name, system name, file), so
+// its answer is the same for every frame of one function.
+bool functionOnly(const Expr& e) {
+  if (e.kind == ExprKind::kPath && (e.path.leaf || (e.path.field != Field::kFrameFunction &&
+                                                    e.path.field != Field::kFrameSystemName &&
+                                                    e.path.field != Field::kFrameFilename)))
+    return false;
+  for (const auto& a : e.args)
+    if (a && !functionOnly(*a)) return false;
+  for (const auto& k : e.keys)
+    if (!functionOnly(*k)) return false;
   return true;
 }
 
@@ -192,7 +207,10 @@ void Compiler::bindArgument(Expr& call, const Param& param, Expr& arg, bool in_f
         return fail(call, "AnyFrame looks at a sample's stack: use it in the sample context");
       deepest_ = ContextKind::kSample;
       bindCondition(arg, true);
-      if (error_.ok() && frameOnly(arg)) call.memo_slot = memo_slots_++;
+      if (error_.ok() && frameOnly(arg)) {
+        call.memo_slot = memo_slots_++;
+        call.memo_by_function = functionOnly(arg);
+      }
       return;
     }
   }

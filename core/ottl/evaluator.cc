@@ -11,13 +11,15 @@ Evaluator::Evaluator(flat::Batch& batch, int memo_slots, BatchEdits* edits)
       mut_(&batch),
       edits_(edits ? edits : &own_edits_),
       memo_(static_cast<size_t>(memo_slots)),
-      frame_memo_(static_cast<size_t>(memo_slots)) {}
+      frame_memo_(static_cast<size_t>(memo_slots)),
+      function_memo_(static_cast<size_t>(memo_slots)) {}
 Evaluator::Evaluator(const flat::Batch& batch, int memo_slots)
     : b_(batch),
       mut_(nullptr),
       edits_(&own_edits_),
       memo_(static_cast<size_t>(memo_slots)),
-      frame_memo_(static_cast<size_t>(memo_slots)) {}
+      frame_memo_(static_cast<size_t>(memo_slots)),
+      function_memo_(static_cast<size_t>(memo_slots)) {}
 
 flat::Batch& Evaluator::writable(const Expr& at) {
   if (!mut_) fail(at, "conditions cannot change the data");
@@ -33,6 +35,15 @@ void Evaluator::begin(const Item& item) {
 }
 
 bool Evaluator::test(const Expr& condition) {
+  switch (condition.kind) {  // what eval() would answer, without building values
+    case ExprKind::kAnd: return test(*condition.args[0]) && test(*condition.args[1]);
+    case ExprKind::kOr: return test(*condition.args[0]) || test(*condition.args[1]);
+    case ExprKind::kNot: return !test(*condition.args[0]);
+    case ExprKind::kCall:
+      if (condition.memo_slot >= 0 && condition.keys.empty()) return anyFrame(condition, *condition.args[0]);
+      break;
+    default: break;
+  }
   Value v = eval(condition);
   if (v.kind != Value::Kind::kBool)
     fail(condition, std::string("a condition must give true or false, this gives a ") + kindName(v.kind));
@@ -196,6 +207,10 @@ void Evaluator::set(const Expr& e, Value v) {
   }
   writable(e);
   const MapLevel level = mapLevel(p.field);
+  if (e.keys.size() == 1 && !maps_[level].loaded && (level == kProfileMap || level == kSampleMap)) {
+    Value k = eval(*e.keys[0]);
+    if (k.isString() && setListed(e, level, k.s, v)) return;
+  }
   Value& map = loadMap(level);
   setNested(*this, e, map, e.keys, 0, std::move(v));
   maps_[level].dirty = true;
@@ -205,51 +220,69 @@ bool Evaluator::anyFrame(const Expr& call, const Expr& condition) {
   if (item_.row == flat::kNone) fail(call, "AnyFrame needs a sample");
   const int32_t stack = b_.samples.stack_index[item_.row];
   if (stack <= 0 || static_cast<size_t>(stack) >= b_.stacks.size()) return false;
-  std::vector<int8_t>* memo = nullptr;
-  if (call.memo_slot >= 0) {
-    memo = &memo_[static_cast<size_t>(call.memo_slot)];
-    if (memo->size() < b_.stacks.size()) memo->resize(b_.stacks.size(), -1);
-    if ((*memo)[static_cast<size_t>(stack)] >= 0) return (*memo)[static_cast<size_t>(stack)] == 1;
-  }
+  const auto locations = b_.indexList(b_.stacks[static_cast<size_t>(stack)].locations);
   const Frame saved = frame_;
   bool found = false;
-  for (int32_t loc : b_.indexList(b_.stacks[static_cast<size_t>(stack)].locations)) {
-    if (loc <= 0 || static_cast<size_t>(loc) >= b_.locations.size()) continue;
-    if ((found = locationHolds(call, condition, loc))) break;
+  if (call.memo_slot < 0) {
+    for (int32_t loc : locations) {
+      if (loc <= 0 || static_cast<size_t>(loc) >= b_.locations.size()) continue;
+      if ((found = locationHolds(call, condition, loc))) break;
+    }
+    frame_ = saved;
+    return found;
+  }
+  const auto slot = static_cast<size_t>(call.memo_slot);
+  std::vector<int8_t>& memo = memo_[slot];
+  if (memo.size() < b_.stacks.size()) memo.resize(b_.stacks.size(), -1);
+  if (memo[static_cast<size_t>(stack)] >= 0) return memo[static_cast<size_t>(stack)] == 1;
+  // The answer of every location of the batch first (a location recurs across stacks), then
+  // a stack is a scan of its locations' answers.
+  std::vector<int8_t>& at = frame_memo_[slot];
+  if (at.size() < b_.locations.size()) {
+    at.assign(b_.locations.size(), -1);
+    try {
+      for (size_t loc = 1; loc < b_.locations.size(); ++loc)
+        at[loc] = locationHolds(call, condition, static_cast<int32_t>(loc)) ? 1 : 0;
+    } catch (const EvalError&) {
+      // Left unknown from there: a stack reaching a failing location fails, as it would frame by frame.
+    }
+  }
+  for (int32_t loc : locations) {
+    if (loc <= 0 || static_cast<size_t>(loc) >= at.size()) continue;
+    int8_t& answer = at[static_cast<size_t>(loc)];
+    if (answer < 0) answer = locationHolds(call, condition, loc) ? 1 : 0;
+    if ((found = answer == 1)) break;
   }
   frame_ = saved;
-  if (memo) (*memo)[static_cast<size_t>(stack)] = found ? 1 : 0;
+  memo[static_cast<size_t>(stack)] = found ? 1 : 0;
   return found;
 }
 
-// Locations recur across stacks: a frame-only condition is tested once per location of the batch
-// (whether any of its frames, inlined lines included, holds).
+// Whether the condition holds for a frame of `location` (each inlined line is a frame).
 bool Evaluator::locationHolds(const Expr& call, const Expr& condition, int32_t location) {
-  int8_t* memo = nullptr;
-  if (call.memo_slot >= 0) {
-    auto& slot = frame_memo_[static_cast<size_t>(call.memo_slot)];
-    if (slot.size() < b_.locations.size()) slot.resize(b_.locations.size(), -1);
-    memo = &slot[static_cast<size_t>(location)];
-    if (*memo >= 0) return *memo == 1;
-  }
-  const uint32_t lines = std::max<uint32_t>(1, b_.locations[static_cast<size_t>(location)].lines.size);
+  const flat::Location& loc = b_.locations[static_cast<size_t>(location)];
+  const uint32_t lines = std::max<uint32_t>(1, loc.lines.size);
   bool found = false;
   for (uint32_t line = 0; line < lines && !found; ++line) {
     frame_ = Frame{location, line};
-    found = test(condition);
+    if (!call.memo_by_function) {
+      found = test(condition);
+      continue;
+    }
+    // Functions recur across locations (one per call site): answered once per function.
+    int32_t fn = line < loc.lines.size ? b_.lines[loc.lines.begin + line].function_index : 0;
+    if (fn < 0 || static_cast<size_t>(fn) >= b_.functions.size()) fn = 0;  // no function: its fields are nil
+    auto& slot = function_memo_[static_cast<size_t>(call.memo_slot)];
+    if (slot.size() < b_.functions.size() + 1) slot.assign(b_.functions.size() + 1, -1);
+    int8_t& answer = slot[static_cast<size_t>(fn)];
+    if (answer < 0) answer = test(condition) ? 1 : 0;
+    found = answer == 1;
   }
-  if (memo) *memo = found ? 1 : 0;
   return found;
 }
 
-int32_t Evaluator::internString(const Expr& at, std::string_view s) {
-  writable(at);
-  return dict().string(s);
-}
+int32_t Evaluator::internString(const Expr& at, std::string_view s) { return edits_->string(writable(at), s); }
 
-flat::DictionaryIndex& Evaluator::dict() {
-  if (!edits_->dict) edits_->dict.emplace(mut_);
-  return *edits_->dict;
-}
+flat::DictionaryIndex& Evaluator::dict() { return edits_->index(*mut_); }
 
 }  // namespace proflow::ottl

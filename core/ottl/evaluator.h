@@ -7,6 +7,7 @@
 #include <array>
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -14,6 +15,7 @@
 #include "core/flat/flat_batch.h"
 #include "core/flat/flat_merge.h"
 #include "core/ottl/ast.h"
+#include "core/ottl/batch_edits.h"
 
 namespace proflow::ottl {
 
@@ -21,14 +23,6 @@ namespace proflow::ottl {
 struct EvalError {
   std::string message;
   int column = 0;
-};
-
-// What the groups run over one batch share: the dictionary index edits intern through (built on the
-// first edit that needs it: indexing a dictionary costs more than most statements) and the
-// attribute lists written so far (samples often end up with the same list: appended once).
-struct BatchEdits {
-  std::optional<flat::DictionaryIndex> dict;
-  std::unordered_map<std::string, flat::Range> lists;
 };
 
 // Where the evaluation stands; kNone for the levels below the item's.
@@ -56,19 +50,32 @@ class Evaluator {
   Value eval(const Expr& e);
   Value get(const Expr& path);
   void set(const Expr& path, Value v);
+  // delete_key on a profile's or sample's attributes, done on its index list; false when the
+  // target is another map (the caller edits it as a map).
+  bool deleteListedKey(const Expr& target, std::string_view key);
   // AnyFrame: true when `condition` holds for a frame of the sample's stack (inlined lines count).
   bool anyFrame(const Expr& call, const Expr& condition);
   [[noreturn]] static void fail(const Expr& at, std::string message);
+
+  // A string frame field (function, system_name, filename, mapping.filename) read without a copy;
+  // nullopt when the frame has none (the path reads nil) or `path` is another path.
+  std::optional<std::string_view> frameString(const Expr& path) const;
 
   // Strings of the dictionary interned in place (sample types set by statements).
   int32_t internString(const Expr& at, std::string_view s);
 
  private:
   enum MapLevel { kResourceMap, kScopeMap, kProfileMap, kSampleMap, kMapLevels };
+  // An item's attribute map while statements run on it. A profile's or sample's list is edited as
+  // dictionary indexes (`listed`) while statements only set scalars by key or delete keys: most
+  // sample edits then cost an index lookup, not a map built and interned again. Any other use
+  // turns it into a map (`loaded`).
   struct MapSlot {
     bool loaded = false;
+    bool listed = false;
     bool dirty = false;
     Value map;
+    std::vector<int32_t> list;
   };
   struct Frame {
     int32_t location = -1;
@@ -82,9 +89,14 @@ class Evaluator {
 
   static MapLevel mapLevel(Field f);
   Value& loadMap(MapLevel level);
+  std::span<const int32_t> originalList(MapLevel level) const;
+  std::span<const int32_t> currentList(MapLevel level) const;
+  std::vector<int32_t>* editableList(MapLevel level);
+  bool setListed(const Expr& at, MapLevel level, std::string_view key, const Value& v);
   Value readAttribute(MapLevel level, std::string_view key);
   Value readMap(MapLevel level) const;
   void writeBack(MapLevel level);
+  void writeList(MapLevel level);
   flat::DictionaryIndex& dict();
   flat::Batch& writable(const Expr& at);
 
@@ -101,9 +113,11 @@ class Evaluator {
   BatchEdits own_edits_;
   BatchEdits* edits_;
   // Memoized answers of frame-only AnyFrame conditions, -1 unknown, 0 false, 1 true: per stack
-  // ([slot][stack index]) and per location ([slot][location index]).
+  // ([slot][stack index]), per location ([slot][location index]) and, for conditions on the
+  // function's fields only, per function ([slot][function index]).
   std::vector<std::vector<int8_t>> memo_;
   std::vector<std::vector<int8_t>> frame_memo_;
+  std::vector<std::vector<int8_t>> function_memo_;
 };
 
 }  // namespace proflow::ottl

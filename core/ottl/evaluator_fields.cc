@@ -77,8 +77,7 @@ Value Evaluator::readAttribute(MapLevel level, std::string_view key) {
       if (flat::keyOf(b, kv) == key) return flatValue(b, kv.value);
     return Value::nil();
   }
-  const flat::Range r = level == kProfileMap ? b.profiles[item_.profile].attributes : b.samples.attributes[item_.row];
-  for (int32_t i : b.indexList(r)) {
+  for (int32_t i : currentList(level)) {
     if (!validIndex(i, b.attributes.size())) continue;
     const flat::Attribute& a = b.attributes[static_cast<size_t>(i)];
     if (b.string(a.key_strindex) == key) return flatValue(b, a.value);
@@ -94,8 +93,7 @@ Value Evaluator::readMap(MapLevel level) const {
     for (const flat::KeyValue& kv : flat::Batch::slice(b.key_values, r)) out.put(flat::keyOf(b, kv), flatValue(b, kv.value));
     return out;
   }
-  const flat::Range r = level == kProfileMap ? b.profiles[item_.profile].attributes : b.samples.attributes[item_.row];
-  for (int32_t i : b.indexList(r)) {
+  for (int32_t i : currentList(level)) {
     if (!validIndex(i, b.attributes.size())) continue;
     const flat::Attribute& a = b.attributes[static_cast<size_t>(i)];
     out.put(b.string(a.key_strindex), flatValue(b, a.value));
@@ -106,18 +104,102 @@ Value Evaluator::readMap(MapLevel level) const {
 Value& Evaluator::loadMap(MapLevel level) {
   MapSlot& slot = maps_[level];
   if (!slot.loaded) {
-    slot.map = readMap(level);
+    slot.map = readMap(level);  // with the edits made to the index list so far
     slot.loaded = true;
+    slot.listed = false;
   }
   return slot.map;
 }
 
+std::span<const int32_t> Evaluator::originalList(MapLevel level) const {
+  return b_.indexList(level == kProfileMap ? b_.profiles[item_.profile].attributes : b_.samples.attributes[item_.row]);
+}
+
+std::span<const int32_t> Evaluator::currentList(MapLevel level) const {
+  return maps_[level].listed ? std::span<const int32_t>(maps_[level].list) : originalList(level);
+}
+
+// The item's list as indexes to edit in place; null when it must be edited as a map: it is one
+// already, or it has a key twice (a map keeps one, so the list's edit would differ).
+std::vector<int32_t>* Evaluator::editableList(MapLevel level) {
+  MapSlot& slot = maps_[level];
+  if (slot.loaded) return nullptr;
+  if (slot.listed) return &slot.list;
+  const flat::Batch& b = b_;
+  slot.list.clear();
+  for (int32_t i : originalList(level)) {
+    if (!validIndex(i, b.attributes.size())) continue;  // a map would skip it as well
+    const std::string_view key = b.string(b.attributes[static_cast<size_t>(i)].key_strindex);
+    for (int32_t seen : slot.list)
+      if (b.string(b.attributes[static_cast<size_t>(seen)].key_strindex) == key) return nullptr;
+    slot.list.push_back(i);
+  }
+  // Dropping an invalid index is an edit the list must be written for.
+  slot.dirty = slot.list.size() != originalList(level).size();
+  slot.listed = true;
+  return &slot.list;
+}
+
+// set(attributes["key"], v) on an index list: the entry is replaced (keeping its unit) or added,
+// with the dictionary attribute {key, unit, v}. False when v is no scalar or the list cannot be
+// edited in place.
+bool Evaluator::setListed(const Expr& at, MapLevel level, std::string_view key, const Value& v) {
+  if (v.isNil() || v.isMap() || v.isList()) return false;
+  flat::Batch& b = writable(at);
+  std::vector<int32_t>* list = editableList(level);
+  if (!list) return false;
+  auto it = std::find_if(list->begin(), list->end(), [&](int32_t i) {
+    return b.string(b.attributes[static_cast<size_t>(i)].key_strindex) == key;
+  });
+  int32_t unit = 0;
+  if (it != list->end()) {
+    const flat::Attribute& old = b.attributes[static_cast<size_t>(*it)];
+    const Value current = flatValue(b, old.value);
+    if (current.kind == v.kind && equal(current, v)) return true;  // the same value: the entry stays as it came
+    unit = old.unit_strindex;
+  }
+  const int32_t index = edits_->scalarAttribute(b, key, unit, v);
+  if (it != list->end()) *it = index;
+  else list->push_back(index);
+  maps_[level].dirty = true;
+  return true;
+}
+
+bool Evaluator::deleteListedKey(const Expr& target, std::string_view key) {
+  const PathRef& p = target.path;
+  if (target.kind != ExprKind::kPath || !target.keys.empty() ||
+      (p.field != Field::kProfileAttributes && p.field != Field::kSampleAttributes))
+    return false;
+  const MapLevel level = mapLevel(p.field);
+  const flat::Batch& b = writable(target);
+  std::vector<int32_t>* list = editableList(level);
+  if (!list) return false;
+  auto it = std::find_if(list->begin(), list->end(), [&](int32_t i) {
+    return b.string(b.attributes[static_cast<size_t>(i)].key_strindex) == key;
+  });
+  if (it == list->end()) return true;
+  list->erase(it);
+  maps_[level].dirty = true;
+  return true;
+}
+
 void Evaluator::end() {
   for (int level = 0; level < kMapLevels; ++level) {
-    if (!maps_[level].loaded) continue;
-    if (maps_[level].dirty) writeBack(static_cast<MapLevel>(level));
-    maps_[level] = MapSlot{};
+    MapSlot& slot = maps_[level];
+    if (slot.dirty) slot.loaded ? writeBack(static_cast<MapLevel>(level)) : writeList(static_cast<MapLevel>(level));
+    slot.loaded = slot.listed = slot.dirty = false;
+    if (!slot.map.keys.empty() || !slot.map.items.empty()) slot.map = Value();
+    slot.list.clear();
   }
+}
+
+void Evaluator::writeList(MapLevel level) {
+  flat::Batch& b = *mut_;  // only edits make a list dirty, and edits need a writable batch
+  flat::Range* r = level == kProfileMap ? &b.profiles[item_.profile].attributes : &b.samples.attributes[item_.row];
+  const std::vector<int32_t>& list = maps_[level].list;
+  const auto original = b.indexList(*r);
+  if (std::equal(list.begin(), list.end(), original.begin(), original.end())) return;
+  *r = edits_->list(b, list);
 }
 
 void Evaluator::writeBack(MapLevel level) {
@@ -135,13 +217,7 @@ void Evaluator::writeBack(MapLevel level) {
   const auto list = diffList(b, attributes::readIndexedAttributes(b, indices), map);
   const std::vector<int32_t> out = attributes::internAttributes(dict(), indices, list);
   if (out == indices) return;
-  std::string key(reinterpret_cast<const char*>(out.data()), out.size() * sizeof(int32_t));
-  auto [it, inserted] = edits_->lists.try_emplace(std::move(key));
-  if (inserted) {
-    it->second = flat::Range{static_cast<uint32_t>(b.indices.size()), static_cast<uint32_t>(out.size())};
-    b.indices.insert(b.indices.end(), out.begin(), out.end());
-  }
-  *r = it->second;
+  *r = edits_->list(b, out);
 }
 
 Evaluator::Frame Evaluator::leafFrame() const {
@@ -150,6 +226,29 @@ Evaluator::Frame Evaluator::leafFrame() const {
   if (!validIndex(stack, b_.stacks.size())) return {};
   const auto locations = b_.indexList(b_.stacks[static_cast<size_t>(stack)].locations);
   return locations.empty() ? Frame{} : Frame{locations.front(), 0};
+}
+
+std::optional<std::string_view> Evaluator::frameString(const Expr& path) const {
+  const Field f = path.path.field;
+  if (path.kind != ExprKind::kPath || !path.keys.empty() ||
+      (f != Field::kFrameFunction && f != Field::kFrameSystemName && f != Field::kFrameFilename &&
+       f != Field::kFrameMappingFilename))
+    return std::nullopt;
+  const flat::Batch& b = b_;
+  const Frame frame = path.path.leaf ? leafFrame() : frame_;
+  if (!validIndex(frame.location, b.locations.size())) return std::nullopt;
+  const flat::Location& loc = b.locations[static_cast<size_t>(frame.location)];
+  if (f == Field::kFrameMappingFilename) {
+    if (!validIndex(loc.mapping_index, b.mappings.size())) return std::nullopt;
+    return b.string(b.mappings[static_cast<size_t>(loc.mapping_index)].filename_strindex);
+  }
+  if (frame.line >= loc.lines.size) return std::nullopt;
+  const flat::Line& line = b.lines[loc.lines.begin + frame.line];
+  if (!validIndex(line.function_index, b.functions.size())) return std::nullopt;
+  const flat::Function& fn = b.functions[static_cast<size_t>(line.function_index)];
+  return b.string(f == Field::kFrameFunction ? fn.name_strindex
+                  : f == Field::kFrameSystemName ? fn.system_name_strindex
+                                                 : fn.filename_strindex);
 }
 
 Value Evaluator::frameField(Field f, const Frame& frame) const {
@@ -246,6 +345,7 @@ void Evaluator::setField(const Expr& at, const PathRef& p, Value v) {
     MapSlot& slot = maps_[mapLevel(p.field)];
     slot.map = std::move(v);
     slot.loaded = slot.dirty = true;
+    slot.listed = false;
     return;
   }
   switch (p.field) {

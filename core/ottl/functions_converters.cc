@@ -70,6 +70,11 @@ Value split(Evaluator& ev, const Expr&, const Args& a) {
 }
 
 Value isMatch(Evaluator& ev, const Expr&, const Args& a) {
+  if (a[0]->kind == ExprKind::kPath && isFrameField(a[0]->path.field) && a[0]->path.field != Field::kFrameLine &&
+      a[0]->path.field != Field::kFrameAddress) {
+    const auto name = ev.frameString(*a[0]);  // a frame's name, matched where it lies: no copy per frame
+    return Value::boolean(name && attributes::regexSearch(*a[1]->regex, *name));
+  }
   auto text = stringLike(ev.eval(*a[0]));
   return Value::boolean(text && attributes::regexSearch(*a[1]->regex, *text));
 }

@@ -56,6 +56,7 @@ Value set(Evaluator& ev, const Expr&, const Args& a) {
 Value deleteKey(Evaluator& ev, const Expr&, const Args& a) {
   Value key = ev.eval(*a[1]);
   if (!key.isString()) Evaluator::fail(*a[1], "the key must be a string");
+  if (ev.deleteListedKey(*a[0], key.s)) return Value::nil();
   filterMap(ev, *a[0], [&](const std::string& k, const Value&) { return k != key.s; });
   return Value::nil();
 }

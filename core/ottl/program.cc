@@ -34,6 +34,22 @@ void compileConditions(Compiler& compiler, const std::vector<std::string>& texts
   }
 }
 
+// True when the condition's answer depends on the sample's stack alone: frame-only AnyFrame calls
+// (memoized per stack) and literals joined by and / or / not.
+bool stackOnly(const Expr& e) {
+  switch (e.kind) {
+    case ExprKind::kAnd:
+    case ExprKind::kOr:
+    case ExprKind::kNot:
+      for (const auto& a : e.args)
+        if (!stackOnly(*a)) return false;
+      return true;
+    case ExprKind::kCall: return e.memo_slot >= 0 && e.keys.empty();
+    case ExprKind::kLiteral: return true;
+    default: return false;
+  }
+}
+
 }  // namespace
 
 std::optional<ConditionSet> ConditionSet::compile(std::optional<ContextKind> context,
@@ -94,14 +110,40 @@ std::optional<StatementGroup> StatementGroup::compile(std::optional<ContextKind>
   g.context_ = context.value_or(compiler.deepest());
   g.memo_slots_ = compiler.memoSlots();
   g.conditions_.context_ = g.context_;
+  g.stack_conditions_only_ = g.context_ == ContextKind::kSample && g.conditions_.empty() && !g.statements_.empty();
+  for (const auto& s : g.statements_)
+    if (!s.statement.condition || !stackOnly(*s.statement.condition)) g.stack_conditions_only_ = false;
   return g;
+}
+
+bool StatementGroup::noneApplies(Evaluator& ev, const flat::Batch& b, const Item& item, std::vector<int8_t>& skip) const {
+  const int32_t stack = b.samples.stack_index[item.row];
+  if (stack <= 0 || static_cast<size_t>(stack) >= b.stacks.size()) return false;
+  if (skip.size() < b.stacks.size()) skip.assign(b.stacks.size(), -1);
+  int8_t& known = skip[static_cast<size_t>(stack)];
+  if (known < 0) {
+    bool any = false;
+    ev.begin(item);
+    for (const auto& s : statements_) {
+      try {
+        any = ev.test(*s.statement.condition);
+      } catch (const EvalError&) {
+        any = true;  // visited, so the failure is handled as the error mode says
+      }
+      if (any) break;
+    }
+    known = any ? 0 : 1;
+  }
+  return known == 1;
 }
 
 Status StatementGroup::run(flat::Batch& batch, ErrorMode mode, RunStats* stats, BatchEdits* edits) const {
   Evaluator ev(batch, memo_slots_, edits);
   Status result;
+  std::vector<int8_t> skip;
   forEachItem(batch, context_, [&](const Item& item) {
     if (!result.isOk()) return;
+    if (stack_conditions_only_ && noneApplies(ev, batch, item, skip)) return;
     bool failed = false;
     if (!conditions_.empty() && !conditions_.matches(ev, item, stats, mode == ErrorMode::kPropagate ? &failed : nullptr)) {
       if (failed) result = Status::invalid("transform: " + stats->first_error);

@@ -115,10 +115,17 @@ class StatementGroup {
     Statement statement;
     std::string text;
   };
+  // True when no statement can apply to the sample (`item`): every statement's condition depends
+  // on the stack alone and is false for its stack. Answered once per stack (`skip`).
+  bool noneApplies(Evaluator& ev, const flat::Batch& b, const Item& item, std::vector<int8_t>& skip) const;
+
   ContextKind context_ = ContextKind::kResource;
   int memo_slots_ = 0;
   ConditionSet conditions_;
   std::vector<Compiled> statements_;
+  // Sample context, no group condition, and every statement's `where` reads only frame-only
+  // AnyFrame calls: samples whose stack none of them holds for are skipped without being visited.
+  bool stack_conditions_only_ = false;
 };
 
 }  // namespace proflow::ottl

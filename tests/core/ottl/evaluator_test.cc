@@ -126,5 +126,33 @@ TEST(OttlEvaluator, EditsOfSharedSampleListsAreInternedOnce) {
   EXPECT_LT(b.indices.size() - before, 50u);
 }
 
+// A sample's or profile's list is edited as dictionary indexes while statements only set scalars by
+// key and delete keys; the result must be what editing it as a map gives.
+TEST(OttlEvaluator, IndexListEditsMatchMapEdits) {
+  flat::Batch listed = smallBatch(), mapped = smallBatch();
+  EXPECT_EQ(run(listed, {R"~(set(sample.attributes["k"], "v"))~", R"~(set(sample.attributes["thread"], "t2"))~",
+                         R"~(delete_key(sample.attributes, "k") where sample.values[0] == 20)~",
+                         R"~(set(profile.attributes["n"], 3))~"}),
+            "");
+  EXPECT_EQ(run(mapped, {R"~(merge_maps(sample.attributes, {"k": "v", "thread": "t2"}, "upsert"))~",
+                         R"~(delete_matching_keys(sample.attributes, "^k$") where sample.values[0] == 20)~",
+                         R"~(merge_maps(profile.attributes, {"n": 3}, "upsert"))~"}),
+            "");
+  for (uint32_t row = 0; row < 3; ++row)
+    for (const char* key : {"k", "thread"}) EXPECT_EQ(sampleAttr(listed, key, row), sampleAttr(mapped, key, row)) << row;
+  EXPECT_EQ(sampleAttr(listed, "k", 1), "<absent>");
+  EXPECT_EQ(sampleAttr(listed, "thread", 0), "t2");
+  EXPECT_EQ(profileAttr(listed, "n"), "3");
+  // Setting the value an entry already has changes nothing, not even its index list.
+  flat::Batch same = smallBatch();
+  const flat::Range before = same.samples.attributes[0];
+  EXPECT_EQ(run(same, {R"~(set(sample.attributes["thread"], "t1"))~"}), "");
+  EXPECT_EQ(same.samples.attributes[0].begin, before.begin);
+  // A value set on many samples is one dictionary attribute.
+  const size_t attributes = same.attributes.size();
+  EXPECT_EQ(run(same, {R"~(set(sample.attributes["gc"], true))~"}), "");
+  EXPECT_EQ(same.attributes.size(), attributes + 1);
+}
+
 }  // namespace
 }  // namespace proflow::ottl
