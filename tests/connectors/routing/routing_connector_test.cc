@@ -17,14 +17,14 @@ namespace {
 
 using testing::CaptureConsumer;
 
-// One resource per tenant, each with `samples` samples in one profile.
-Batch tenants(const std::vector<std::string>& ids, int samples = 2) {
+// One resource per tenant (its `key` attribute the id), each with `samples` samples in one profile.
+Batch tenants(const std::vector<std::string>& ids, int samples = 2, const std::string& key = "tenant.id") {
   flat::Batch merged;
   flat::Merger merger(&merged);
   for (const auto& id : ids) {
     auto req = testing::makeRequest("svc-" + id, {testing::makeProfile(samples)});
     auto* kv = req.mutable_resource_profiles(0)->mutable_resource()->add_attributes();
-    kv->set_key("tenant.id");
+    kv->set_key(key);
     kv->mutable_value()->set_string_value(id);
     Batch one(std::move(req));
     merger.append(one.data());
@@ -32,10 +32,10 @@ Batch tenants(const std::vector<std::string>& ids, int samples = 2) {
   return Batch(std::move(merged));
 }
 
-std::vector<std::string> tenantsOf(const CaptureConsumer& c) {
+std::vector<std::string> tenantsOf(const CaptureConsumer& c, const std::string& key = "tenant.id") {
   std::vector<std::string> out;
   for (const auto& b : c.batches)
-    for (const auto& r : b.data().resources) out.push_back(flat::resourceAttribute(b.data(), r, "tenant.id").value_or("?"));
+    for (const auto& r : b.data().resources) out.push_back(flat::resourceAttribute(b.data(), r, key).value_or("?"));
   return out;
 }
 
@@ -169,6 +169,83 @@ TEST_F(RoutingConnectorTest, BadTablesAreRefusedAtLoadWithLocations) {
             std::string::npos)
       << routes;
   EXPECT_NE(routes.find("connectors.routing.table[0].pipelines: pipeline 'profiles/typo'"), std::string::npos) << routes;
+}
+
+// Configurations from the Collector's routing connector, the `table` and `default_pipelines` as the
+// Collector has them; only the pipelines' type differs (`traces/0` there is `profiles/0` here).
+
+// The shape of the Collector's resource_context testdata configs: default pipelines and two routes.
+std::string collectorTestdataTable(const std::string& condition0, const std::string& condition1) {
+  return "    default_pipelines:\n      - profiles/default\n    table:\n      - condition: " + condition0 +
+         "\n        pipelines:\n          - profiles/0\n      - condition: " + condition1 +
+         "\n        pipelines:\n          - profiles/1";
+}
+
+// Source: opentelemetry-collector-contrib
+// connector/routingconnector/testdata/traces/resource_context/each_matches_one/config.yaml
+TEST_F(RoutingConnectorTest, CollectorTestdataEachMatchesOne) {
+  ASSERT_EQ(load(collectorTestdataTable(R"(attributes["resourceName"] == "resourceB")",
+                                        R"(attributes["resourceName"] == "resourceA")"),
+                 {"0", "1", "default"}),
+            "");
+  ASSERT_TRUE(connector_->consume(tenants({"resourceA", "resourceB", "resourceC"}, 2, "resourceName")).isOk());
+  EXPECT_EQ(tenantsOf(*captures_["0"], "resourceName"), (std::vector<std::string>{"resourceB"}));
+  EXPECT_EQ(tenantsOf(*captures_["1"], "resourceName"), (std::vector<std::string>{"resourceA"}));
+  EXPECT_EQ(tenantsOf(*captures_["default"], "resourceName"), (std::vector<std::string>{"resourceC"}));
+}
+
+// Source: opentelemetry-collector-contrib
+// connector/routingconnector/testdata/traces/resource_context/all_match_first_only/config.yaml:
+// every resource matches the first route, so the second one gets nothing.
+TEST_F(RoutingConnectorTest, CollectorTestdataAllMatchFirstOnly) {
+  ASSERT_EQ(load(collectorTestdataTable(R"(attributes["resourceName"] != nil)",
+                                        R"(attributes["resourceName"] == "resourceY")"),
+                 {"0", "1", "default"}),
+            "");
+  ASSERT_TRUE(connector_->consume(tenants({"resourceX", "resourceY"}, 2, "resourceName")).isOk());
+  EXPECT_EQ(tenantsOf(*captures_["0"], "resourceName"), (std::vector<std::string>{"resourceX", "resourceY"}));
+  EXPECT_EQ(captures_["1"]->count(), 0u);
+  EXPECT_EQ(captures_["default"]->count(), 0u);
+  // A resource without the attribute is the default pipelines'.
+  ASSERT_TRUE(connector_->consume(tenants({"resourceX"}, 2, "otherName")).isOk());
+  EXPECT_EQ(captures_["default"]->count(), 1u);
+}
+
+// Source: opentelemetry-collector-contrib connector/routingconnector/README.md, "Example with
+// default_pipelines" (migrating from match_once), the route per combination of conditions; the
+// README's `pipelines` lines are indented one space too far for YAML, here aligned with `condition`.
+TEST_F(RoutingConnectorTest, CollectorReadmeRoutePerCombination) {
+  ASSERT_EQ(load(R"(    default_pipelines: [ profiles/default ]
+    table:
+      - condition: attributes["env"] == "prod" and attributes["region"] == "east"
+        pipelines: [ profiles/prod, profiles/east ]
+      - condition: attributes["env"] == "prod" and attributes["region"] == "west"
+        pipelines: [ profiles/prod, profiles/west ]
+      - condition: attributes["env"] == "dev" and attributes["region"] == "east"
+        pipelines: [ profiles/dev, profiles/east ]
+      - condition: attributes["env"] == "dev" and attributes["region"] == "west"
+        pipelines: [ profiles/dev, profiles/west ])",
+                 {"default", "prod", "dev", "east", "west"}),
+            "");
+  flat::Batch merged;
+  flat::Merger merger(&merged);
+  for (const auto& [env, region] : std::vector<std::pair<std::string, std::string>>{
+           {"prod", "east"}, {"dev", "west"}, {"prod", "north"}}) {
+    auto req = testing::makeRequest("svc-" + env + "-" + region, {testing::makeProfile(2)});
+    for (const auto& [k, v] : {std::pair{"env", env}, std::pair{"region", region}}) {
+      auto* kv = req.mutable_resource_profiles(0)->mutable_resource()->add_attributes();
+      kv->set_key(k);
+      kv->mutable_value()->set_string_value(v);
+    }
+    merger.append(Batch(std::move(req)).data());
+  }
+  ASSERT_TRUE(connector_->consume(Batch(std::move(merged))).isOk());
+  // A resource matching a route goes to each of its pipelines.
+  EXPECT_EQ(tenantsOf(*captures_["prod"], "region"), (std::vector<std::string>{"east"}));
+  EXPECT_EQ(tenantsOf(*captures_["east"], "env"), (std::vector<std::string>{"prod"}));
+  EXPECT_EQ(tenantsOf(*captures_["dev"], "region"), (std::vector<std::string>{"west"}));
+  EXPECT_EQ(tenantsOf(*captures_["west"], "env"), (std::vector<std::string>{"dev"}));
+  EXPECT_EQ(tenantsOf(*captures_["default"], "region"), (std::vector<std::string>{"north"}));
 }
 
 }  // namespace

@@ -157,6 +157,40 @@ flat::Batch resourceWith(const std::vector<std::pair<std::string, std::string>>&
   return ottl::testing::toFlat(r);
 }
 
+// Source: opentelemetry-collector-contrib pkg/ottl/ottlfuncs/README.md
+// (https://github.com/open-telemetry/opentelemetry-collector-contrib/blob/main/pkg/ottl/ottlfuncs/README.md),
+// the examples of replace_pattern, set, replace_match and keep_keys unchanged, each in the profile
+// context whose fields it names.
+TEST(TransformCollectorConfigs, OttlFuncsEditorExamplesAtEveryLevel) {
+  Harness h(R"~(
+profile_statements:
+  - context: resource
+    statements:
+      - replace_pattern(resource.attributes["process.command_line"], "password\\=[^\\s]*(\\s?)", "password=***")
+  - context: profile
+    statements:
+      - set(attributes["http.path"], "/foo")
+      - replace_match(attributes["http.target"], "/user/*/list/*", "/user/{userId}/list/{listId}")
+  - context: sample
+    statements:
+      - set(attributes["http.path"], "/foo")
+      - keep_keys(attributes, ["http.method", "http.path"])
+)~");
+  Harness setup(R"~(
+profile_statements:
+  - set(resource.attributes["process.command_line"], "app --password=s3cret --verbose")
+  - set(profile.attributes["http.target"], "/user/42/list/7")
+)~");
+  flat::Batch out = h.run(setup.run(smallBatch()));
+  EXPECT_EQ(resourceAttr(out, "process.command_line"), "app --password=***--verbose");
+  EXPECT_EQ(profileAttr(out, "http.path"), "/foo");
+  EXPECT_EQ(profileAttr(out, "http.target"), "/user/{userId}/list/{listId}");
+  for (uint32_t row = 0; row < out.samples.size(); ++row) {
+    EXPECT_EQ(ottl::testing::sampleAttr(out, "http.path", row), "/foo");
+    EXPECT_EQ(ottl::testing::sampleAttr(out, "thread", row), "<absent>");  // keep_keys dropped it
+  }
+}
+
 // Source: the profiles pipeline of a Collector Helm chart in the wild (tsuga-otel,
 // profiling.config.default, `transform/host_processes`), unchanged.
 TEST(TransformCollectorConfigs, HelmChartHostProcesses) {
