@@ -2,7 +2,7 @@
 // tenant, each exporting to its own OTLP sink (port 0). Nothing of one tenant reaches the other's
 // sink under concurrent load; and when one tenant's backend stalls, that tenant's clients get 429
 // from its full exporter queue (through the connector, unchanged) while every request of the other
-// tenant is accepted.
+// tenant, sent at the same time, is accepted and delivered.
 #include <gtest/gtest.h>
 
 #include <atomic>
@@ -123,6 +123,43 @@ TEST_F(TwoTenantGateway, ARefusingTenantDoesNotHoldUpTheOther) {
   EXPECT_NE(metrics.find("proflow_connector_routed_resources_total{connector=\"routing\",route=\"1\"} 30"),
             std::string::npos)
       << metrics;
+  acme_.hold("");
+  EXPECT_EQ(daemon_->terminate(), 0) << daemon_->log();
+}
+
+TEST_F(TwoTenantGateway, UnderLoadARefusedTenantDoesNotStopTheOther) {
+  acme_.hold("acme");  // acme's backend stalls for the whole test: its queue fills, its clients get 429
+  std::atomic<bool> ecorp_done{false};
+  std::atomic<int> acme_ok{0}, acme_refused{0}, acme_other{0}, ecorp_ok{0}, ecorp_failed{0};
+  std::vector<std::thread> clients;
+  // acme's clients keep sending (and being refused) for as long as ecorp's do.
+  for (int t = 0; t < 2; ++t)
+    clients.emplace_back([&, t] {
+      for (int i = 0; !ecorp_done; ++i) {
+        const int status = post("acme", 1000 * t + i);
+        (status == 200 ? acme_ok : status == 429 ? acme_refused : acme_other)++;
+      }
+    });
+  constexpr int kEcorpThreads = 2, kEcorpPerThread = 40;
+  std::vector<std::thread> ecorp;
+  for (int t = 0; t < kEcorpThreads; ++t)
+    ecorp.emplace_back([&, t] {
+      for (int i = 0; i < kEcorpPerThread; ++i) (post("ecorp", 100 * t + i) == 200 ? ecorp_ok : ecorp_failed)++;
+    });
+  for (auto& t : ecorp) t.join();
+  ecorp_done = true;
+  for (auto& c : clients) c.join();
+
+  // Every ecorp request was accepted and delivered while acme's were refused beside them.
+  EXPECT_EQ(ecorp_ok, kEcorpThreads * kEcorpPerThread);
+  EXPECT_EQ(ecorp_failed, 0);
+  EXPECT_GT(acme_refused, 0);
+  EXPECT_EQ(acme_other, 0);  // refused with 429, never an error or a dropped connection
+  ASSERT_TRUE(waitFor([&] { return ecorp_.arrivals()["ecorp"] == kEcorpThreads * kEcorpPerThread; }))
+      << daemon_->log();
+  EXPECT_EQ(ecorp_.arrivals().count("acme"), 0u);
+  EXPECT_EQ(acme_.arrivals().count("ecorp"), 0u);
+  EXPECT_LE(acme_ok, 4);  // what acme's queue (2) and its one sender took before the refusals began
   acme_.hold("");
   EXPECT_EQ(daemon_->terminate(), 0) << daemon_->log();
 }
