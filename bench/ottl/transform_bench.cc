@@ -57,6 +57,12 @@ void BM_Transform5Statements(benchmark::State& state) {
     state.ResumeTiming();
   }
   state.counters["samples"] = static_cast<double>(base->samples.size());
+  if (!transform.consume(Batch(base)).isOk()) std::abort();
+  size_t edited = 0;  // samples the sample statement applied to
+  const flat::Batch& out = sink->batches.back().data();
+  for (uint32_t row = 0; row < out.samples.size(); ++row)
+    edited += out.samples.attributes[row].size != base->samples.attributes[row].size ? 1 : 0;
+  state.counters["samples_edited"] = static_cast<double>(edited);
   state.counters["stacks"] = static_cast<double>(base->stacks.size());
   state.counters["locations"] = static_cast<double>(base->locations.size());
   state.counters["functions"] = static_cast<double>(base->functions.size());
