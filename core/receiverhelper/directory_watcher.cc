@@ -1,13 +1,7 @@
 #include "core/receiverhelper/directory_watcher.h"
 
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
-#include <cerrno>
-#include <cstring>
-
 #include "core/runtime/thread_name.h"
+#include "core/util/regular_file.h"
 
 namespace proflow {
 
@@ -20,45 +14,10 @@ constexpr std::chrono::seconds kGiveUpAfter{60};
 // Reads the regular file `file` itself (a symbolic link is not followed, nor is anything but a
 // regular file opened), at most `max_bytes`: a file that grew past them since it was listed is
 // refused as too large, never read whole.
-Status readBounded(const fs::path& file, uint64_t max_bytes, std::string* out) {
-  const int fd = ::open(file.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
-  if (fd < 0) {
-    if (errno == ELOOP) return Status::invalid("is a symbolic link (not followed)");
-    return Status::unavailable(std::string("cannot open: ") + std::strerror(errno));
-  }
-  struct stat st {};
-  Status result;
-  if (::fstat(fd, &st) != 0) {
-    result = Status::unavailable(std::string("cannot stat: ") + std::strerror(errno));
-  } else if (!S_ISREG(st.st_mode)) {
-    result = Status::invalid("is not a regular file");
-  } else if (static_cast<uint64_t>(st.st_size) > max_bytes) {
-    result = Status::tooLarge("recording of " + std::to_string(st.st_size) + " bytes exceeds max_request_body_size");
-  } else {
-    out->resize(static_cast<size_t>(st.st_size));
-    size_t got = 0;
-    for (;;) {
-      if (got == out->size()) {
-        if (out->size() > max_bytes) break;  // grew past the limit while being read
-        out->resize(std::min<uint64_t>(max_bytes + 1, out->size() + 65536));
-        if (got == out->size()) break;
-      }
-      const ssize_t n = ::read(fd, out->data() + got, out->size() - got);
-      if (n < 0 && errno == EINTR) continue;
-      if (n < 0) {
-        result = Status::unavailable(std::string("cannot read: ") + std::strerror(errno));
-        break;
-      }
-      if (n == 0) break;
-      got += static_cast<size_t>(n);
-    }
-    out->resize(got);
-    if (result.isOk() && got > max_bytes)
-      result = Status::tooLarge("recording grew past max_request_body_size (" + std::to_string(max_bytes) +
-                                " bytes) while it was read");
-  }
-  ::close(fd);
-  return result;
+Status readRecording(const fs::path& file, uint64_t max_bytes, std::string* out) {
+  Status s = readRegularFile(file.string(), {.max_bytes = max_bytes, .follow_symlinks = false}, out);
+  if (s.code() == StatusCode::kPayloadTooLarge) return Status::tooLarge(s.message() + " (max_request_body_size)");
+  return s;
 }
 
 }  // namespace
@@ -141,7 +100,7 @@ void DirectoryWatcher::scanOnce() {
 
 void DirectoryWatcher::handle(const fs::path& file, std::chrono::seconds age) {
   std::string data;
-  if (Status read = readBounded(file, max_bytes_, &data); !read.isOk()) {
+  if (Status read = readRecording(file, max_bytes_, &data); !read.isOk()) {
     if (read.retryable())  // e.g. removed meanwhile: looked at again at the next poll
       settings_.logger->debug("{}: {}", file.string(), read.message());
     else

@@ -2,11 +2,15 @@
 
 #include <sys/stat.h>
 
-#include <fstream>
 #include <sstream>
+
+#include "core/util/regular_file.h"
 
 namespace proflow::extensions::bearertokenauth {
 namespace {
+
+// A token file holds a few lines; anything far larger is not one.
+constexpr uint64_t kMaxTokenFileBytes = 1 << 20;
 
 }  // namespace
 
@@ -64,11 +68,11 @@ void TokenSource::refreshIfChanged() {
   if (::stat(filename_.c_str(), &st) != 0) return;
   const int64_t mtime_ns = static_cast<int64_t>(st.st_mtim.tv_sec) * 1'000'000'000 + st.st_mtim.tv_nsec;
   if (current() && st.st_ino == inode_ && st.st_size == size_ && mtime_ns == mtime_ns_) return;
-  std::ifstream in(filename_, std::ios::binary);
-  if (!in) return;
-  std::ostringstream text;
-  text << in.rdbuf();
-  Tokens tokens = parseTokenFile(text.str());
+  // Only a regular file is read, and its open never waits: a FIFO (or device) put in the token
+  // file's place would otherwise hold this thread, and the shutdown that joins it, for good.
+  std::string text;
+  if (!readRegularFile(filename_, {.max_bytes = kMaxTokenFileBytes}, &text).isOk()) return;
+  Tokens tokens = parseTokenFile(text);
   if (tokens.empty()) return;
   auto fresh = std::make_shared<const Tokens>(std::move(tokens));
   {

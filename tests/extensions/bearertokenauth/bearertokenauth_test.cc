@@ -89,10 +89,11 @@ TEST(BearerTokenAuth, TokenFileIsReadAgainWhenItChanges) {
   EXPECT_EQ(a.requestHeaders(), (auth::HeaderList{{"authorization", "Bearer new-token"}}));
 }
 
-// Requests never wait for the token file: the file is read by the extension's own thread. Here the
-// file turns into a FIFO nobody writes, whose open() blocks; authentication goes on with the token
-// read before, on the calling thread.
-TEST(BearerTokenAuth, ATokenFileThatBlocksOnReadNeverHoldsUpAuthentication) {
+// Requests never wait for the token file: the file is read by the extension's own thread. Nor does
+// that thread: a FIFO put in the token file's place (whose blocking open() would wait for a writer
+// that never comes) is not a regular file and is never opened for reading, so the tokens read
+// before stay in force and the extension shuts down (joining its thread) at once.
+TEST(BearerTokenAuth, ATokenFileThatWouldBlockNeitherHoldsUpAuthenticationNorShutdown) {
   testing::TempDir dir;
   const std::string path = dir.write("token", "steady-token\n");
   BearerTokenAuthConfig cfg;
@@ -102,16 +103,18 @@ TEST(BearerTokenAuth, ATokenFileThatBlocksOnReadNeverHoldsUpAuthentication) {
   ASSERT_TRUE(a->start(host).isOk());
   ASSERT_EQ(::mkfifo(dir.file("fifo").c_str(), 0600), 0);
   std::filesystem::rename(dir.file("fifo"), path);
-  std::this_thread::sleep_for(std::chrono::milliseconds(1500));  // the refresher is now stuck in open()
+  std::this_thread::sleep_for(std::chrono::milliseconds(1500));  // the refresher has met the FIFO
   auto answer = std::async(std::launch::async, [&] {
     return a->authenticate(headers({{"Authorization", "Bearer steady-token"}})).isOk();
   });
   const bool answered = answer.wait_for(std::chrono::seconds(20)) == std::future_status::ready;
-  if (!answered) std::ofstream(path) << "unblocked\n";  // lets the blocked open() return: the test ends
+  auto stopped = std::async(std::launch::async, [&] { a.reset(); });
+  const bool joined = stopped.wait_for(std::chrono::seconds(20)) == std::future_status::ready;
+  // A refresher blocked in open() would keep the test from ending: a writer lets it return.
+  if (!answered || !joined) std::ofstream(path) << "unblocked\n";
   EXPECT_TRUE(answered) << "authentication waited for the token file";
   EXPECT_TRUE(answer.get());
-  // Its refresher may stay blocked on the FIFO for good: the extension is left running, not joined.
-  (void)a.release();
+  EXPECT_TRUE(joined) << "shutdown waited for the token file";
 }
 
 TEST(BearerTokenAuth, MissingTokenFileFailsStart) {
