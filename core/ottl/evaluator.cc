@@ -72,7 +72,8 @@ Value Evaluator::eval(const Expr& e) {
     }
     case ExprKind::kCall: {
       Value r = e.function->impl(*this, e, e.args);
-      return e.keys.empty() ? r : index(e, std::move(r), e.keys, 0);
+      if (e.keys.empty()) return r;
+      return index(e, std::move(r), e.keys, 0);
     }
     case ExprKind::kName: fail(e, "'" + e.name + "' is a function, not a value here");
     case ExprKind::kMath: return math(e);
@@ -84,14 +85,13 @@ Value Evaluator::eval(const Expr& e) {
     }
     case ExprKind::kCompare: {
       Value a = eval(*e.args[0]), b = eval(*e.args[1]);
-      if (e.name == "==") return Value::boolean(equal(a, b));
-      if (e.name == "!=") return Value::boolean(!equal(a, b));
+      const char op = e.name[0], second = e.name.size() > 1 ? e.name[1] : '\0';  // == != < <= > >=
+      if (op == '=') return Value::boolean(equal(a, b));
+      if (op == '!') return Value::boolean(!equal(a, b));
       auto c = compare(a, b);
       if (!c) return Value::boolean(false);
-      if (e.name == "<") return Value::boolean(*c < 0);
-      if (e.name == "<=") return Value::boolean(*c <= 0);
-      if (e.name == ">") return Value::boolean(*c > 0);
-      return Value::boolean(*c >= 0);
+      if (op == '<') return Value::boolean(second == '=' ? *c <= 0 : *c < 0);
+      return Value::boolean(second == '=' ? *c >= 0 : *c > 0);
     }
     case ExprKind::kAnd: return Value::boolean(test(*e.args[0]) && test(*e.args[1]));
     case ExprKind::kOr: return Value::boolean(test(*e.args[0]) || test(*e.args[1]));
@@ -240,6 +240,7 @@ bool Evaluator::anyFrame(const Expr& call, const Expr& condition) {
   std::vector<int8_t>& at = frame_memo_[slot];
   if (at.size() < b_.locations.size()) {
     at.assign(b_.locations.size(), -1);
+    if (call.memo_by_function) function_memo_[slot].assign(std::max<size_t>(1, b_.functions.size()), -1);
     try {
       for (size_t loc = 1; loc < b_.locations.size(); ++loc)
         at[loc] = locationHolds(call, condition, static_cast<int32_t>(loc)) ? 1 : 0;
@@ -269,12 +270,11 @@ bool Evaluator::locationHolds(const Expr& call, const Expr& condition, int32_t l
       found = test(condition);
       continue;
     }
-    // Functions recur across locations (one per call site): answered once per function.
+    // Functions recur across locations (one per call site): answered once per function, in the
+    // memo anyFrame sized to the function table (index 0 stands for "no function": fields nil).
     int32_t fn = line < loc.lines.size ? b_.lines[loc.lines.begin + line].function_index : 0;
-    if (fn < 0 || static_cast<size_t>(fn) >= b_.functions.size()) fn = 0;  // no function: its fields are nil
-    auto& slot = function_memo_[static_cast<size_t>(call.memo_slot)];
-    if (slot.size() < b_.functions.size() + 1) slot.assign(b_.functions.size() + 1, -1);
-    int8_t& answer = slot[static_cast<size_t>(fn)];
+    if (fn < 0 || static_cast<size_t>(fn) >= b_.functions.size()) fn = 0;
+    int8_t& answer = function_memo_[static_cast<size_t>(call.memo_slot)][static_cast<size_t>(fn)];
     if (answer < 0) answer = test(condition) ? 1 : 0;
     found = answer == 1;
   }
