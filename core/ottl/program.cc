@@ -50,6 +50,33 @@ bool stackOnly(const Expr& e) {
   }
 }
 
+// The deepest level `e` reads; nullopt when it reads what belongs to the item itself (the cache,
+// a frame) or calls AnyFrame.
+std::optional<ContextKind> levelRead(const Expr& e) {
+  ContextKind level = ContextKind::kResource;
+  if (e.kind == ExprKind::kPath) {
+    if (e.path.field == Field::kCache || isFrameField(e.path.field)) return std::nullopt;
+    level = e.path.level;
+  }
+  if (e.kind == ExprKind::kCall && e.function && e.function->name == "AnyFrame") return std::nullopt;
+  for (const auto* list : {&e.args, &e.keys})
+    for (const auto& a : *list) {
+      if (!a) continue;
+      const auto inner = levelRead(*a);
+      if (!inner) return std::nullopt;
+      level = std::max(level, *inner);
+    }
+  return level;
+}
+
+// The level a statement's editor writes: its target, every editor's first argument (the cache
+// belongs to the item, the deepest level).
+ContextKind levelWritten(const Statement& s) {
+  const auto& args = s.editor->args;
+  if (args.empty() || !args[0] || args[0]->kind != ExprKind::kPath) return ContextKind::kResource;  // unknown: the outermost
+  return args[0]->path.field == Field::kCache ? ContextKind::kSample : args[0]->path.level;
+}
+
 }  // namespace
 
 std::optional<ConditionSet> ConditionSet::compile(std::optional<ContextKind> context,
@@ -113,6 +140,16 @@ std::optional<StatementGroup> StatementGroup::compile(std::optional<ContextKind>
   g.stack_conditions_only_ = g.context_ == ContextKind::kSample && g.conditions_.empty() && !g.statements_.empty();
   for (const auto& s : g.statements_)
     if (!s.statement.condition || !stackOnly(*s.statement.condition)) g.stack_conditions_only_ = false;
+  std::optional<ContextKind> read = ContextKind::kResource;
+  for (const auto& c : g.conditions_.conditions_) {
+    const auto level = levelRead(*c.expr);
+    read = level && read ? std::optional(std::max(*read, *level)) : std::nullopt;
+  }
+  if (!g.conditions_.empty() && read && *read < g.context_) {
+    g.conditions_level_ = read;
+    for (const auto& s : g.statements_)
+      if (levelWritten(s.statement) <= *read) g.conditions_level_.reset();
+  }
   return g;
 }
 
@@ -141,13 +178,35 @@ Status StatementGroup::run(flat::Batch& batch, ErrorMode mode, RunStats* stats, 
   Evaluator ev(batch, memo_slots_, edits);
   Status result;
   std::vector<int8_t> skip;
+  // The last answer of level-memoized group conditions, and the item of that level it is for.
+  uint32_t answered_for = flat::kNone;
+  bool answer = false;
   forEachItem(batch, context_, [&](const Item& item) {
     if (!result.isOk()) return;
     if (stack_conditions_only_ && noneApplies(ev, batch, item, skip)) return;
-    bool failed = false;
-    if (!conditions_.empty() && !conditions_.matches(ev, item, stats, mode == ErrorMode::kPropagate ? &failed : nullptr)) {
-      if (failed) result = Status::invalid("transform: " + stats->first_error);
-      return;
+    if (conditions_level_) {
+      const uint32_t at = *conditions_level_ == ContextKind::kResource ? item.resource
+                          : *conditions_level_ == ContextKind::kScope  ? item.scope
+                                                                       : item.profile;
+      if (at != answered_for) {
+        const uint64_t errors_before = stats->errors;
+        bool failed = false;
+        answer = conditions_.matches(ev, item, stats, mode == ErrorMode::kPropagate ? &failed : nullptr);
+        if (failed) {
+          result = Status::invalid("transform: " + stats->first_error);
+          return;
+        }
+        // A failing condition is evaluated (and counted) again for the next item, as without the memo.
+        answered_for = stats->errors == errors_before ? at : flat::kNone;
+      }
+      if (!answer) return;
+    } else {
+      bool failed = false;
+      if (!conditions_.empty() &&
+          !conditions_.matches(ev, item, stats, mode == ErrorMode::kPropagate ? &failed : nullptr)) {
+        if (failed) result = Status::invalid("transform: " + stats->first_error);
+        return;
+      }
     }
     ev.begin(item);
     for (const auto& s : statements_) {

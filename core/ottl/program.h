@@ -126,6 +126,9 @@ class StatementGroup {
   // Sample context, no group condition, and every statement's `where` reads only frame-only
   // AnyFrame calls: samples whose stack none of them holds for are skipped without being visited.
   bool stack_conditions_only_ = false;
+  // The group's conditions read only a level above its context (say the resource, in a sample
+  // group) and no statement writes there: they are answered once per item of that level.
+  std::optional<ContextKind> conditions_level_;
 };
 
 }  // namespace proflow::ottl

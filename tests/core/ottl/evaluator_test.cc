@@ -87,6 +87,29 @@ TEST(OttlEvaluator, GroupConditionsAreOred) {
   EXPECT_EQ(sampleAttr(b, "picked", 2), "<absent>");
 }
 
+// Group conditions on the resource in a sample group are answered once per resource; a group whose
+// statements write the resource answers them per sample, as they may change on the way.
+TEST(OttlEvaluator, GroupConditionsOnAnOuterLevel) {
+  flat::Batch b = smallBatch();
+  EXPECT_EQ(run(b, {R"~(set(attributes["picked"], "yes") where values[0] != 20)~"}, "sample",
+                {R"~(resource.attributes["service.name"] == "api")~"}),
+            "");
+  EXPECT_EQ(sampleAttr(b, "picked", 0), "yes");
+  EXPECT_EQ(sampleAttr(b, "picked", 1), "<absent>");
+  EXPECT_EQ(sampleAttr(b, "picked", 2), "yes");
+  EXPECT_EQ(run(b, {R"~(set(attributes["other"], "yes"))~"}, "sample",
+                {R"~(resource.attributes["service.name"] == "other")~"}),
+            "");
+  for (uint32_t row = 0; row < 3; ++row) EXPECT_EQ(sampleAttr(b, "other", row), "<absent>");
+  // The first sample's statement changes what the condition reads: only it is edited.
+  EXPECT_EQ(run(b, {R"~(set(resource.attributes["seen"], 1))~", R"~(set(attributes["first"], "yes"))~"}, "sample",
+                {R"~(resource.attributes["seen"] == nil)~"}),
+            "");
+  EXPECT_EQ(sampleAttr(b, "first", 0), "yes");
+  EXPECT_EQ(sampleAttr(b, "first", 1), "<absent>");
+  EXPECT_EQ(sampleAttr(b, "first", 2), "<absent>");
+}
+
 TEST(OttlEvaluator, ReferenceBasedAttributesSurviveEdits) {
   otlp::Request req = smallRequest();
   proflow::testing::referenceResourceAttributes(&req);
