@@ -10,9 +10,9 @@
 #include <vector>
 
 #include "core/compression/compression.h"
-#include "core/flat/flat_convert.h"
-#include "core/formats/jfr/otlp_converter.h"
-#include "core/formats/pprof/pprof_to_otlp.h"
+#include "tests/support/flat_request.h"
+#include "tests/support/jfr_request.h"
+#include "tests/support/pprof_request.h"
 #include "tests/support/request_merger.h"
 #include "processors/compress/compactor.h"
 

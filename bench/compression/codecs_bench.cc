@@ -5,7 +5,7 @@
 #include <random>
 
 #include "core/compression/compression.h"
-#include "core/flat/flat_convert.h"
+#include "tests/support/flat_request.h"
 #include "core/formats/otlp_json/otlp_json.h"
 #include "core/model/otlp_types.h"
 

@@ -11,7 +11,7 @@
 #include "core/flat/flat_decode.h"
 #include "core/flat/flat_encode.h"
 #include "core/flat/flat_merge.h"
-#include "core/formats/pprof/pprof_to_otlp.h"
+#include "tests/support/pprof_request.h"
 #include "core/net/grpc_channel.h"
 #include "tests/support/request_merger.h"
 

@@ -19,7 +19,7 @@
 #include <vector>
 
 #include "core/formats/pprof/pprof_codec.h"
-#include "core/formats/pprof/pprof_to_otlp.h"
+#include "tests/support/pprof_request.h"
 #include "tests/support/large_pprof.h"
 
 namespace {

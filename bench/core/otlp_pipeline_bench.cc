@@ -6,7 +6,7 @@
 
 #include <random>
 
-#include "core/model/dictionary_builder.h"
+#include "tests/support/dictionary_builder.h"
 #include "tests/support/request_merger.h"
 
 namespace proflow {

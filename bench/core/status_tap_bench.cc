@@ -10,7 +10,7 @@
 #include <benchmark/benchmark.h>
 
 #include "core/flat/flat_decode.h"
-#include "core/formats/pprof/pprof_to_otlp.h"
+#include "tests/support/pprof_request.h"
 #include "core/net/grpc_channel.h"
 #include "core/status/flame_tap.h"
 

@@ -23,10 +23,10 @@
 #include <vector>
 
 #include "core/formats/jfr/chunk_reader.h"
-#include "core/flat/flat_convert.h"
+#include "tests/support/flat_request.h"
 #include "core/formats/jfr/folded.h"
 #include "core/formats/jfr/flat_converter.h"
-#include "core/formats/jfr/otlp_converter.h"
+#include "tests/support/jfr_request.h"
 #include "core/compression/compression.h"
 #include "core/formats/pprof/flat_to_pprof.h"
 

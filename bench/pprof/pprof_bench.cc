@@ -1,9 +1,8 @@
-// Throughput of the pprof path a receiver + pprof exporter takes: gzip decode + validate -> OTLP ->
-// pprof -> gzip encode, on a generated large profile (>= 1 MB gzip, many distinct stacks) and on
+// Throughput of the pprof path a receiver + pprof exporter takes: gzip decode + validate -> flat
+// batch -> pprof -> gzip encode, on a generated large profile (>= 1 MB gzip, many distinct stacks) and on
 // any files named in PROFLOW_BENCH_PPROF_FILES (colon-separated), e.g. real Go profiles.
 // `pprof_bench --write-large=FILE` writes the generated profile for the Go side-by-side (gobench/).
 #include <benchmark/benchmark.h>
-#include <google/protobuf/arena.h>
 
 #include <cstdlib>
 #include <fstream>
@@ -14,9 +13,7 @@
 #include "core/runtime/allocator_tuning.h"
 #include "core/flat/flat_batch.h"
 #include "core/formats/pprof/flat_to_pprof.h"
-#include "core/formats/pprof/otlp_to_pprof.h"
 #include "core/formats/pprof/pprof_to_flat.h"
-#include "core/formats/pprof/pprof_to_otlp.h"
 #include "core/formats/pprof/pprof_view.h"
 
 namespace proflow::pprof {
@@ -97,31 +94,8 @@ const std::string& large() {
   return gz;
 }
 
-// The full path; returns the encoded output size. The OTLP request lives on an arena, as a receiver
-// that owns its batches can do.
+// The full path through the flat batch; returns the encoded output size.
 size_t roundTrip(const std::string& input, int level = kDefaultGzipLevel) {
-  google::protobuf::Arena arena;
-  auto* req = google::protobuf::Arena::CreateMessage<otlp::Request>(&arena);
-  DecodeOptions d;
-  d.limits.max_output_bytes = 1u << 30;
-  if (!pprofBytesToOtlp(input, {}, req, d).isOk()) std::abort();
-  std::vector<EncodedPprof> back;
-  if (!otlpToPprofBytes(*req, &back, {}, Encoding::kGzip, level).isOk() || back.size() != 1) std::abort();
-  return back[0].data.size();
-}
-
-size_t roundTripHeap(const std::string& input) {
-  otlp::Request req;
-  DecodeOptions d;
-  d.limits.max_output_bytes = 1u << 30;
-  if (!pprofBytesToOtlp(input, {}, &req, d).isOk()) std::abort();
-  std::vector<EncodedPprof> back;
-  if (!otlpToPprofBytes(req, &back).isOk() || back.size() != 1) std::abort();
-  return back[0].data.size();
-}
-
-// The same path through the flat model (core/flat) instead of the protobuf request.
-size_t roundTripFlat(const std::string& input, int level = kDefaultGzipLevel) {
   flat::Batch batch;
   DecodeOptions d;
   d.limits.max_output_bytes = 1u << 30;
@@ -131,12 +105,8 @@ size_t roundTripFlat(const std::string& input, int level = kDefaultGzipLevel) {
   return back[0].data.size();
 }
 
-enum class Model { kRequest, kFlat };
-
-void runFull(benchmark::State& state, const std::string& input, int level = kDefaultGzipLevel,
-             Model model = Model::kRequest) {
-  for (auto _ : state)
-    benchmark::DoNotOptimize(model == Model::kFlat ? roundTripFlat(input, level) : roundTrip(input, level));
+void runFull(benchmark::State& state, const std::string& input, int level = kDefaultGzipLevel) {
+  for (auto _ : state) benchmark::DoNotOptimize(roundTrip(input, level));
   state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * input.size()));
   state.counters["input_bytes"] = static_cast<double>(input.size());
 }
@@ -147,17 +117,6 @@ BENCHMARK(BM_Large_RoundTrip)->Unit(benchmark::kMillisecond);
 // Same gzip level as Go's profile.Write (6), for the side-by-side.
 void BM_Large_RoundTripGzip6(benchmark::State& state) { runFull(state, large(), 6); }
 BENCHMARK(BM_Large_RoundTripGzip6)->Unit(benchmark::kMillisecond);
-
-void BM_Large_RoundTripFlat(benchmark::State& state) { runFull(state, large(), kDefaultGzipLevel, Model::kFlat); }
-BENCHMARK(BM_Large_RoundTripFlat)->Unit(benchmark::kMillisecond);
-void BM_Large_RoundTripFlatGzip6(benchmark::State& state) { runFull(state, large(), 6, Model::kFlat); }
-BENCHMARK(BM_Large_RoundTripFlatGzip6)->Unit(benchmark::kMillisecond);
-
-void BM_Large_RoundTripHeapRequest(benchmark::State& state) {
-  for (auto _ : state) benchmark::DoNotOptimize(roundTripHeap(large()));
-  state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * large().size()));
-}
-BENCHMARK(BM_Large_RoundTripHeapRequest)->Unit(benchmark::kMillisecond);
 
 // The round trip's phases, one at a time, on one input (registered for the large profile and for
 // each file): what each step costs, and so how much of the round trip is the OTLP model (phases 3
@@ -180,30 +139,29 @@ void phase2ParseAndValidate(benchmark::State& state, const std::string& gz) {
   }
 }
 
-// Parse + validate + convert to OTLP (on an arena) from uncompressed bytes: phase 3 = this - phase 2.
-void phase3ToOtlp(benchmark::State& state, const std::string& gz) {
+// Parse + validate + convert to the flat batch from uncompressed bytes: phase 3 = this - phase 2.
+void phase3ToFlat(benchmark::State& state, const std::string& gz) {
   const std::string raw = gunzipped(gz);
   for (auto _ : state) {
-    google::protobuf::Arena arena;
-    auto* req = google::protobuf::Arena::CreateMessage<otlp::Request>(&arena);
-    if (!pprofBytesToOtlp(raw, {}, req, {{1u << 30}}).isOk()) std::abort();
+    flat::Batch batch;
+    if (!pprofBytesToFlat(raw, {}, &batch, {{1u << 30}}).isOk()) std::abort();
   }
 }
 
 void phase4ToPprofBytes(benchmark::State& state, const std::string& gz) {
-  otlp::Request req;
-  if (!pprofBytesToOtlp(gz, {}, &req, {{1u << 30}}).isOk()) std::abort();
+  flat::Batch batch;
+  if (!pprofBytesToFlat(gz, {}, &batch, {{1u << 30}}).isOk()) std::abort();
   for (auto _ : state) {
     std::vector<EncodedPprof> back;
-    if (!otlpToPprofBytes(req, &back, {}, Encoding::kRaw).isOk()) std::abort();
+    if (!flatToPprofBytes(batch, &back, {}, Encoding::kRaw).isOk()) std::abort();
   }
 }
 
 void phase5Gzip(benchmark::State& state, const std::string& gz) {
-  otlp::Request req;
-  if (!pprofBytesToOtlp(gz, {}, &req, {{1u << 30}}).isOk()) std::abort();
+  flat::Batch batch;
+  if (!pprofBytesToFlat(gz, {}, &batch, {{1u << 30}}).isOk()) std::abort();
   std::vector<EncodedPprof> back;
-  if (!otlpToPprofBytes(req, &back, {}, Encoding::kRaw).isOk()) std::abort();
+  if (!flatToPprofBytes(batch, &back, {}, Encoding::kRaw).isOk()) std::abort();
   for (auto _ : state) {
     std::string out;
     if (!compressProfile(back[0].data, &out).isOk()) std::abort();
@@ -217,7 +175,7 @@ void registerPhases(const std::string& kind, const std::string& suffix, std::fun
   using Phase = void (*)(benchmark::State&, const std::string&);
   const std::pair<const char*, Phase> phases[] = {
       {"Phase1_Gunzip", phase1Gunzip},           {"Phase2_ParseAndValidate", phase2ParseAndValidate},
-      {"Phase3_ToOtlp", phase3ToOtlp},           {"Phase4_ToPprofBytes", phase4ToPprofBytes},
+      {"Phase3_ToFlat", phase3ToFlat},           {"Phase4_ToPprofBytes", phase4ToPprofBytes},
       {"Phase5_Gzip", phase5Gzip}};
   for (const auto& [phase, fn] : phases) {
     benchmark::RegisterBenchmark(("BM_" + kind + "_" + phase + suffix).c_str(), [input, fn = fn](benchmark::State& s) {
@@ -245,12 +203,6 @@ void registerFiles() {
         ->Unit(benchmark::kMicrosecond);
     benchmark::RegisterBenchmark((name + "/gzip6").c_str(), [data](benchmark::State& s) { runFull(s, *data, 6); })
         ->Unit(benchmark::kMicrosecond);
-    benchmark::RegisterBenchmark((name + "/flat").c_str(), [data](benchmark::State& s) {
-      runFull(s, *data, kDefaultGzipLevel, Model::kFlat);
-    })->Unit(benchmark::kMicrosecond);
-    benchmark::RegisterBenchmark((name + "/flat/gzip6").c_str(), [data](benchmark::State& s) {
-      runFull(s, *data, 6, Model::kFlat);
-    })->Unit(benchmark::kMicrosecond);
     registerPhases("File", "/" + base, [data]() -> const std::string& { return *data; }, benchmark::kMicrosecond);
   }
 }

@@ -12,7 +12,6 @@
 
 #include "cmd/proflow/commands.h"
 #include "core/compression/compression.h"
-#include "core/flat/flat_convert.h"
 #include "core/flat/flat_decode.h"
 #include "core/flat/flat_encode.h"
 #include "core/formats/folded/folded.h"

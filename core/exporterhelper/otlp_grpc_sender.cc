@@ -10,6 +10,7 @@
 #include "core/flat/flat_encode.h"
 #include "core/net/grpc_status.h"
 #include "core/model/otlp_profiles_version.h"
+#include "core/model/otlp_types.h"
 #include "core/net/grpc_channel.h"
 
 namespace proflow::exporterhelper {

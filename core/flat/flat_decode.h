@@ -1,7 +1,7 @@
 // OTLP ExportProfilesServiceRequest (or ProfilesData) bytes -> flat::Batch, without protobuf
 // messages. Structural errors (truncation, wrong wire types, invalid UTF-8 in string fields, too
 // many entries) refuse the whole request; with `validate`, the checks every receiver applies
-// (core/model/otlp_validate.h) run on the result: a bad dictionary refuses the request, a bad profile is
+// (validateAndPrune below) run on the result: a bad dictionary refuses the request, a bad profile is
 // removed and reported (OTLP partial success).
 #pragma once
 
@@ -26,7 +26,7 @@ struct DecodeOptions {
   // Nesting of AnyValue arrays and key-value lists (protobuf's own default recursion limit).
   int max_depth = formats::kProtobufRecursionLimit;
   // Refuse string fields that are not UTF-8 (as protobuf's parser does). Off for requests built in
-  // memory (fromRequest), which protobuf serializes whatever their strings hold.
+  // memory (the tests' fromRequest), which protobuf serializes whatever their strings hold.
   bool check_utf8 = true;
   // Called before the decode's memory grows to `bytes` in total (every column and the arena of the
   // batch, the decoder's scratch, and a column's old buffer while it is moved), so a caller can
@@ -60,7 +60,7 @@ struct DecodeResult {
 // Decodes `wire` into `out` (replacing its content).
 DecodeResult decode(std::string_view wire, Batch* out, const DecodeOptions& options = {});
 
-// The receivers' checks (core/model/otlp_validate.h) on a flat batch; removes invalid profiles.
+// The receivers' checks (flat_validate.cc) on a flat batch; removes invalid profiles.
 // `samples_with_unknown_fields` (sorted sample rows) selects the pre-v1.10 layout hint.
 DecodeResult validateAndPrune(Batch* batch, const std::vector<uint32_t>& samples_with_unknown_fields = {});
 

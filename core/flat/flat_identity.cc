@@ -13,7 +13,8 @@ void put(std::string& out, T v) {
   out.append(buf, sizeof(T));
 }
 
-// Identity of a protobuf AnyValue (the nested members of arrays and key-value lists).
+}  // namespace
+
 void appendMessageIdentity(std::string& out, const otlp::AnyValue& v, const StringResolver& resolve) {
   using V = otlp::AnyValue;
   switch (v.value_case()) {
@@ -39,8 +40,6 @@ void appendMessageIdentity(std::string& out, const otlp::AnyValue& v, const Stri
     case V::VALUE_NOT_SET: out.push_back('0'); break;
   }
 }
-
-}  // namespace
 
 void putString(std::string& out, std::string_view s) {
   put<uint32_t>(out, static_cast<uint32_t>(s.size()));

@@ -19,6 +19,10 @@ otlp::AnyValue nestedMessage(const Value& v, const Batch& b);
 // Resolves a dictionary string index to its text.
 using StringResolver = std::function<std::string_view(int32_t)>;
 
+// Identity of a protobuf AnyValue (the nested members of arrays and key-value lists; the tests'
+// request-form interning), in the form appendValueIdentity gives the same value, appended.
+void appendMessageIdentity(std::string& out, const otlp::AnyValue& v, const StringResolver& resolve);
+
 // Value identity with reference-based strings resolved (equal meaning -> equal identity), appended.
 void appendValueIdentity(std::string& out, const Value& v, const Batch& b, const StringResolver& resolve);
 

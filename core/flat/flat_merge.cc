@@ -110,7 +110,7 @@ DictionaryIndex::DictionaryIndex(Batch* batch) : b_(batch) {
 // A table's entries are indexed on the first use of that table: a caller interning only strings and
 // attributes (an attribute edit) does not pay for hashing every location and stack. Existing entries
 // are indexed without comparing them: of duplicates a producer may have sent, the first one sits
-// earlier on their common probe path, so lookups find it (as DictionaryBuilder).
+// earlier on their common probe path, so lookups find it.
 IndexSet& DictionaryIndex::ready(Table t) {
   if (built_ & t) return setOf(t);
   built_ |= t;

@@ -38,8 +38,7 @@ class DictionaryIndex {
   // Interns `candidate` (its strings already in the batch: keys and units as dictionary indexes,
   // string values in the arena); appends it when new.
   int32_t attribute(const Attribute& candidate);
-  // A string / bool attribute without a unit, as DictionaryBuilder::stringAttribute/boolAttribute
-  // intern it (flat_intern.cc). The value is stored in the arena only when the attribute is new.
+  // A string / bool attribute without a unit (flat_intern.cc). The value is stored in the arena only when the attribute is new.
   int32_t stringAttribute(std::string_view key, std::string_view value);
   int32_t boolAttribute(std::string_view key, bool value);
 

@@ -1,5 +1,4 @@
-// The receivers' structural checks on a flat batch: the only copy of these rules (the protobuf
-// validateAndPrune of core/model/otlp_validate.cc runs them on a request's wire form).
+// The receivers' structural checks on a flat batch: the only copy of these rules.
 #include <algorithm>
 
 #include "core/flat/flat_decode.h"

@@ -1,6 +1,6 @@
 // Open-addressing set of table indexes. It stores no keys: a probe compares the candidate with the
 // entry already in the caller's table (through `eq`), so interning allocates nothing per entry. Used
-// by DictionaryBuilder and by the format converters for their own output tables.
+// by flat::DictionaryIndex and by the format converters for their own output tables.
 #pragma once
 
 #include <cstddef>

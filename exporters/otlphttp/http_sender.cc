@@ -5,6 +5,7 @@
 #include "core/flat/flat_encode.h"
 #include "core/formats/otlp_json/otlp_json.h"
 #include "core/model/otlp_profiles_version.h"
+#include "core/model/otlp_types.h"
 
 namespace proflow::exporters::otlphttp {
 

@@ -7,7 +7,7 @@
 
 #include "core/compression/compression.h"
 #include "core/formats/folded/folded.h"
-#include "core/formats/pprof/pprof_to_otlp.h"
+#include "core/formats/pprof/conversion.h"
 #include "core/net/http_util.h"
 #include "core/net/in_flight_budget.h"
 #include "core/receiverhelper/http_listener.h"

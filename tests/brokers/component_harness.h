@@ -14,6 +14,7 @@
 #include "core/telemetry/component_telemetry.h"
 #include "tests/support/profile_builder.h"
 #include "tests/support/stand_ins.h"
+#include "tests/support/flat_request.h"
 
 namespace proflow::testing {
 
@@ -25,15 +26,16 @@ class ScriptedPipeline final : public ProfilesConsumer {
   Status consume(Batch batch) override {
     std::lock_guard lock(mu);
     ++calls;
+    const otlp::Request request = ::proflow::testing::requestOf(batch);
     bool refused_service = false;
-    for (int i = 0; i < batch.request().resource_profiles_size() && !refused_service; ++i)
-      refused_service = !refused.empty() && serviceName(batch.request(), i) == refused;
+    for (int i = 0; i < request.resource_profiles_size() && !refused_service; ++i)
+      refused_service = !refused.empty() && serviceName(request, i) == refused;
     if (refuse != 0 || refused_service) {
       if (refuse > 0) --refuse;
       ++refusals;
       return answer;
     }
-    for (int i = 0; i < batch.request().resource_profiles_size(); ++i) services.push_back(serviceName(batch.request(), i));
+    for (int i = 0; i < request.resource_profiles_size(); ++i) services.push_back(serviceName(request, i));
     return Status::ok();
   }
   std::vector<std::string> accepted() {
@@ -84,6 +86,6 @@ struct ComponentHarness {
   std::string label, type;
 };
 
-inline Batch numbered(const std::string& service, int samples = 3) { return Batch(makeRequest(service, {makeProfile(samples)})); }
+inline Batch numbered(const std::string& service, int samples = 3) { return ::proflow::testing::batchOf(makeRequest(service, {makeProfile(samples)})); }
 
 }  // namespace proflow::testing

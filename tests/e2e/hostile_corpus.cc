@@ -9,7 +9,7 @@
 #include <stdexcept>
 
 #include "tests/support/otlp_json_protobuf.h"
-#include "core/formats/pprof/otlp_to_pprof.h"
+#include "tests/support/pprof_request.h"
 #include "core/formats/pprof/pprof_codec.h"
 #include "tests/core/formats/jfr/jfr_writer.h"
 #include "tests/support/profile_builder.h"

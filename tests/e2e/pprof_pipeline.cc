@@ -5,7 +5,7 @@
 #include <cstdlib>
 #include <mutex>
 
-#include "core/model/dictionary_builder.h"
+#include "tests/support/dictionary_builder.h"
 #include "core/formats/pprof/pprof_codec.h"
 #include "tests/receivers/pprof/go_app.h"
 #include "tests/support/otlp_files.h"

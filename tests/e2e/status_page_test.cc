@@ -12,7 +12,7 @@
 #include <regex>
 
 #include "core/formats/pprof/pprof_codec.h"
-#include "core/formats/pprof/pprof_to_otlp.h"
+#include "tests/support/pprof_request.h"
 #include "tests/core/formats/pprof/go_tools.h"
 #include "tests/support/daemon.h"
 #include "tests/support/profile_builder.h"

@@ -2,7 +2,7 @@
 // Content-Type, the second X-Datadog-Additional-Tags, the rest the multipart body. This reaches both
 // upload forms, event.json, the tags, and every attachment kind (pprof raw/gzip/zstd, JFR) with the
 // span-link rewrite.
-#include "core/flat/flat_convert.h"
+#include "tests/support/flat_request.h"
 #include "receivers/datadog/convert.h"
 #include "receivers/datadog/intake.h"
 #include "tests/fuzz/fuzz_common.h"

@@ -2,7 +2,7 @@
 // The first byte picks the options (lines format, counts scaled by a period); the rest is the text.
 // The pprof built must be valid and convert to a valid OTLP request.
 #include "core/formats/folded/folded.h"
-#include "core/formats/pprof/pprof_to_otlp.h"
+#include "tests/support/pprof_request.h"
 #include "tests/fuzz/fuzz_common.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {

@@ -3,8 +3,8 @@
 #include <string>
 #include <vector>
 
-#include "core/formats/pprof/otlp_to_pprof.h"
-#include "core/model/otlp_validate.h"
+#include "tests/support/pprof_request.h"
+#include "tests/support/flat_request.h"
 
 namespace proflow::fuzz {
 

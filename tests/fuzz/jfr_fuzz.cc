@@ -5,7 +5,7 @@
 #include <sstream>
 #include <string>
 
-#include "core/formats/jfr/otlp_converter.h"
+#include "tests/support/jfr_request.h"
 #include "tests/fuzz/fuzz_common.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {

@@ -19,6 +19,7 @@
 #include "core/flat/flat_split.h"
 #include "core/formats/pprof/flat_to_pprof.h"
 #include "tests/fuzz/fuzz_common.h"
+#include "tests/support/pprof_request.h"
 
 namespace {
 
@@ -94,13 +95,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const otlp::Request kept = parsed(validated, "validated");
   checkRevalidates(validated, "a validated batch");
 
-  // The pprof exporters: the flat converter means what the protobuf one means.
+  // The pprof exporters: the batch converts as the same content parsed by protobuf does.
   std::vector<pprof::PprofFromOtlp> from_flat, from_request;
   const Status flat_status = pprof::flatToPprof(batch, &from_flat);
   const Status request_status = pprof::otlpToPprof(kept, &from_request);
   FUZZ_CHECK(flat_status.isOk() == request_status.isOk(), flat_status.message() + " vs " + request_status.message());
   if (flat_status.isOk())
-    FUZZ_CHECK(describe(from_flat) == describe(from_request), "flatToPprof differs from otlpToPprof");
+    FUZZ_CHECK(describe(from_flat) == describe(from_request), "flatToPprof differs after a protobuf round trip");
 
   // The batch processor: appending a batch twice (the second time onto what the first made).
   flat::Batch merged;

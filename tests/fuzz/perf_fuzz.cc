@@ -3,7 +3,7 @@
 // pass the receivers' validation unchanged.
 #include <string_view>
 
-#include "core/flat/flat_convert.h"
+#include "tests/support/flat_request.h"
 #include "core/formats/perf/perf.h"
 #include "tests/fuzz/fuzz_common.h"
 

@@ -6,7 +6,7 @@
 #include <string_view>
 
 #include "core/formats/pprof/pprof_codec.h"
-#include "core/formats/pprof/pprof_to_otlp.h"
+#include "tests/support/pprof_request.h"
 #include "tests/fuzz/fuzz_common.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {

@@ -2,7 +2,7 @@
 // query string (`name=app{k=v}&format=jfr&...`), the second the Content-Type, the rest the body. This
 // reaches every body format: folded/lines text, pprof (raw, gzip, multipart with sample_type_config),
 // JFR (raw or multipart with a LabelsSnapshot part).
-#include "core/flat/flat_convert.h"
+#include "tests/support/flat_request.h"
 #include "core/net/http_types.h"
 #include "receivers/pyroscope/ingest_converter.h"
 #include "tests/fuzz/fuzz_common.h"

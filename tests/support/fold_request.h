@@ -4,7 +4,7 @@
 
 #include <gtest/gtest.h>
 
-#include "core/flat/flat_convert.h"
+#include "tests/support/flat_request.h"
 #include "core/formats/jfr/folded.h"
 
 namespace proflow::jfr {

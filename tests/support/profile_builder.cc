@@ -2,7 +2,7 @@
 
 #include <set>
 
-#include "core/model/dictionary_builder.h"
+#include "tests/support/dictionary_builder.h"
 
 namespace proflow::testing {
 

@@ -12,7 +12,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "core/model/dictionary_builder.h"
+#include "tests/support/dictionary_builder.h"
 #include "core/model/otlp_types.h"
 
 namespace proflow {

@@ -212,12 +212,8 @@ size_t estimateFoldedBytes(std::string_view text) {
   return lines * 256 + frames * 16 + names * 448 + 3 * name_bytes + text.size() + (64u << 10);
 }
 
-namespace {
-
-// foldedToPprof() with its claims, then `convert(profile, options with the conversion's claim)`.
-template <class Convert>
-Status parseAndConvert(std::string_view text, const FoldedOptions& options, const pprof::PprofToOtlpOptions& convert,
-                       size_t held_bytes, const std::function<Status(size_t bytes)>& reserve, const Convert& to) {
+Status foldedToFlat(std::string_view text, const FoldedOptions& options, const pprof::PprofToOtlpOptions& convert,
+                    size_t held_bytes, const std::function<Status(size_t bytes)>& reserve, flat::Batch* out) {
   if (reserve)
     if (Status s = reserve(held_bytes + estimateFoldedBytes(text)); !s.isOk()) return s;
   pprof::Profile profile;
@@ -225,7 +221,7 @@ Status parseAndConvert(std::string_view text, const FoldedOptions& options, cons
   pprof::PprofToOtlpOptions with_reserve = convert;
   if (reserve) {
     // The parser's maps are gone: the claim shrinks to the profile (its message sizes plus a quarter
-    // for the allocator's rounding; the flat path also holds its serialization, smaller than that),
+    // for the allocator's rounding; the conversion also holds its serialization, smaller than that),
     // then grows by the conversion.
     const size_t profile_bytes = profile.SpaceUsedLong() / 4 * 5;
     // By value: profile_bytes ends with this block, and the callback runs after it.
@@ -233,25 +229,7 @@ Status parseAndConvert(std::string_view text, const FoldedOptions& options, cons
       return reserve(held + conversion);
     };
   }
-  return to(profile, with_reserve);
-}
-
-}  // namespace
-
-Status foldedToOtlp(std::string_view text, const FoldedOptions& options, const pprof::PprofToOtlpOptions& convert,
-                    size_t held_bytes, const std::function<Status(size_t bytes)>& reserve, otlp::Request* out) {
-  return parseAndConvert(text, options, convert, held_bytes, reserve,
-                         [out](const pprof::Profile& p, const pprof::PprofToOtlpOptions& o) {
-                           return pprof::pprofToOtlp(p, o, out);
-                         });
-}
-
-Status foldedToFlat(std::string_view text, const FoldedOptions& options, const pprof::PprofToOtlpOptions& convert,
-                    size_t held_bytes, const std::function<Status(size_t bytes)>& reserve, flat::Batch* out) {
-  return parseAndConvert(text, options, convert, held_bytes, reserve,
-                         [out](const pprof::Profile& p, const pprof::PprofToOtlpOptions& o) {
-                           return pprof::pprofToFlat(p, o, out);
-                         });
+  return pprof::pprofToFlat(profile, with_reserve, out);
 }
 
 }  // namespace proflow::folded

@@ -1,6 +1,6 @@
 // Folded ("collapsed") stack text — `root;caller;leaf 12` per line, as flamegraph tools, perf's
 // stackcollapse scripts, async-profiler's collapsed output and Pyroscope's folded uploads write it —
-// turned into a pprof Profile, so the shared pprof -> OTLP conversion does the rest. A pure library.
+// turned into a pprof Profile, so the shared pprof -> flat batch conversion does the rest. A pure library.
 #pragma once
 
 #include <cstddef>
@@ -9,10 +9,9 @@
 #include <string>
 #include <string_view>
 
-#include "core/formats/pprof/pprof_codec.h"
 #include "core/flat/flat_batch.h"
-#include "core/formats/pprof/pprof_to_otlp.h"
-#include "core/model/otlp_types.h"
+#include "core/formats/pprof/conversion.h"
+#include "core/formats/pprof/pprof_codec.h"
 #include "core/util/status.h"
 
 namespace proflow::folded {
@@ -41,12 +40,9 @@ Status foldedToPprof(std::string_view text, const FoldedOptions& options, pprof:
 // frames (lines x depth) and distinct frame names (see the .cc for the sizes and why they bound it).
 size_t estimateFoldedBytes(std::string_view text);
 
-// foldedToPprof() + pprofToOtlp() with the memory claimed ahead: `reserve(total)` (optional) is asked
+// foldedToPprof() + pprofToFlat() with the memory claimed ahead: `reserve(total)` (optional) is asked
 // for held_bytes + estimateFoldedBytes(text) before parsing, then for held_bytes + the parsed profile
 // + what conversion will hold before converting. Its refusal is returned as is.
-Status foldedToOtlp(std::string_view text, const FoldedOptions& options, const pprof::PprofToOtlpOptions& convert,
-                    size_t held_bytes, const std::function<Status(size_t bytes)>& reserve, otlp::Request* out);
-// The same into a flat batch (pprofToFlat): what the receivers use; foldedToOtlp is the reference.
 Status foldedToFlat(std::string_view text, const FoldedOptions& options, const pprof::PprofToOtlpOptions& convert,
                     size_t held_bytes, const std::function<Status(size_t bytes)>& reserve, flat::Batch* out);
 

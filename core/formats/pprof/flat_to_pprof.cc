@@ -133,7 +133,7 @@ std::vector<uint32_t> zipOrder(const flat::Batch& b, const flat::Scope& scope, c
 }
 
 // Builds one pprof draft from the batch's dictionary: interns strings, assigns pprof ids to the
-// mappings, functions and locations on first use (the flat twin of internal::PprofBuilder).
+// mappings, functions and locations on first use.
 class DraftBuilder {
  public:
   DraftBuilder(const flat::Batch& b, ProfileDraft* out)
@@ -437,7 +437,7 @@ class GroupConverter {
     return builder_.addProfileAttributes(first);
   }
 
-  // Mappings pprofToOtlp kept by value because no location referred to them.
+  // Mappings pprofToFlat kept by value because no location referred to them.
   void addMappings(std::string_view list) {
     uint64_t next_id = 0;
     for (const auto& m : out_->mappings) next_id = std::max(next_id, m.id_);

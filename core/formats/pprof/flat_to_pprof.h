@@ -1,21 +1,20 @@
-// flat::Batch -> pprof, with the meaning of otlpToPprof() (core/formats/pprof/otlp_to_pprof.h): the
-// per-sample-type profiles of a scope that pprofToOtlp/pprofToFlat made are zipped back into one
-// multi-value pprof, every other profile becomes its own pprof, attributes become labels, links
-// become span/trace id labels, timestamps become "end_timestamp_ns" labels (or are dropped). The
-// output equals otlpToPprof(flat::toRequest(batch)) without building the protobuf request.
+// flat::Batch -> pprof (the mapping is described in conversion.h): the per-sample-type profiles of a
+// scope that pprofToFlat made are zipped back into one multi-value pprof, every other profile
+// becomes its own pprof, attributes become labels, links become span/trace id labels, timestamps
+// become "end_timestamp_ns" labels (or are dropped).
 #pragma once
 
 #include <vector>
 
 #include "core/flat/flat_batch.h"
-#include "core/formats/pprof/otlp_to_pprof.h"
+#include "core/formats/pprof/conversion.h"
 #include "core/formats/pprof/pprof_codec.h"
 #include "core/util/status.h"
 
 namespace proflow::pprof {
 
 // Converts every profile of `in`; scope_index counts the scopes of each resource. Errors
-// (kInvalidArgument) name the first dangling dictionary index, as otlpToPprof's do.
+// (kInvalidArgument) name the first dangling dictionary index.
 Status flatToPprof(const flat::Batch& in, std::vector<PprofFromOtlp>* out, const OtlpToPprofOptions& options = {});
 
 // flatToPprof() + encodeProfile(), writing the wire bytes straight from the draft.

@@ -195,7 +195,7 @@ class FlatConverter {
 
   void convertFunctions() {
     for (const auto& f : p_.function()) {
-      flat::Function ff;  // strings interned in pprofToOtlp's order: name, system name, file
+      flat::Function ff;  // strings interned in this order: name, system name, file
       ff.name_strindex = s(f.name());
       ff.start_line = f.start_line();
       ff.system_name_strindex = s(f.system_name());
@@ -269,7 +269,7 @@ class FlatConverter {
     b_.addScope(resource, scope);
   }
 
-  // The kvlists of pprofToOtlp's proflow.pprof.unreferenced_mappings, as an encoded ArrayValue.
+  // The kvlists of proflow.pprof.unreferenced_mappings, as an encoded ArrayValue.
   std::string unreferencedMappings() {
     std::string array, fields, value;
     for (int i : unreferenced_) {
@@ -297,11 +297,11 @@ class FlatConverter {
     return array;
   }
 
-  // drop/keep_frames, doc_url, comments: the same list on every profile of the scope. pprofToOtlp
-  // interns them per profile after its sample types; the first profile's order is kept here.
+  // drop/keep_frames, doc_url, comments: the same list on every profile of the scope, interned
+  // after the first profile's sample types.
   flat::Range profileAttributes() {
     if (p_.sample_type_size() == 0) return {};
-    // Interning order of pprofToOtlp for the first profile: sample type, period type, attributes.
+    // Interning order for the first profile: sample type, period type, attributes.
     s(p_.sample_type(0).type());
     s(p_.sample_type(0).unit());
     if (p_.has_period_type()) s(p_.period_type().type()), s(p_.period_type().unit());
@@ -363,7 +363,7 @@ class FlatConverter {
     return facts;
   }
 
-  // The sample's link and timestamp from its labels (same precedence as pprofToOtlp).
+  // The sample's link and timestamp from its labels (precedence in conversion.h).
   int32_t linkOf(const std::vector<int32_t>& slots, std::optional<int64_t>* timestamp) {
     const IdBytes *span = nullptr, *root_span = nullptr, *trace = nullptr;
     int span_priority = 99;
@@ -459,7 +459,7 @@ Status checkLimits(const ProfileView& p, const PprofToOtlpOptions& options, cons
   return {};
 }
 
-// The checks of pprofBytesToOtlp, in its order: structure and limits, memory, sizes.
+// The checks, in this order: structure and limits, memory, sizes.
 Status convertValid(const ProfileView& p, const PprofToOtlpOptions& options, flat::Batch* out, size_t held_bytes) {
   if (auto st = reserveConversionMemory(p, options, held_bytes); !st) return st;
   if (auto st = checkLimits(p, options, *out); !st) return st;
@@ -477,8 +477,8 @@ Status pprofToFlat(const ProfileView& p, const PprofToOtlpOptions& options, flat
 
 Status pprofToFlat(const Profile& p, const PprofToOtlpOptions& options, flat::Batch* out) {
   if (auto st = validateProfile(p); !st) return st;
-  // The converter reads wire bytes: the message's serialization (also what pprofToOtlp keeps as the
-  // original payload).
+  // The converter reads wire bytes: the message's serialization (also what is kept as the original
+  // payload).
   const std::string raw = p.SerializeAsString();
   ProfileView view;
   if (auto st = parseProfileView(raw, &view); !st) return st;

@@ -1,5 +1,5 @@
 // A pprof Profile read straight from its wire bytes into flat tables (no protobuf messages, strings
-// are views into the bytes). The receive path (pprofBytesToOtlp) converts from it: parsing into
+// are views into the bytes). The receive path (pprofBytesToFlat) converts from it: parsing into
 // perftools::profiles::Profile messages cost as much as the whole conversion, mostly allocations
 // and string copies that are thrown away right after. Its accessors mirror the generated Profile's,
 // so the validator and the converter are written once for both.

@@ -1,4 +1,4 @@
-// The pprof that otlpToPprof is assembling, as flat tables: the builder appends to vectors and
+// The pprof that flatToPprof is assembling, as flat tables: the builder appends to vectors and
 // copies strings into a pool instead of creating protobuf messages (one allocation and one copy per
 // string and per message made building the output cost more than converting the input). Written
 // out either straight to wire bytes (writeProfile: what exporters send) or as a Profile message.

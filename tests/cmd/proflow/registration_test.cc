@@ -13,6 +13,7 @@
 #include "tests/support/fake_components.h"
 #include "tests/support/profile_builder.h"
 #include "tests/support/stand_ins.h"
+#include "tests/support/flat_request.h"
 
 namespace proflow {
 namespace {
@@ -67,8 +68,8 @@ service: { pipelines: { profiles: { receivers: [fake], exporters: [example] } } 
   ASSERT_TRUE(graph::PipelineGraph::build(cfg, runtime, metrics, &g).isOk());
   ASSERT_TRUE(g->start(host).isOk());
   auto* receiver = testing::FakeReceiver::find("fake");
-  EXPECT_TRUE(receiver->push(Batch(testing::makeRequest("svc", {testing::makeProfile(2)}))).isOk());
-  const Status refused = receiver->push(Batch(testing::makeRequest("svc", {testing::makeProfile(2)})));
+  EXPECT_TRUE(receiver->push(::proflow::testing::batchOf(testing::makeRequest("svc", {testing::makeProfile(2)}))).isOk());
+  const Status refused = receiver->push(::proflow::testing::batchOf(testing::makeRequest("svc", {testing::makeProfile(2)})));
   EXPECT_EQ(refused.code(), StatusCode::kResourceExhausted) << refused.toString();
   g->shutdown(std::chrono::steady_clock::now());
 }

@@ -6,6 +6,7 @@
 #include "connectors/forward/factory.h"
 #include "tests/support/profile_builder.h"
 #include "tests/support/stand_ins.h"
+#include "tests/support/flat_request.h"
 
 namespace proflow {
 namespace {
@@ -25,7 +26,7 @@ TEST(ForwardConnector, EveryPipelineGetsEveryBatch) {
   testing::NullHost host;
   ASSERT_TRUE(connector->start(host).isOk());
   for (int i = 0; i < 3; ++i)
-    ASSERT_TRUE(connector->consume(Batch(testing::makeRequest("svc", {testing::makeProfile(2)}))).isOk());
+    ASSERT_TRUE(connector->consume(::proflow::testing::batchOf(testing::makeRequest("svc", {testing::makeProfile(2)}))).isOk());
   EXPECT_EQ(a->count(), 3u);
   EXPECT_EQ(b->count(), 3u);
   EXPECT_EQ(b->batches[0].counts().samples, 2u);
@@ -37,7 +38,7 @@ TEST(ForwardConnector, ARefusalOfOnePipelineIsTheSendersAnswer) {
   auto full = std::make_shared<testing::CaptureConsumer>();
   full->answer = Status::exhausted("queue full");
   auto connector = makeForward({{"profiles/ok", ok}, {"profiles/full", full}});
-  const Status s = connector->consume(Batch(testing::makeRequest("svc", {testing::makeProfile(1)})));
+  const Status s = connector->consume(::proflow::testing::batchOf(testing::makeRequest("svc", {testing::makeProfile(1)})));
   EXPECT_EQ(s.code(), StatusCode::kResourceExhausted);
   EXPECT_EQ(s.message(), "queue full");
 }

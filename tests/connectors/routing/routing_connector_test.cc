@@ -11,6 +11,7 @@
 #include "tests/support/fake_components.h"
 #include "tests/support/profile_builder.h"
 #include "tests/support/stand_ins.h"
+#include "tests/support/flat_request.h"
 
 namespace proflow {
 namespace {
@@ -26,8 +27,7 @@ Batch tenants(const std::vector<std::string>& ids, int samples = 2, const std::s
     auto* kv = req.mutable_resource_profiles(0)->mutable_resource()->add_attributes();
     kv->set_key(key);
     kv->mutable_value()->set_string_value(id);
-    Batch one(std::move(req));
-    merger.append(one.data());
+    merger.append(testing::batchOf(req).data());
   }
   return Batch(std::move(merged));
 }
@@ -108,7 +108,7 @@ TEST_F(RoutingConnectorTest, ABatchOfOneRouteGoesUncut) {
   const Batch same = batch;
   ASSERT_TRUE(connector_->consume(std::move(batch)).isOk());
   ASSERT_EQ(captures_["acme"]->batches.size(), 1u);
-  EXPECT_TRUE(captures_["acme"]->batches[0].sharesRequestWith(same));
+  EXPECT_TRUE(captures_["acme"]->batches[0].sharesStateWith(same));
   EXPECT_EQ(captures_["other"]->count(), 0u);
 }
 
@@ -237,7 +237,7 @@ TEST_F(RoutingConnectorTest, CollectorReadmeRoutePerCombination) {
       kv->set_key(k);
       kv->mutable_value()->set_string_value(v);
     }
-    merger.append(Batch(std::move(req)).data());
+    merger.append(testing::batchOf(req).data());
   }
   ASSERT_TRUE(connector_->consume(Batch(std::move(merged))).isOk());
   // A resource matching a route goes to each of its pipelines.

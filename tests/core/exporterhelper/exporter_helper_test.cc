@@ -9,6 +9,7 @@
 #include "core/exporterhelper/exporter_helper.h"
 #include "tests/support/profile_builder.h"
 #include "tests/support/stand_ins.h"
+#include "tests/support/flat_request.h"
 
 namespace proflow::exporterhelper {
 namespace {
@@ -72,7 +73,7 @@ class ExporterHelperTest : public ::testing::Test {
     c.retry_on_failure.max_elapsed_time = 10s;
     return c;
   }
-  static Batch batch() { return Batch(testing::makeRequest("svc", {testing::makeProfile(3)})); }
+  static Batch batch() { return ::proflow::testing::batchOf(testing::makeRequest("svc", {testing::makeProfile(3)})); }
   double metric(const std::string& name) { return metrics_.value(name, {{"exporter", "test"}}); }
 
   telemetry::MetricsRegistry metrics_;

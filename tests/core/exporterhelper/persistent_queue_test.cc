@@ -14,6 +14,7 @@
 #include "tests/support/profile_builder.h"
 #include "tests/support/temp_dir.h"
 #include "tests/support/stand_ins.h"
+#include "tests/support/flat_request.h"
 
 namespace proflow::exporterhelper {
 namespace {
@@ -31,7 +32,7 @@ class Peer final : public Sender {
     if (mode_ == Mode::kDown) return Status::unavailable("peer down");
     if (mode_ == Mode::kRejecting) return Status::invalid("peer rejects this");
     std::lock_guard lock(mu_);
-    delivered_.push_back(testing::serviceName(batch.request(), 0));
+    delivered_.push_back(testing::serviceName(::proflow::testing::requestOf(batch), 0));
     return Status::ok();
   }
   std::vector<std::string> delivered() const {
@@ -63,7 +64,7 @@ class PersistentQueueTest : public ::testing::Test {
     return std::make_unique<ExporterHelper>(s, c, std::move(peer));
   }
   static Batch batch(const std::string& service) {
-    return Batch(testing::makeRequest(service, {testing::makeProfile(3)}));
+    return ::proflow::testing::batchOf(testing::makeRequest(service, {testing::makeProfile(3)}));
   }
   // The persisted batch files of exporter "otlp/<name>" (directory "otlp_<name>").
   std::vector<std::string> files(const std::string& sub, const std::string& suffix = ".otlp") const {

@@ -11,7 +11,7 @@
 #include "core/flat/flat_decode.h"
 #include "core/flat/flat_encode.h"
 #include "core/formats/varint_bits.h"
-#include "core/model/otlp_validate.h"
+#include "tests/support/flat_request.h"
 #include "core/util/utf8.h"
 #include "tests/core/flat/test_requests.h"
 

@@ -3,7 +3,7 @@
 #include <google/protobuf/util/message_differencer.h>
 #include <gtest/gtest.h>
 
-#include "core/flat/flat_convert.h"
+#include "tests/support/flat_request.h"
 #include "core/flat/flat_decode.h"
 #include "core/flat/flat_encode.h"
 #include "tests/core/flat/test_requests.h"

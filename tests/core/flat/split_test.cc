@@ -5,7 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "core/model/batch.h"
-#include "core/flat/flat_convert.h"
+#include "tests/support/flat_request.h"
 #include "core/flat/flat_merge.h"
 #include "core/flat/flat_split.h"
 #include "tests/support/request_merger.h"

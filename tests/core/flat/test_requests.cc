@@ -2,8 +2,8 @@
 
 #include <random>
 
-#include "core/model/dictionary_builder.h"
-#include "core/formats/pprof/pprof_to_otlp.h"
+#include "tests/support/dictionary_builder.h"
+#include "tests/support/pprof_request.h"
 #include "tests/support/temp_dir.h"
 
 namespace proflow::flat::testing {

@@ -4,6 +4,7 @@
 
 #include "core/graph/fanout_consumer.h"
 #include "tests/support/profile_builder.h"
+#include "tests/support/flat_request.h"
 
 namespace proflow {
 namespace {
@@ -23,7 +24,7 @@ class Recorder final : public ProfilesConsumer {
   Status answer_;
 };
 
-Batch someBatch() { return Batch(testing::makeRequest("svc", {testing::makeProfile(2)})); }
+Batch someBatch() { return ::proflow::testing::batchOf(testing::makeRequest("svc", {testing::makeProfile(2)})); }
 
 TEST(FanoutConsumer, ReadersShareMutatorsGetCopies) {
   auto r1 = std::make_shared<Recorder>(false), r2 = std::make_shared<Recorder>(false);
@@ -31,9 +32,9 @@ TEST(FanoutConsumer, ReadersShareMutatorsGetCopies) {
   auto fan = graph::makeFanout({r1, m1, r2});
   Batch b = someBatch();
   ASSERT_TRUE(fan->consume(b).isOk());
-  EXPECT_TRUE(r1->got[0].sharesRequestWith(b));
-  EXPECT_TRUE(r2->got[0].sharesRequestWith(b));
-  EXPECT_FALSE(m1->got[0].sharesRequestWith(b));
+  EXPECT_TRUE(r1->got[0].sharesStateWith(b));
+  EXPECT_TRUE(r2->got[0].sharesStateWith(b));
+  EXPECT_FALSE(m1->got[0].sharesStateWith(b));
 }
 
 TEST(FanoutConsumer, LastMutatorTakesTheOriginalWhenNobodyReads) {
@@ -41,8 +42,8 @@ TEST(FanoutConsumer, LastMutatorTakesTheOriginalWhenNobodyReads) {
   auto fan = graph::makeFanout({m1, m2});
   Batch b = someBatch();
   ASSERT_TRUE(fan->consume(b).isOk());
-  EXPECT_FALSE(m1->got[0].sharesRequestWith(b));
-  EXPECT_TRUE(m2->got[0].sharesRequestWith(b));
+  EXPECT_FALSE(m1->got[0].sharesStateWith(b));
+  EXPECT_TRUE(m2->got[0].sharesStateWith(b));
 }
 
 // Edits its batch, then keeps it (as a queue would).
@@ -61,7 +62,7 @@ class Editor final : public ProfilesConsumer {
 class Reader final : public ProfilesConsumer {
  public:
   Status consume(Batch b) override {
-    seen_then.push_back(b.request().SerializeAsString());
+    seen_then.push_back(::proflow::testing::requestOf(b).SerializeAsString());
     got.push_back(b);
     return {};
   }
@@ -70,7 +71,7 @@ class Reader final : public ProfilesConsumer {
 };
 
 TEST(FanoutConsumer, AMutatingConsumerNeverChangesWhatAnotherOneSees) {
-  const std::string original = someBatch().request().SerializeAsString();
+  const std::string original = ::proflow::testing::requestOf(someBatch()).SerializeAsString();
   auto before = std::make_shared<Reader>(), after = std::make_shared<Reader>();
   auto e1 = std::make_shared<Editor>(), e2 = std::make_shared<Editor>();
   auto fan = graph::makeFanout({before, e1, after, e2});
@@ -80,11 +81,11 @@ TEST(FanoutConsumer, AMutatingConsumerNeverChangesWhatAnotherOneSees) {
   EXPECT_TRUE(e2->got[0].empty());
   for (const auto* r : {before.get(), after.get()}) {
     EXPECT_EQ(r->seen_then[0], original);
-    EXPECT_EQ(r->got[0].request().SerializeAsString(), original);  // still, after the editors ran
+    EXPECT_EQ(::proflow::testing::requestOf(r->got[0]).SerializeAsString(), original);  // still, after the editors ran
     EXPECT_EQ(r->got[0].counts().samples, 2u);
     EXPECT_EQ(r->got[0].data().resources.size(), 1u);
   }
-  EXPECT_EQ(b.request().SerializeAsString(), original);
+  EXPECT_EQ(::proflow::testing::requestOf(b).SerializeAsString(), original);
 }
 
 TEST(FanoutConsumer, SingleConsumerIsNotWrapped) {

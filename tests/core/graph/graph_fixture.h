@@ -13,6 +13,7 @@
 #include "tests/support/fake_components.h"
 #include "tests/support/profile_builder.h"
 #include "tests/support/stand_ins.h"
+#include "tests/support/flat_request.h"
 
 namespace proflow::testing {
 
@@ -46,7 +47,7 @@ class GraphFixture : public ::testing::Test {
 
   // One batch (a profile of 2 samples) into the fake receiver `receiver`.
   static Status push(const std::string& receiver) {
-    return FakeReceiver::find(receiver)->push(Batch(makeRequest("svc", {makeProfile(2)})));
+    return FakeReceiver::find(receiver)->push(::proflow::testing::batchOf(makeRequest("svc", {makeProfile(2)})));
   }
 
   static size_t count(const std::vector<std::string>& j, const std::string& e) {

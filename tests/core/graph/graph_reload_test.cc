@@ -10,6 +10,7 @@
 #include "tests/core/graph/graph_fixture.h"
 #include "tests/support/profile_builder.h"
 #include "tests/support/temp_dir.h"
+#include "tests/support/flat_request.h"
 
 namespace proflow {
 namespace {
@@ -83,7 +84,8 @@ TEST_F(GraphReloadTest, KeepsUnchangedComponentsAndMovesTheirTraffic) {
   ASSERT_TRUE(push("fake").isOk());
   ASSERT_EQ(out->received().size(), 2u);
   EXPECT_EQ(FakeExporter::find("fake/added")->received().size(), 1u);
-  const auto& dict = out->received().back().request().dictionary();
+  const otlp::Request received = ::proflow::testing::requestOf(out->received().back());
+  const auto& dict = received.dictionary();
   EXPECT_NE(std::find(dict.string_table().begin(), dict.string_table().end(), "touched_by"), dict.string_table().end());
   // Counters of kept and rebuilt nodes continue (the same series).
   EXPECT_EQ(metrics_.value("proflow_receiver_accepted_batches_total", {{"receiver", "fake"}}), 2);

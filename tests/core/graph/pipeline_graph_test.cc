@@ -6,6 +6,7 @@
 #include "core/service/service.h"
 #include "tests/core/graph/graph_fixture.h"
 #include "tests/support/profile_builder.h"
+#include "tests/support/flat_request.h"
 
 namespace proflow {
 namespace {
@@ -66,8 +67,8 @@ TEST_F(PipelineGraphTest, DataFlowsThroughEveryPipelineOfAReceiver) {
   ASSERT_TRUE(g->start(host_).isOk());
   testing::ProfileSpec p;
   p.samples = {{{"f", "main"}, 3}};
-  ASSERT_TRUE(FakeReceiver::find("fake")->push(Batch(testing::makeRequest("svc", {p}))).isOk());
-  ASSERT_TRUE(FakeReceiver::find("fake/solo")->push(Batch(testing::makeRequest("svc", {p}))).isOk());
+  ASSERT_TRUE(FakeReceiver::find("fake")->push(::proflow::testing::batchOf(testing::makeRequest("svc", {p}))).isOk());
+  ASSERT_TRUE(FakeReceiver::find("fake/solo")->push(::proflow::testing::batchOf(testing::makeRequest("svc", {p}))).isOk());
   // fake feeds a and b (shared gets 2), solo feeds b only (shared +1, only_b +1).
   EXPECT_EQ(FakeExporter::find("fake/shared")->received().size(), 3u);
   EXPECT_EQ(FakeExporter::find("fake/only_b")->received().size(), 2u);
@@ -88,7 +89,7 @@ exporters: { fake/full: { status: exhausted } }
 service: { pipelines: { profiles: { receivers: [fake], exporters: [fake/full] } } }
 )");
   ASSERT_TRUE(g->start(host_).isOk());
-  Status s = FakeReceiver::find("fake")->push(Batch(testing::makeRequest("svc", {testing::makeProfile(4)})));
+  Status s = FakeReceiver::find("fake")->push(::proflow::testing::batchOf(testing::makeRequest("svc", {testing::makeProfile(4)})));
   EXPECT_EQ(s.code(), StatusCode::kResourceExhausted);
   EXPECT_EQ(metrics_.value("proflow_receiver_refused_batches_total", {{"receiver", "fake"}}), 1);
   EXPECT_EQ(metrics_.value("proflow_receiver_refused_samples_total", {{"receiver", "fake"}}), 4);

@@ -10,6 +10,7 @@
 
 #include "core/graph/switch_consumer.h"
 #include "tests/support/profile_builder.h"
+#include "tests/support/flat_request.h"
 
 namespace proflow {
 namespace {
@@ -42,7 +43,7 @@ class Target final : public ProfilesConsumer {
   bool gated_;
 };
 
-Batch someBatch() { return Batch(testing::makeRequest("svc", {testing::makeProfile(2)})); }
+Batch someBatch() { return ::proflow::testing::batchOf(testing::makeRequest("svc", {testing::makeProfile(2)})); }
 
 void waitUntil(const std::function<bool()>& cond) {
   for (int i = 0; i < 500 && !cond(); ++i) std::this_thread::sleep_for(10ms);

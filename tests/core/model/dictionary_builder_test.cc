@@ -3,7 +3,7 @@
 #include <string>
 #include <vector>
 
-#include "core/model/dictionary_builder.h"
+#include "tests/support/dictionary_builder.h"
 
 namespace proflow {
 namespace {

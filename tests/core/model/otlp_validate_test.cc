@@ -1,6 +1,6 @@
 #include <gtest/gtest.h>
 
-#include "core/model/otlp_validate.h"
+#include "tests/support/flat_request.h"
 #include "tests/support/profile_builder.h"
 
 namespace proflow {

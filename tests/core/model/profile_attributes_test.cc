@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "core/flat/flat_attributes.h"
-#include "core/flat/flat_convert.h"
+#include "tests/support/flat_request.h"
 #include "tests/support/profile_builder.h"
 
 namespace proflow {

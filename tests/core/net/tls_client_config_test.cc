@@ -20,6 +20,7 @@
 #include "tests/support/temp_dir.h"
 #include "tests/support/tls_test_server.h"
 #include "tests/support/stand_ins.h"
+#include "tests/support/flat_request.h"
 
 namespace proflow::net {
 namespace {
@@ -85,7 +86,7 @@ class HttpExporterTlsTest : public ::testing::TestWithParam<ExporterCase> {
     if (Status st = exporter->start(host_); !st.isOk()) return st;
     proflow::testing::ProfileSpec p;
     p.samples = {{{"work", "main"}, 7}};
-    Status st = exporter->consume(Batch(proflow::testing::makeRequest("tls-app", {p})));
+    Status st = exporter->consume(::proflow::testing::batchOf(proflow::testing::makeRequest("tls-app", {p})));
     exporter->shutdown(std::chrono::steady_clock::now());
     return st;
   }

@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "core/flat/flat_convert.h"
+#include "tests/support/flat_request.h"
 #include "tests/support/profile_builder.h"
 
 namespace proflow::status::testing {

@@ -14,6 +14,7 @@
 #include "tests/support/daemon.h"
 #include "tests/support/profile_builder.h"
 #include "opentelemetry/proto/collector/profiles/v1development/profiles_service.grpc.pb.h"
+#include "tests/support/flat_request.h"
 
 #include <grpcpp/grpcpp.h>
 
@@ -121,7 +122,7 @@ otlp::Request goService() {
 
 TEST(DatadogUpload, GoProfilesBecomeNamedAttachmentsOfOneUploadWithTags) {
   std::vector<exporters::datadog::Upload> uploads;
-  ASSERT_TRUE(exporters::datadog::buildUploads(Batch(goService()).data(), {{"team", "payments"}}, &uploads).isOk());
+  ASSERT_TRUE(exporters::datadog::buildUploads(::proflow::testing::batchOf(goService()).data(), {{"team", "payments"}}, &uploads).isOk());
   ASSERT_EQ(uploads.size(), 1u);
   std::vector<std::string> names;
   for (const auto& a : uploads[0].attachments) names.push_back(a.name);
@@ -137,7 +138,7 @@ TEST(DatadogUpload, GoProfilesBecomeNamedAttachmentsOfOneUploadWithTags) {
 TEST(DatadogUpload, TwoProfilesWithOneAttachmentNameGoInTwoUploads) {
   otlp::Request r = testing::makeRequest("batchjob", {testing::makeProfile(3, 1), testing::makeProfile(4, 2)});
   std::vector<exporters::datadog::Upload> uploads;
-  ASSERT_TRUE(exporters::datadog::buildUploads(Batch(otlp::Request(r)).data(), {}, &uploads).isOk());
+  ASSERT_TRUE(exporters::datadog::buildUploads(::proflow::testing::batchOf(otlp::Request(r)).data(), {}, &uploads).isOk());
   ASSERT_EQ(uploads.size(), 2u);  // a native (unknown runtime) service: both are profile.pprof
   for (const auto& u : uploads) {
     ASSERT_EQ(u.attachments.size(), 1u);

@@ -6,7 +6,7 @@
 #include <sstream>
 
 #include "core/config/config_loader.h"
-#include "core/model/dictionary_builder.h"
+#include "tests/support/dictionary_builder.h"
 #include "tests/support/request_merger.h"
 #include "core/telemetry/metrics.h"
 #include "exporters/debug/debug_exporter.h"
@@ -14,6 +14,7 @@
 #include "tests/support/component_config.h"
 #include "tests/support/profile_builder.h"
 #include "tests/support/stand_ins.h"
+#include "tests/support/flat_request.h"
 
 namespace proflow::exporters::debug {
 namespace {
@@ -71,8 +72,8 @@ otlp::Request twoServices() {
 
 TEST(DebugExporter, BasicLogsOneLinePerBatch) {
   Captured c("basic");
-  ASSERT_TRUE(c.exporter->consume(Batch(twoServices())).isOk());
-  ASSERT_TRUE(c.exporter->consume(Batch(makeRequest("x", {makeProfile(7)}))).isOk());
+  ASSERT_TRUE(c.exporter->consume(::proflow::testing::batchOf(twoServices())).isOk());
+  ASSERT_TRUE(c.exporter->consume(::proflow::testing::batchOf(makeRequest("x", {makeProfile(7)}))).isOk());
   EXPECT_THAT(c.lines(), ::testing::ElementsAre("ProfilesBatch resources=2 profiles=2 samples=6",
                                                 "ProfilesBatch resources=1 profiles=1 samples=7"));
   EXPECT_EQ(c.registry.value("proflow_exporter_sent_batches_total", {{"exporter", "debug"}}), 2);
@@ -81,7 +82,7 @@ TEST(DebugExporter, BasicLogsOneLinePerBatch) {
 
 TEST(DebugExporter, NormalAddsOneLinePerProfile) {
   Captured c("normal");
-  ASSERT_TRUE(c.exporter->consume(Batch(twoServices())).isOk());
+  ASSERT_TRUE(c.exporter->consume(::proflow::testing::batchOf(twoServices())).isOk());
   auto lines = c.lines();
   ASSERT_EQ(lines.size(), 3u) << c.out.str();
   // makeProfile(3, 0): values 100, 101, 102 at 1.7e18 ns = 2023-11-14T22:13:20Z.
@@ -94,7 +95,7 @@ TEST(DebugExporter, NormalAddsOneLinePerProfile) {
 
 TEST(DebugExporter, DetailedListsTheHeaviestStacksWithFunctionNames) {
   Captured c("detailed", 1);
-  ASSERT_TRUE(c.exporter->consume(Batch(twoServices())).isOk());
+  ASSERT_TRUE(c.exporter->consume(::proflow::testing::batchOf(twoServices())).isOk());
   auto lines = c.lines();
   ASSERT_EQ(lines.size(), 5u) << c.out.str();
   // malloc<-load appears twice (700 + 100): same stack, aggregated, and it is the heaviest.
@@ -127,7 +128,7 @@ TEST(DebugExporter, DetailedResolvesInlinedAndUnsymbolizedFrames) {
   s->add_timestamps_unix_nano(2);
 
   Captured c("detailed");
-  ASSERT_TRUE(c.exporter->consume(Batch(std::move(r))).isOk());
+  ASSERT_TRUE(c.exporter->consume(::proflow::testing::batchOf(std::move(r))).isOk());
   const std::string out = c.out.str();
   EXPECT_THAT(out, HasSubstr("Profile service=indexer"));
   EXPECT_THAT(out, HasSubstr("samples=1 total=2"));

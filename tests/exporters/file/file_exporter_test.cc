@@ -15,6 +15,7 @@
 #include "tests/support/otlp_files.h"
 #include "tests/support/profile_builder.h"
 #include "tests/support/temp_dir.h"
+#include "tests/support/flat_request.h"
 
 namespace proflow::exporters::file {
 namespace {
@@ -41,7 +42,7 @@ TEST(FileExporter, OtlpProtoRecordsReadBackFieldByField) {
   auto exporter = h.make(c);
   ASSERT_TRUE(exporter->start(h.host).isOk());
   auto sent = sampleRequests();
-  for (const auto& r : sent) ASSERT_TRUE(exporter->consume(Batch(otlp::Request(r))).isOk());
+  for (const auto& r : sent) ASSERT_TRUE(exporter->consume(::proflow::testing::batchOf(otlp::Request(r))).isOk());
   exporter->shutdown(Deadline::clock::now());
 
   const std::string data = readFile(c.path);
@@ -84,7 +85,7 @@ TEST(FileExporter, AppendsToAnExistingFileAcrossRestarts) {
   for (int round = 0; round < 2; ++round) {
     auto e = h.make(c);
     ASSERT_TRUE(e->start(h.host).isOk());
-    ASSERT_TRUE(e->consume(Batch(makeRequest("svc" + std::to_string(round), {makeProfile(1)}))).isOk());
+    ASSERT_TRUE(e->consume(::proflow::testing::batchOf(makeRequest("svc" + std::to_string(round), {makeProfile(1)}))).isOk());
     e->shutdown(Deadline::clock::now());
   }
   const std::vector<otlp::Request> got = testing::readOtlpProtoFile(c.path);
@@ -107,7 +108,7 @@ TEST(FileExporter, StartFailsClearlyWhenThePathCannotBeCreated) {
   EXPECT_THAT(s.message(), HasSubstr(blocker));
   EXPECT_THAT(s.message(), HasSubstr("cannot create directory"));
   // Not started: consume refuses instead of pretending to write.
-  EXPECT_FALSE(e->consume(Batch(makeRequest("a", {makeProfile(1)}))).isOk());
+  EXPECT_FALSE(e->consume(::proflow::testing::batchOf(makeRequest("a", {makeProfile(1)}))).isOk());
 }
 
 TEST(FileExporter, StartFailsWhenThePathIsADirectory) {
@@ -130,7 +131,7 @@ TEST(FileExporter, DiskFullIsARetryableFailure) {
   c.format = "otlp_proto";
   auto e = h.make(c);
   ASSERT_TRUE(e->start(h.host).isOk());
-  Status s = e->consume(Batch(makeRequest("a", {makeProfile(2)})));
+  Status s = e->consume(::proflow::testing::batchOf(makeRequest("a", {makeProfile(2)})));
   EXPECT_EQ(s.code(), StatusCode::kUnavailable) << s.toString();
   EXPECT_TRUE(s.retryable());
   EXPECT_THAT(s.message(), HasSubstr("disk full"));
@@ -150,7 +151,7 @@ TEST(FileExporter, ConsumeAfterShutdownIsRefused) {
   ASSERT_TRUE(e->start(h.host).isOk());
   e->shutdown(Deadline::clock::now());
   e->shutdown(Deadline::clock::now());  // idempotent
-  Status s = e->consume(Batch(makeRequest("a", {makeProfile(1)})));
+  Status s = e->consume(::proflow::testing::batchOf(makeRequest("a", {makeProfile(1)})));
   EXPECT_EQ(s.code(), StatusCode::kUnavailable);
   EXPECT_EQ(readFile(c.path), "");
 }
@@ -167,7 +168,7 @@ TEST(FileExporter, ConcurrentWritersNeverInterleaveRecords) {
   for (int t = 0; t < 4; ++t)
     threads.emplace_back([&, t] {
       for (int i = 0; i < 25; ++i)
-        ASSERT_TRUE(e->consume(Batch(makeRequest("t" + std::to_string(t), {makeProfile(20, i)}))).isOk());
+        ASSERT_TRUE(e->consume(::proflow::testing::batchOf(makeRequest("t" + std::to_string(t), {makeProfile(20, i)}))).isOk());
     });
   for (auto& t : threads) t.join();
   e->shutdown(Deadline::clock::now());

@@ -4,11 +4,12 @@
 
 #include <sstream>
 
-#include "core/model/dictionary_builder.h"
+#include "tests/support/dictionary_builder.h"
 #include "tests/support/otlp_json_protobuf.h"
 #include "tests/exporters/file/test_util.h"
 #include "tests/support/profile_builder.h"
 #include "tests/support/temp_dir.h"
+#include "tests/support/flat_request.h"
 
 namespace proflow::exporters::file {
 namespace {
@@ -42,7 +43,7 @@ TEST(FileExporterJson, OneProfilesDataPerLineReadBackFieldByField) {
   ASSERT_NE(makeEncoder("otlp_json"), nullptr) << "otlp_json encoder missing from this build";
   ASSERT_TRUE(e->start(h.host).isOk());
   std::vector<otlp::Request> sent = {withLinkAndIds(), makeRequest("plain", {makeProfile(3, 1), makeProfile(1, 2)})};
-  for (const auto& r : sent) ASSERT_TRUE(e->consume(Batch(otlp::Request(r))).isOk());
+  for (const auto& r : sent) ASSERT_TRUE(e->consume(::proflow::testing::batchOf(otlp::Request(r))).isOk());
   e->shutdown(Deadline::clock::now());
 
   const std::string text = readFile(c.path);

@@ -11,12 +11,13 @@
 
 #include "core/config/config_loader.h"
 #include "core/formats/pprof/pprof_codec.h"
-#include "core/formats/pprof/pprof_to_otlp.h"
+#include "tests/support/pprof_request.h"
 #include "exporters/file/factory.h"
 #include "tests/exporters/file/test_util.h"
 #include "tests/support/component_config.h"
 #include "tests/support/profile_builder.h"
 #include "tests/support/temp_dir.h"
+#include "tests/support/flat_request.h"
 
 namespace proflow::exporters::file {
 namespace {
@@ -142,8 +143,8 @@ TEST(PprofFormat, OneFilePerSourcePprofReadsBackUnchanged) {
   addPprof(sources.at("checkout"), "checkout", &first);
   addPprof(sources.at("payments"), "payments", &first);
   addPprof(sources.at("search"), "search", &second);
-  ASSERT_TRUE(exporter->consume(Batch(otlp::Request(first))).isOk());
-  ASSERT_TRUE(exporter->consume(Batch(otlp::Request(second))).isOk());
+  ASSERT_TRUE(exporter->consume(::proflow::testing::batchOf(otlp::Request(first))).isOk());
+  ASSERT_TRUE(exporter->consume(::proflow::testing::batchOf(otlp::Request(second))).isOk());
   exporter->shutdown(Deadline::clock::now());
 
   const auto files = outputFiles(c.path);
@@ -190,7 +191,7 @@ TEST(PprofFormat, NamesFilesUnknownWithoutServiceNameAndNeverOverwrites) {
   for (int run = 0; run < 2; ++run) {
     auto exporter = h.make(c);
     ASSERT_TRUE(exporter->start(h.host).isOk());
-    ASSERT_TRUE(exporter->consume(Batch(otlp::Request(r))).isOk());
+    ASSERT_TRUE(exporter->consume(::proflow::testing::batchOf(otlp::Request(r))).isOk());
     exporter->shutdown(Deadline::clock::now());
   }
   const auto files = outputFiles(c.path);
@@ -215,7 +216,7 @@ TEST(PprofFormat, NamesFilesAfterAReferenceBasedServiceName) {
   proflow::testing::referenceResourceAttributes(&r);  // service.name as key_strindex/string_value_strindex
   auto exporter = h.make(c);
   ASSERT_TRUE(exporter->start(h.host).isOk());
-  ASSERT_TRUE(exporter->consume(Batch(otlp::Request(r))).isOk());
+  ASSERT_TRUE(exporter->consume(::proflow::testing::batchOf(otlp::Request(r))).isOk());
   exporter->shutdown(Deadline::clock::now());
   const auto files = outputFiles(c.path);
   ASSERT_EQ(files.size(), 1u) << ::testing::PrintToString(files);

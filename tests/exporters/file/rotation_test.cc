@@ -8,6 +8,7 @@
 #include "tests/support/otlp_files.h"
 #include "tests/support/profile_builder.h"
 #include "tests/support/temp_dir.h"
+#include "tests/support/flat_request.h"
 
 namespace proflow::exporters::file {
 namespace {
@@ -47,7 +48,7 @@ TEST(FileRotation, KeepsEveryRecordInOrderAcrossRotatedFiles) {
   c.rotation = RotationConfig{1, 0};  // 1 MiB, keep all backups
   auto e = h.make(c);
   ASSERT_TRUE(e->start(h.host).isOk());
-  for (int i = 0; i < 10; ++i) ASSERT_TRUE(e->consume(Batch(bigRequest(i))).isOk());
+  for (int i = 0; i < 10; ++i) ASSERT_TRUE(e->consume(::proflow::testing::batchOf(bigRequest(i))).isOk());
   e->shutdown(Deadline::clock::now());
 
   RotatingFile probe(c.path, {});
@@ -75,7 +76,7 @@ TEST(FileRotation, PrunesOldestBackupsBeyondMaxBackups) {
   c.rotation = RotationConfig{1, 2};
   auto e = h.make(c);
   ASSERT_TRUE(e->start(h.host).isOk());
-  for (int i = 0; i < 15; ++i) ASSERT_TRUE(e->consume(Batch(bigRequest(i))).isOk());
+  for (int i = 0; i < 15; ++i) ASSERT_TRUE(e->consume(::proflow::testing::batchOf(bigRequest(i))).isOk());
   e->shutdown(Deadline::clock::now());
 
   RotatingFile probe(c.path, {});

@@ -19,6 +19,7 @@
 #include "tests/support/profile_builder.h"
 #include "tests/support/temp_dir.h"
 #include "tests/support/stand_ins.h"
+#include "tests/support/flat_request.h"
 
 
 namespace proflow {
@@ -116,7 +117,7 @@ TEST(LoadBalancingExporter, BackendsJoiningAndLeavingMoveOnlyTheirKeysAndLoseNot
   ASSERT_TRUE(lb.start(host).isOk());
   auto send = [&](int round) {
     for (int i = 0; i < kServices; ++i) {
-      Status s = lb.consume(Batch(testing::makeRequest("svc-" + std::to_string(i), {testing::makeProfile(1, round)})));
+      Status s = lb.consume(::proflow::testing::batchOf(testing::makeRequest("svc-" + std::to_string(i), {testing::makeProfile(1, round)})));
       ASSERT_TRUE(s.isOk()) << s.toString();
     }
   };

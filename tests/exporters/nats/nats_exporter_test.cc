@@ -11,6 +11,7 @@
 #include "tests/brokers/nats_server.h"
 #include "tests/support/component_config.h"
 #include "tests/support/daemon.h"
+#include "tests/support/flat_request.h"
 
 namespace proflow {
 namespace {
@@ -63,7 +64,7 @@ username: only-user
 TEST(NatsExporterEncode, OneMessagePerTenantAndServiceWithHeaders) {
   NatsExporterConfig c;
   std::vector<exporters::nats::NatsMessage> messages;
-  ASSERT_TRUE(exporters::nats::encodeMessages(c, Batch(twoTenants()).data(), &messages).isOk());
+  ASSERT_TRUE(exporters::nats::encodeMessages(c, ::proflow::testing::batchOf(twoTenants()).data(), &messages).isOk());
   ASSERT_EQ(messages.size(), 2u);
   for (size_t i = 0; i < 2; ++i) {
     std::map<std::string, std::string> h(messages[i].headers.begin(), messages[i].headers.end());
@@ -77,7 +78,7 @@ TEST(NatsExporterEncode, OneMessagePerTenantAndServiceWithHeaders) {
   }
   c.max_message_bytes = config::ByteSize(16);
   messages.clear();
-  EXPECT_EQ(exporters::nats::encodeMessages(c, Batch(twoTenants()).data(), &messages).code(), StatusCode::kPayloadTooLarge);
+  EXPECT_EQ(exporters::nats::encodeMessages(c, ::proflow::testing::batchOf(twoTenants()).data(), &messages).code(), StatusCode::kPayloadTooLarge);
 }
 
 TEST(NatsExporter, PublishesAcknowledgedMessagesIntoTheStream) {

@@ -10,6 +10,7 @@
 #include "tests/support/otlp_files.h"
 #include "tests/support/profile_builder.h"
 #include "tests/support/temp_dir.h"
+#include "tests/support/flat_request.h"
 
 namespace proflow {
 namespace {
@@ -30,7 +31,7 @@ TEST(OtlpHttpEncode, ProducesTheDeclaredEncodingAndCompression) {
       cfg.encoding = enc;
       cfg.compression = comp;
       exporters::otlphttp::EncodedRequest out;
-      ASSERT_TRUE(exporters::otlphttp::encodeRequest(cfg, Batch(sample()), &out).isOk());
+      ASSERT_TRUE(exporters::otlphttp::encodeRequest(cfg, ::proflow::testing::batchOf(sample()), &out).isOk());
       std::string raw;
       auto codec = *compression::codecFromName(comp);
       ASSERT_TRUE(compression::decompress(codec, out.body, raw, {}).isOk());
@@ -42,7 +43,7 @@ TEST(OtlpHttpEncode, ProducesTheDeclaredEncodingAndCompression) {
     }
   cfg.max_request_size = config::ByteSize(10);
   exporters::otlphttp::EncodedRequest out;
-  EXPECT_EQ(exporters::otlphttp::encodeRequest(cfg, Batch(sample()), &out).code(), StatusCode::kPayloadTooLarge);
+  EXPECT_EQ(exporters::otlphttp::encodeRequest(cfg, ::proflow::testing::batchOf(sample()), &out).code(), StatusCode::kPayloadTooLarge);
 }
 
 class OtlpHttpChainTest : public ::testing::TestWithParam<std::pair<const char*, const char*>> {};

@@ -15,6 +15,7 @@
 #include "tests/support/daemon.h"
 #include "tests/support/profile_builder.h"
 #include "tests/support/temp_dir.h"
+#include "tests/support/flat_request.h"
 
 namespace proflow {
 namespace {
@@ -174,7 +175,7 @@ TEST(ParcaWriteRaw, ProfilesWithTheSameLabelsShareASeriesAndOddAttributesAreSani
   odd->set_key("9lives.count");
   odd->mutable_value()->set_int_value(9);
   store::WriteRawRequest out;
-  ASSERT_TRUE(exporters::parca::buildWriteRaw(Batch(otlp::Request(r)).data(), {{"service_name", "renamed"}}, &out).isOk());
+  ASSERT_TRUE(exporters::parca::buildWriteRaw(::proflow::testing::batchOf(otlp::Request(r)).data(), {{"service_name", "renamed"}}, &out).isOk());
   std::map<std::string, int> samples_by_name;
   for (const auto& s : out.series()) {
     auto labels = labelsOf(s);

@@ -17,6 +17,7 @@
 #include "pyroscope/push/v1/push.pb.h"
 #include "tests/exporters/pyroscope/test_profiles.h"
 #include "tests/support/stand_ins.h"
+#include "tests/support/flat_request.h"
 
 namespace proflow::exporters::pyroscope {
 namespace {
@@ -98,7 +99,7 @@ class ExporterTest : public ::testing::Test {
   }
 
   static Batch cpuBatch() {
-    return Batch(testing::toOtlp(testing::cpuPprof(), {{"service.name", "shop"}, {"host.name", "h1"}}));
+    return ::proflow::testing::batchOf(testing::toOtlp(testing::cpuPprof(), {{"service.name", "shop"}, {"host.name", "h1"}}));
   }
 
   static std::map<std::string, std::string> labelsOf(const push::v1::RawProfileSeries& s) {
@@ -160,7 +161,7 @@ TEST_F(ExporterTest, IngestApiPostsOnePprofPerProfileWithBearerToken) {
   otlp::Request two;
   testing::appendOtlp(&two, testing::cpuPprof(), {{"service.name", "shop"}, {"env", "prod"}});
   testing::appendOtlp(&two, testing::heapPprof(), {{"service.name", "shop"}, {"env", "prod"}});
-  ASSERT_TRUE(e->consume(Batch(std::move(two))).isOk());
+  ASSERT_TRUE(e->consume(::proflow::testing::batchOf(std::move(two))).isOk());
   auto got = server_.received();
   ASSERT_EQ(got.size(), 2u);
   for (const auto& r : got) {

@@ -3,7 +3,7 @@
 
 #include <regex>
 
-#include "core/flat/flat_convert.h"
+#include "tests/support/flat_request.h"
 #include "core/formats/pprof/pprof_codec.h"
 #include "exporters/pyroscope/series.h"
 #include "tests/exporters/pyroscope/test_profiles.h"

@@ -7,9 +7,9 @@
 #include <utility>
 #include <vector>
 
-#include "core/model/dictionary_builder.h"
+#include "tests/support/dictionary_builder.h"
 #include "core/formats/pprof/pprof_codec.h"
-#include "core/formats/pprof/pprof_to_otlp.h"
+#include "tests/support/pprof_request.h"
 
 namespace proflow::exporters::pyroscope::testing {
 

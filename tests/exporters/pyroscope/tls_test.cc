@@ -15,6 +15,7 @@
 #include "tests/support/temp_dir.h"
 #include "tests/support/tls_test_server.h"
 #include "tests/support/stand_ins.h"
+#include "tests/support/flat_request.h"
 
 namespace proflow::exporters::pyroscope {
 namespace {
@@ -51,7 +52,7 @@ class PyroscopeTlsTest : public ::testing::Test {
                      &runtime_};
     auto e = dynamic_cast<ExporterFactory*>(factory.get())->create(s, typed);
     EXPECT_TRUE(e->start(host_).isOk());
-    Status st = e->consume(Batch(testing::toOtlp(testing::cpuPprof(), {{"service.name", "tls-app"}})));
+    Status st = e->consume(::proflow::testing::batchOf(testing::toOtlp(testing::cpuPprof(), {{"service.name", "tls-app"}})));
     e->shutdown(std::chrono::steady_clock::now());
     return st;
   }

@@ -8,11 +8,12 @@
 #include <sstream>
 #include <thread>
 
-#include "core/model/dictionary_builder.h"
+#include "tests/support/dictionary_builder.h"
 #include "extensions/symbolstore/symbol_store_extension.h"
 #include "tests/extensions/symbolstore/test_binaries.h"
 #include "tests/support/fake_components.h"
 #include "tests/support/temp_dir.h"
+#include "tests/support/flat_request.h"
 
 namespace proflow::symbolstore_testing {
 namespace {
@@ -54,11 +55,11 @@ std::string symbolizeThrough(const std::string& name, otlp::Request req) {
   auto* receiver = testing::FakeReceiver::find("fake/" + name);
   auto* exporter = testing::FakeExporter::find("fake/" + name);
   if (receiver == nullptr || exporter == nullptr) return "no fake receiver/exporter " + name;
-  Status s = receiver->push(Batch(std::move(req)));
+  Status s = receiver->push(::proflow::testing::batchOf(std::move(req)));
   if (!s.isOk()) return s.toString();
   for (int i = 0; i < 200 && exporter->received().empty(); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(50));
   auto got = exporter->received();
-  return got.empty() ? "nothing exported" : linesOf(got.back().request());
+  return got.empty() ? "nothing exported" : linesOf(::proflow::testing::requestOf(got.back()));
 }
 
 class ResolveTest : public ::testing::Test {

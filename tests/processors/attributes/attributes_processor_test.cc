@@ -7,8 +7,8 @@
 #include <set>
 
 #include "core/config/config_loader.h"
-#include "core/model/dictionary_builder.h"
-#include "core/flat/flat_convert.h"
+#include "tests/support/dictionary_builder.h"
+#include "tests/support/flat_request.h"
 #include "processors/attributes/factory.h"
 #include "tests/support/component_config.h"
 #include "tests/support/profile_builder.h"

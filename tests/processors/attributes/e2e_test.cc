@@ -2,7 +2,7 @@
 #include <gmock/gmock.h>
 #include <grpcpp/grpcpp.h>
 
-#include "core/model/dictionary_builder.h"
+#include "tests/support/dictionary_builder.h"
 #include "opentelemetry/proto/collector/profiles/v1development/profiles_service.grpc.pb.h"
 #include "tests/receivers/otlp/service_harness.h"
 #include "tests/support/daemon.h"

@@ -20,6 +20,7 @@
 #include "tests/processors/batch/scripted_sink.h"
 #include "tests/support/component_config.h"
 #include "tests/support/profile_builder.h"
+#include "tests/support/flat_request.h"
 
 namespace proflow::processors::batch {
 namespace {
@@ -52,7 +53,7 @@ struct Harness {
     return metric(name) >= v;
   }
   Status push(const std::string& service, std::vector<ProfileSpec> profiles) {
-    return processor->consume(Batch(makeRequest(service, profiles)));
+    return processor->consume(::proflow::testing::batchOf(makeRequest(service, profiles)));
   }
 };
 
@@ -104,7 +105,7 @@ TEST(BatchProcessor, MergesRealRequestsAsRequestMergerDid) {
   std::string diff;
   google::protobuf::util::MessageDifferencer d;
   d.ReportDifferencesToString(&diff);
-  EXPECT_TRUE(d.Compare(want, h.sink->delivered().at(0).request())) << diff.substr(0, 4000);
+  EXPECT_TRUE(d.Compare(want, ::proflow::testing::requestOf(h.sink->delivered().at(0)))) << diff.substr(0, 4000);
   h.processor->shutdown(Deadline::clock::now() + 30s);
 }
 
@@ -127,9 +128,9 @@ TEST(BatchProcessor, MergedRequestHasOneConsistentDictionary) {
   std::vector<otlp::Request> inputs = {makeRequest("checkout", {makeProfile(4, 0)}),
                                        makeRequest("payments", {makeProfile(4, 1), makeProfile(2, 2)}),
                                        makeRequest("checkout", {makeProfile(3, 3)})};
-  for (const auto& r : inputs) ASSERT_TRUE(h.processor->consume(Batch(otlp::Request(r))).isOk());
+  for (const auto& r : inputs) ASSERT_TRUE(h.processor->consume(::proflow::testing::batchOf(otlp::Request(r))).isOk());
   ASSERT_TRUE(h.sink->waitFor([&] { return h.sink->deliveredProfilesLocked() == 4; }));
-  const otlp::Request& merged = h.sink->delivered().at(0).request();
+  const otlp::Request& merged = ::proflow::testing::requestOf(h.sink->delivered().at(0));
 
   EXPECT_THAT(dictionaryProblems(merged), IsEmpty());
   // "main" is in every input dictionary but once in the merged one.
@@ -251,7 +252,7 @@ TEST(BatchProcessor, SplitsRequestsLargerThanSendBatchMaxSize) {
   EXPECT_EQ(got[0].counts().profiles, 3u);
   EXPECT_EQ(got[1].counts().profiles, 3u);
   EXPECT_EQ(got[2].counts().profiles, 1u);
-  for (const auto& b : got) EXPECT_THAT(dictionaryProblems(b.request()), IsEmpty());
+  for (const auto& b : got) EXPECT_THAT(dictionaryProblems(::proflow::testing::requestOf(b)), IsEmpty());
 }
 
 TEST(BatchProcessor, ConcurrentProducersLoseNothing) {
@@ -280,13 +281,14 @@ TEST(BatchProcessor, ConcurrentProducersLoseNothing) {
   std::multiset<int64_t> values;
   for (const auto& b : h.sink->delivered()) {
     EXPECT_LE(b.counts().profiles, 16u);
-    EXPECT_THAT(dictionaryProblems(b.request()), IsEmpty());
-    for (int r = 0; r < b.request().resource_profiles_size(); ++r)
-      for (const auto& sp : b.request().resource_profiles(r).scope_profiles())
+    const otlp::Request req = ::proflow::testing::requestOf(b);
+    EXPECT_THAT(dictionaryProblems(req), IsEmpty());
+    for (int r = 0; r < req.resource_profiles_size(); ++r)
+      for (const auto& sp : req.resource_profiles(r).scope_profiles())
         for (const auto& p : sp.profiles()) {
           values.insert(p.samples(0).values(0));
           // The value encodes its producer: it must sit under that producer's resource.
-          EXPECT_EQ(testing::serviceName(b.request(), r), "svc" + std::to_string(p.samples(0).values(0) / 1000));
+          EXPECT_EQ(testing::serviceName(req, r), "svc" + std::to_string(p.samples(0).values(0) / 1000));
         }
   }
   ASSERT_EQ(values.size(), static_cast<size_t>(kThreads * kPerThread));
@@ -315,10 +317,12 @@ TEST(BatchProcessor, ShardsKeepTheOrderWithinAResource) {
     }
   h.processor->shutdown(Deadline::clock::now() + 30s);
   std::map<std::string, std::vector<int64_t>> seen;
-  for (const auto& b : h.sink->delivered())
-    for (int r = 0; r < b.request().resource_profiles_size(); ++r)
-      for (const auto& sp : b.request().resource_profiles(r).scope_profiles())
-        for (const auto& p : sp.profiles()) seen[testing::serviceName(b.request(), r)].push_back(p.samples(0).values(0));
+  for (const auto& b : h.sink->delivered()) {
+    const otlp::Request req = ::proflow::testing::requestOf(b);
+    for (int r = 0; r < req.resource_profiles_size(); ++r)
+      for (const auto& sp : req.resource_profiles(r).scope_profiles())
+        for (const auto& p : sp.profiles()) seen[testing::serviceName(req, r)].push_back(p.samples(0).values(0));
+  }
   ASSERT_EQ(seen.size(), static_cast<size_t>(kServices));
   for (int svc = 0; svc < kServices; ++svc) {
     std::vector<int64_t> want;
@@ -335,14 +339,15 @@ TEST(BatchProcessor, MultiResourceBatchIsSplitAcrossShards) {
   otlp::Request merged;
   RequestMerger m(&merged);
   for (int svc = 0; svc < 10; ++svc) m.append(makeRequest("svc" + std::to_string(svc), {makeProfile(2, svc)}));
-  ASSERT_TRUE(h.processor->consume(Batch(std::move(merged))).isOk());
+  ASSERT_TRUE(h.processor->consume(::proflow::testing::batchOf(std::move(merged))).isOk());
   h.processor->shutdown(Deadline::clock::now() + 30s);
   std::set<std::string> services;
   uint64_t profiles = 0;
   for (const auto& b : h.sink->delivered()) {
-    EXPECT_THAT(dictionaryProblems(b.request()), IsEmpty());
+    const otlp::Request req = ::proflow::testing::requestOf(b);
+    EXPECT_THAT(dictionaryProblems(req), IsEmpty());
     profiles += b.counts().profiles;
-    for (int r = 0; r < b.request().resource_profiles_size(); ++r) services.insert(testing::serviceName(b.request(), r));
+    for (int r = 0; r < req.resource_profiles_size(); ++r) services.insert(testing::serviceName(req, r));
   }
   EXPECT_EQ(profiles, 10u);
   EXPECT_EQ(services.size(), 10u);

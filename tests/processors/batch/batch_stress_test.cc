@@ -15,6 +15,7 @@
 #include "processors/batch/batch_processor.h"
 #include "tests/processors/batch/scripted_sink.h"
 #include "tests/support/profile_builder.h"
+#include "tests/support/flat_request.h"
 
 namespace proflow::processors::batch {
 namespace {
@@ -87,7 +88,7 @@ void runStress(bool wait_for_flush, int refuse_one_in) {
         otlp::Request request = randomRequest(rng, next_id);
         // Refusals are backpressure (or, waiting, the downstream's answer): resend, as a client would.
         for (;;) {
-          Status st = processor.consume(Batch(otlp::Request(request)));
+          Status st = processor.consume(::proflow::testing::batchOf(otlp::Request(request)));
           if (st.isOk()) break;
           ASSERT_TRUE(st.retryable()) << st.toString();
           std::this_thread::yield();
@@ -101,8 +102,9 @@ void runStress(bool wait_for_flush, int refuse_one_in) {
   std::multiset<int64_t> got;
   for (const auto& b : sink->delivered()) {
     EXPECT_LE(b.counts().profiles, 16u);
-    EXPECT_TRUE(testing::dictionaryProblems(b.request()).empty());
-    for (const auto& rp : b.request().resource_profiles())
+    const otlp::Request req = ::proflow::testing::requestOf(b);
+    EXPECT_TRUE(testing::dictionaryProblems(req).empty());
+    for (const auto& rp : req.resource_profiles())
       for (const auto& sp : rp.scope_profiles())
         for (const auto& p : sp.profiles()) got.insert(p.samples(0).values(0));
   }

@@ -8,9 +8,10 @@
 #include <memory>
 #include <vector>
 
-#include "core/model/dictionary_builder.h"
+#include "tests/support/dictionary_builder.h"
 #include "core/telemetry/metrics.h"
 #include "processors/compress/compress_processor.h"
+#include "tests/support/flat_request.h"
 
 namespace proflow::processors::compress {
 
@@ -55,8 +56,8 @@ struct Harness {
   }
   // Runs one request through and returns what came out.
   otlp::Request run(otlp::Request req) {
-    EXPECT_TRUE(processor->consume(Batch(std::move(req))).isOk());
-    return sink->batches.back().request();
+    EXPECT_TRUE(processor->consume(::proflow::testing::batchOf(std::move(req))).isOk());
+    return ::proflow::testing::requestOf(sink->batches.back());
   }
   double metric(const std::string& name) { return registry.value(name, {{"processor", "compress"}}); }
 };

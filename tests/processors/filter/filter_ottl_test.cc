@@ -7,7 +7,7 @@
 #include <functional>
 #include <map>
 
-#include "core/flat/flat_convert.h"
+#include "tests/support/flat_request.h"
 #include "core/formats/pprof/pprof_codec.h"
 #include "core/formats/pprof/pprof_to_flat.h"
 #include "tests/core/ottl/ottl_test_util.h"
@@ -150,7 +150,7 @@ profile_conditions:
 TEST(FilterOttl, ErrorModes) {
   const std::string conditions = "profiles:\n  sample:\n    - Len(attributes[\"missing\"]) > 1\n    - values[0] == 20\n";
   Harness propagate(conditions);
-  EXPECT_EQ(propagate.processor->consume(Batch(ottl::testing::smallRequest())).code(), StatusCode::kInvalidArgument);
+  EXPECT_EQ(propagate.processor->consume(::proflow::testing::batchOf(ottl::testing::smallRequest())).code(), StatusCode::kInvalidArgument);
   EXPECT_TRUE(propagate.sink->batches.empty());
   Harness ignore("error_mode: ignore\n" + conditions);
   otlp::Request out = ignore.run(ottl::testing::smallRequest());

@@ -2,7 +2,8 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "core/model/dictionary_builder.h"
+#include "tests/support/dictionary_builder.h"
+#include "tests/support/flat_request.h"
 #include "tests/support/request_merger.h"
 #include "tests/processors/filter/filter_test_util.h"
 #include "tests/support/profile_builder.h"

@@ -13,6 +13,7 @@
 #include "processors/filter/factory.h"
 #include "processors/filter/filter_processor.h"
 #include "tests/support/component_config.h"
+#include "tests/support/flat_request.h"
 
 namespace proflow::processors::filter {
 
@@ -49,8 +50,8 @@ struct Harness {
   // Runs a request through; returns what came out (an empty request when everything was dropped).
   otlp::Request run(otlp::Request req) {
     size_t before = sink->batches.size();
-    EXPECT_TRUE(processor->consume(Batch(std::move(req))).isOk());
-    return sink->batches.size() > before ? sink->batches.back().request() : otlp::Request();
+    EXPECT_TRUE(processor->consume(::proflow::testing::batchOf(std::move(req))).isOk());
+    return sink->batches.size() > before ? ::proflow::testing::requestOf(sink->batches.back()) : otlp::Request();
   }
   double metric(const std::string& name) { return registry.value(name, {{"processor", "filter"}}); }
 };

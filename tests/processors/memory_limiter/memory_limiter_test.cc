@@ -14,6 +14,7 @@
 #include "tests/support/component_config.h"
 #include "tests/support/profile_builder.h"
 #include "tests/support/temp_dir.h"
+#include "tests/support/flat_request.h"
 
 namespace proflow::processors::memory_limiter {
 namespace {
@@ -154,7 +155,7 @@ TEST(MemoryLimiterProcessor, RefusesRetryablyWhileLimitedAndCountsChanges) {
   mem.rss = 10 * kMiB;
   auto sink = std::make_shared<Sink>();
   MemoryLimiterProcessor p(settings, cfg, sink, mem.hooks());
-  auto batch = [] { return Batch(testing::makeRequest("svc", {testing::makeProfile(2)})); };
+  auto batch = [] { return ::proflow::testing::batchOf(testing::makeRequest("svc", {testing::makeProfile(2)})); };
   EXPECT_TRUE(p.consume(batch()).isOk());
   mem.rss = 90 * kMiB;
   p.checkNow();

@@ -6,9 +6,10 @@
 #include <atomic>
 #include <thread>
 
-#include "core/model/dictionary_builder.h"
+#include "tests/support/dictionary_builder.h"
 #include "tests/processors/profilemetrics/harness.h"
 #include "tests/support/profile_builder.h"
+#include "tests/support/flat_request.h"
 
 namespace proflow::processors::profilemetrics::testing {
 namespace {
@@ -32,7 +33,7 @@ Batch request(const std::string& service, const std::vector<SampleSpec>& samples
   for (auto [i, id] : linked)
     p->mutable_samples(i)->set_link_index(
         dict.link(std::string(16, static_cast<char>(id)), std::string(8, static_cast<char>(0x10 + id))));
-  return Batch(std::move(r));
+  return ::proflow::testing::batchOf(std::move(r));
 }
 
 std::string hexOf(int byte, int n) {
@@ -169,7 +170,7 @@ TEST(ProfileMetrics, NegativeValuesAreLeftOutAndTimestampsCountOneEach) {
   auto* s = r.mutable_resource_profiles(0)->mutable_scope_profiles(0)->mutable_profiles(0)->mutable_samples(2);
   s->clear_values();
   for (uint64_t t : {1ULL, 2ULL, 3ULL}) s->add_timestamps_unix_nano(1'700'000'000'000'000'000ULL + t);
-  ASSERT_TRUE(h.processor->consume(Batch(std::move(r))).isOk());
+  ASSERT_TRUE(h.processor->consume(::proflow::testing::batchOf(std::move(r))).isOk());
   h.now += 10s;
   const auto fs = h.scrape();
   EXPECT_EQ(series(fs, "proflow_profile_samples_total", "a")[""].value, 7);
@@ -214,7 +215,7 @@ TEST(ProfileMetrics, UnitsThatGiveOneNameAddUpInOneSeries) {
   ns.samples = {{{"f"}, 1'000'000'000}};
   ms.sample_unit = "milliseconds";
   ms.samples = {{{"f"}, 500}};
-  ASSERT_TRUE(h.processor->consume(Batch(makeRequest("a", {ns, ms}))).isOk());
+  ASSERT_TRUE(h.processor->consume(::proflow::testing::batchOf(makeRequest("a", {ns, ms}))).isOk());
   h.now += 10s;
   const auto fs = h.scrape();
   ASSERT_EQ(family(fs, kTotal)->samples.size(), 1u);

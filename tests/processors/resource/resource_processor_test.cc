@@ -6,10 +6,11 @@
 #include <mutex>
 
 #include "core/config/config_loader.h"
-#include "core/model/dictionary_builder.h"
+#include "tests/support/dictionary_builder.h"
 #include "processors/resource/factory.h"
 #include "tests/support/component_config.h"
 #include "tests/support/profile_builder.h"
+#include "tests/support/flat_request.h"
 
 namespace proflow::processors::resource {
 namespace {
@@ -87,9 +88,9 @@ attributes:
 )");
   auto sink = std::make_shared<Sink>();
   ResourceProcessor p(CreateSettings{}, cfg, sink);
-  ASSERT_TRUE(p.consume(Batch(std::move(req))).isOk());
+  ASSERT_TRUE(p.consume(::proflow::testing::batchOf(std::move(req))).isOk());
   ASSERT_EQ(sink->got.size(), 1u);
-  const auto& out = sink->got[0].request();
+  const auto& out = ::proflow::testing::requestOf(sink->got[0]);
   EXPECT_EQ(attrs(out, 0), (std::vector<std::string>{"service.name=checkout", "host.name=node-1", "node_index=i:1"}));
   EXPECT_EQ(attrs(out, 1), (std::vector<std::string>{"service.name=checkout", "host.name=node-2"}));
   // The untouched reference-based entry stays reference-based; the table is not edited.
@@ -115,8 +116,8 @@ attributes:
   - {key: env_copy, action: insert, from_attribute: deployment.environment}
 )"),
                       sink);
-  ASSERT_TRUE(p.consume(Batch(std::move(req))).isOk());
-  const auto& out = sink->got.at(0).request();
+  ASSERT_TRUE(p.consume(::proflow::testing::batchOf(std::move(req))).isOk());
+  const auto& out = ::proflow::testing::requestOf(sink->got.at(0));
   EXPECT_EQ(attrs(out, 0), (std::vector<std::string>{
                                "user.email=2bd806c97f0e00af1a1fc3328fa763a9269723c8db8fac4f93af71db186d6e90",
                                "deployment.environment=prod", "env_copy=prod"}));

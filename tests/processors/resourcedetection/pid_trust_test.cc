@@ -9,7 +9,7 @@
 
 #include <string>
 
-#include "core/flat/flat_convert.h"
+#include "tests/support/flat_request.h"
 #include "processors/resourcedetection/factory.h"
 #include "processors/resourcedetection/resource_detector.h"
 #include "tests/support/component_config.h"

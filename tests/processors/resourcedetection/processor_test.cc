@@ -8,8 +8,8 @@
 #include <mutex>
 
 #include "core/config/config_loader.h"
-#include "core/model/dictionary_builder.h"
-#include "core/flat/flat_convert.h"
+#include "tests/support/dictionary_builder.h"
+#include "tests/support/flat_request.h"
 #include "processors/resourcedetection/factory.h"
 #include "processors/resourcedetection/process_detector.h"
 #include "processors/resourcedetection/proc_files.h"
@@ -309,9 +309,9 @@ TEST(ResourceDetectionProcessor, ThroughTheFactory) {
   } host;
   ASSERT_TRUE(p->start(host).isOk());
   unsetenv("OTEL_RESOURCE_ATTRIBUTES");
-  ASSERT_TRUE(p->consume(Batch(testing::makeRequest("checkout", {testing::makeProfile(4)}))).isOk());
+  ASSERT_TRUE(p->consume(::proflow::testing::batchOf(testing::makeRequest("checkout", {testing::makeProfile(4)}))).isOk());
   ASSERT_EQ(sink->got.size(), 1u);
-  auto a = attrs(sink->got[0].request(), 0);
+  auto a = attrs(::proflow::testing::requestOf(sink->got[0]), 0);
   EXPECT_EQ(a["deployment.environment"], "prod");
   EXPECT_EQ(a["service.name"], "checkout");
   EXPECT_EQ(sink->got[0].counts().samples, 4u);

@@ -6,9 +6,10 @@
 #include <cmath>
 #include <set>
 
-#include "core/model/dictionary_builder.h"
+#include "tests/support/dictionary_builder.h"
 #include "tests/processors/sample/sink.h"
 #include "tests/support/profile_builder.h"
+#include "tests/support/flat_request.h"
 
 namespace proflow::processors::sample {
 namespace {
@@ -27,7 +28,7 @@ ProfileSpec profileAt(uint64_t i) {
 std::set<uint64_t> deliveredTimes(Harness& h) {
   std::set<uint64_t> out;
   for (const auto& b : h.sink->batches)
-    for (const auto& rp : b.request().resource_profiles())
+    for (const otlp::Request r = ::proflow::testing::requestOf(b); const auto& rp : r.resource_profiles())
       for (const auto& sp : rp.scope_profiles())
         for (const auto& p : sp.profiles()) out.insert(p.time_unix_nano());
   return out;
@@ -53,8 +54,8 @@ TEST(SampleProbabilistic, TwoInstancesDecideAlikeAndKeepAboutThePercentage) {
   Harness a(c), b(c);
   constexpr int kN = 2000;
   for (int i = 0; i < kN; ++i) {
-    ASSERT_TRUE(a.processor->consume(Batch(makeRequest("checkout", {profileAt(i)}))).isOk());
-    ASSERT_TRUE(b.processor->consume(Batch(makeRequest("checkout", {profileAt(i)}))).isOk());
+    ASSERT_TRUE(a.processor->consume(::proflow::testing::batchOf(makeRequest("checkout", {profileAt(i)}))).isOk());
+    ASSERT_TRUE(b.processor->consume(::proflow::testing::batchOf(makeRequest("checkout", {profileAt(i)}))).isOk());
   }
   auto kept = deliveredTimes(a);
   EXPECT_EQ(kept, deliveredTimes(b));
@@ -62,13 +63,13 @@ TEST(SampleProbabilistic, TwoInstancesDecideAlikeAndKeepAboutThePercentage) {
   EXPECT_NEAR(static_cast<double>(kept.size()), 0.3 * kN, 103);
   EXPECT_EQ(a.metric("proflow_processor_dropped_profiles_total"), kN - static_cast<double>(kept.size()));
   for (const auto& batch : a.sink->batches)
-    for (const auto& p : batch.request().resource_profiles(0).scope_profiles(0).profiles())
-      EXPECT_DOUBLE_EQ(ratioOf(batch.request(), p), 0.3);
+    for (const otlp::Request r = ::proflow::testing::requestOf(batch); const auto& p : r.resource_profiles(0).scope_profiles(0).profiles())
+      EXPECT_DOUBLE_EQ(ratioOf(r, p), 0.3);
 
   SampleConfig other = c;
   other.hash_seed = 7;
   Harness d(other);
-  for (int i = 0; i < kN; ++i) ASSERT_TRUE(d.processor->consume(Batch(makeRequest("checkout", {profileAt(i)}))).isOk());
+  for (int i = 0; i < kN; ++i) ASSERT_TRUE(d.processor->consume(::proflow::testing::batchOf(makeRequest("checkout", {profileAt(i)}))).isOk());
   EXPECT_NE(kept, deliveredTimes(d)) << "the seed must change the decisions";
 }
 
@@ -80,7 +81,7 @@ TEST(SampleProbabilistic, ProfileIdDecidesWhenSet) {
     req.mutable_resource_profiles(0)->mutable_scope_profiles(0)->mutable_profiles(0)->set_profile_id(
         std::string(15, '\0') + "\x2a");
     size_t before = h.sink->batches.size();
-    ASSERT_TRUE(h.processor->consume(Batch(std::move(req))).isOk());
+    ASSERT_TRUE(h.processor->consume(::proflow::testing::batchOf(std::move(req))).isOk());
     int kept = h.sink->batches.size() > before ? 1 : 0;
     if (kept_first < 0) kept_first = kept;
     EXPECT_EQ(kept, kept_first) << "same profile id, different service and time: same decision";
@@ -97,7 +98,7 @@ TEST(SampleProbabilistic, ConfiguredHashKeyGroupsByAttribute) {
     std::set<int> per_service;
     for (int i = 0; i < 5; ++i) {
       size_t before = h.sink->batches.size();
-      ASSERT_TRUE(h.processor->consume(Batch(makeRequest("svc-" + std::to_string(s), {profileAt(i)}))).isOk());
+      ASSERT_TRUE(h.processor->consume(::proflow::testing::batchOf(makeRequest("svc-" + std::to_string(s), {profileAt(i)}))).isOk());
       per_service.insert(h.sink->batches.size() > before);
     }
     EXPECT_EQ(per_service.size(), 1u);
@@ -117,14 +118,14 @@ otlp::Request linkedRequest(uint64_t i) {
 TEST(SampleProbabilistic, LinkedProfilesAreAlwaysKept) {
   SampleConfig c = probabilistic(0);
   Harness h(c);
-  for (int i = 0; i < 10; ++i) ASSERT_TRUE(h.processor->consume(Batch(linkedRequest(i))).isOk());
-  ASSERT_TRUE(h.processor->consume(Batch(makeRequest("plain", {profileAt(99)}))).isOk());
+  for (int i = 0; i < 10; ++i) ASSERT_TRUE(h.processor->consume(::proflow::testing::batchOf(linkedRequest(i))).isOk());
+  ASSERT_TRUE(h.processor->consume(::proflow::testing::batchOf(makeRequest("plain", {profileAt(99)}))).isOk());
   EXPECT_EQ(h.deliveredProfiles(), 10u);
-  EXPECT_DOUBLE_EQ(ratioOf(h.sink->batches[0].request(), h.sink->batches[0].request().resource_profiles(0).scope_profiles(0).profiles(0)), 1.0);
+  EXPECT_DOUBLE_EQ(ratioOf(::proflow::testing::requestOf(h.sink->batches[0]), ::proflow::testing::requestOf(h.sink->batches[0]).resource_profiles(0).scope_profiles(0).profiles(0)), 1.0);
 
   c.keep_linked = false;
   Harness off(c);
-  for (int i = 0; i < 10; ++i) ASSERT_TRUE(off.processor->consume(Batch(linkedRequest(i))).isOk());
+  for (int i = 0; i < 10; ++i) ASSERT_TRUE(off.processor->consume(::proflow::testing::batchOf(linkedRequest(i))).isOk());
   EXPECT_EQ(off.deliveredProfiles(), 0u);
 }
 
@@ -135,7 +136,7 @@ TEST(SampleProbabilistic, FirstOfEachUniqueCombinationPerInterval) {
   Harness h(c);
   auto push = [&](const std::string& svc, int i) {
     size_t before = h.sink->batches.size();
-    EXPECT_TRUE(h.processor->consume(Batch(makeRequest(svc, {profileAt(i)}))).isOk());
+    EXPECT_TRUE(h.processor->consume(::proflow::testing::batchOf(makeRequest(svc, {profileAt(i)}))).isOk());
     return h.sink->batches.size() > before;
   };
   EXPECT_TRUE(push("a", 1));
@@ -151,9 +152,9 @@ TEST(SampleProbabilistic, DroppingFromASharedDictionaryKeepsItConsistent) {
   Harness h(probabilistic(50));
   std::vector<ProfileSpec> specs;
   for (int i = 0; i < 40; ++i) specs.push_back(profileAt(i));  // all share stacks and functions
-  ASSERT_TRUE(h.processor->consume(Batch(makeRequest("shared", specs))).isOk());
+  ASSERT_TRUE(h.processor->consume(::proflow::testing::batchOf(makeRequest("shared", specs))).isOk());
   ASSERT_EQ(h.sink->batches.size(), 1u);
-  const auto& req = h.sink->batches[0].request();
+  const auto& req = ::proflow::testing::requestOf(h.sink->batches[0]);
   EXPECT_THAT(testing::dictionaryProblems(req), ::testing::IsEmpty());
   auto kept = deliveredTimes(h);
   EXPECT_GT(kept.size(), 0u);
@@ -176,26 +177,26 @@ SampleConfig rateLimit(double limit, const std::string& on_limit, const std::str
 
 TEST(SampleRateLimit, RefusesRetryablyPerServiceAndRefillsWithTime) {
   Harness h(rateLimit(2, "refuse"));
-  EXPECT_TRUE(h.processor->consume(Batch(makeRequest("a", {profileAt(1)}))).isOk());
-  EXPECT_TRUE(h.processor->consume(Batch(makeRequest("a", {profileAt(2)}))).isOk());
-  Status s = h.processor->consume(Batch(makeRequest("a", {profileAt(3)})));
+  EXPECT_TRUE(h.processor->consume(::proflow::testing::batchOf(makeRequest("a", {profileAt(1)}))).isOk());
+  EXPECT_TRUE(h.processor->consume(::proflow::testing::batchOf(makeRequest("a", {profileAt(2)}))).isOk());
+  Status s = h.processor->consume(::proflow::testing::batchOf(makeRequest("a", {profileAt(3)})));
   EXPECT_EQ(s.code(), StatusCode::kResourceExhausted);
   EXPECT_TRUE(s.retryable());
-  EXPECT_TRUE(h.processor->consume(Batch(makeRequest("b", {profileAt(4)}))).isOk()) << "buckets are per service";
+  EXPECT_TRUE(h.processor->consume(::proflow::testing::batchOf(makeRequest("b", {profileAt(4)}))).isOk()) << "buckets are per service";
   h.now += std::chrono::milliseconds(500);  // one token back
-  EXPECT_TRUE(h.processor->consume(Batch(makeRequest("a", {profileAt(5)}))).isOk());
-  EXPECT_FALSE(h.processor->consume(Batch(makeRequest("a", {profileAt(6)}))).isOk());
+  EXPECT_TRUE(h.processor->consume(::proflow::testing::batchOf(makeRequest("a", {profileAt(5)}))).isOk());
+  EXPECT_FALSE(h.processor->consume(::proflow::testing::batchOf(makeRequest("a", {profileAt(6)}))).isOk());
   EXPECT_EQ(h.deliveredProfiles(), 4u);
   EXPECT_EQ(h.metric("proflow_processor_sample_rate_limited_profiles_total"), 2);
 }
 
 TEST(SampleRateLimit, RefusedBatchTakesNothing) {
   Harness h(rateLimit(3, "refuse"));
-  EXPECT_TRUE(h.processor->consume(Batch(makeRequest("a", {profileAt(1), profileAt(2)}))).isOk());
+  EXPECT_TRUE(h.processor->consume(::proflow::testing::batchOf(makeRequest("a", {profileAt(1), profileAt(2)}))).isOk());
   // One token left: a batch of 2 is refused whole and must leave that token for a batch of 1.
-  EXPECT_FALSE(h.processor->consume(Batch(makeRequest("a", {profileAt(3), profileAt(4)}))).isOk());
-  EXPECT_TRUE(h.processor->consume(Batch(makeRequest("a", {profileAt(5)}))).isOk());
-  EXPECT_FALSE(h.processor->consume(Batch(makeRequest("a", {profileAt(6)}))).isOk());
+  EXPECT_FALSE(h.processor->consume(::proflow::testing::batchOf(makeRequest("a", {profileAt(3), profileAt(4)}))).isOk());
+  EXPECT_TRUE(h.processor->consume(::proflow::testing::batchOf(makeRequest("a", {profileAt(5)}))).isOk());
+  EXPECT_FALSE(h.processor->consume(::proflow::testing::batchOf(makeRequest("a", {profileAt(6)}))).isOk());
   EXPECT_EQ(h.deliveredProfiles(), 3u);
 }
 
@@ -203,18 +204,18 @@ TEST(SampleRateLimit, DropModeDropsTheExcessAndCountsIt) {
   Harness h(rateLimit(2, "drop"));
   std::vector<ProfileSpec> five;
   for (int i = 0; i < 5; ++i) five.push_back(profileAt(i));
-  EXPECT_TRUE(h.processor->consume(Batch(makeRequest("a", five))).isOk());
+  EXPECT_TRUE(h.processor->consume(::proflow::testing::batchOf(makeRequest("a", five))).isOk());
   EXPECT_EQ(h.deliveredProfiles(), 2u);
   EXPECT_EQ(h.metric("proflow_processor_dropped_profiles_total"), 3);
   EXPECT_EQ(h.metric("proflow_processor_sample_rate_limited_profiles_total"), 3);
-  EXPECT_THAT(testing::dictionaryProblems(h.sink->batches[0].request()), ::testing::IsEmpty());
+  EXPECT_THAT(testing::dictionaryProblems(::proflow::testing::requestOf(h.sink->batches[0])), ::testing::IsEmpty());
 }
 
 TEST(SampleRateLimit, SamplesUnitCountsSamples) {
   Harness h(rateLimit(10, "drop", "samples"));
   std::vector<ProfileSpec> ps;
   for (int i = 0; i < 5; ++i) ps.push_back(profileAt(i));  // 3 samples each
-  EXPECT_TRUE(h.processor->consume(Batch(makeRequest("a", ps))).isOk());
+  EXPECT_TRUE(h.processor->consume(::proflow::testing::batchOf(makeRequest("a", ps))).isOk());
   EXPECT_EQ(h.deliveredProfiles(), 3u);  // 9 of 10 tokens
 }
 
@@ -222,7 +223,7 @@ TEST(SampleRateLimit, SamplesUnitCountsSamples) {
 double deliveredTotal(Harness& h) {
   double t = 0;
   for (const auto& b : h.sink->batches)
-    for (const auto& rp : b.request().resource_profiles())
+    for (const otlp::Request r = ::proflow::testing::requestOf(b); const auto& rp : r.resource_profiles())
       for (const auto& sp : rp.scope_profiles())
         for (const auto& p : sp.profiles())
           for (const auto& s : p.samples())
@@ -244,8 +245,8 @@ TEST(SampleDownsample, TotalsStayWithinFiveSigmaAndReplicasAgree) {
     total += static_cast<double>(v);
     sum_sq += static_cast<double>(v) * static_cast<double>(v);
   }
-  ASSERT_TRUE(a.processor->consume(Batch(makeRequest("d", {spec}))).isOk());
-  ASSERT_TRUE(b.processor->consume(Batch(makeRequest("d", {spec}))).isOk());
+  ASSERT_TRUE(a.processor->consume(::proflow::testing::batchOf(makeRequest("d", {spec}))).isOk());
+  ASSERT_TRUE(b.processor->consume(::proflow::testing::batchOf(makeRequest("d", {spec}))).isOk());
   // Var(sum of v/p * Bernoulli(p)) = sum v^2 (1-p)/p, plus at most 1/4 per kept sample from rounding.
   double sigma = std::sqrt(sum_sq * (1 - c.probability) / c.probability + 20000 * 0.25);
   double got = deliveredTotal(a);
@@ -254,7 +255,7 @@ TEST(SampleDownsample, TotalsStayWithinFiveSigmaAndReplicasAgree) {
   uint64_t kept = a.sink->batches[0].counts().samples;
   EXPECT_NEAR(static_cast<double>(kept), 2000, 5 * std::sqrt(20000 * 0.1 * 0.9));
   EXPECT_EQ(a.metric("proflow_processor_dropped_samples_total"), 20000.0 - static_cast<double>(kept));
-  EXPECT_THAT(testing::dictionaryProblems(a.sink->batches[0].request()), ::testing::IsEmpty());
+  EXPECT_THAT(testing::dictionaryProblems(::proflow::testing::requestOf(a.sink->batches[0])), ::testing::IsEmpty());
 }
 
 TEST(SampleDownsample, LinkedSamplesStayUnscaledAndTimestampsGetValues) {
@@ -270,8 +271,9 @@ TEST(SampleDownsample, LinkedSamplesStayUnscaledAndTimestampsGetValues) {
     s->set_stack_index(p->samples(0).stack_index());
     s->add_timestamps_unix_nano(p->time_unix_nano() + static_cast<uint64_t>(i));
   }
-  ASSERT_TRUE(h.processor->consume(Batch(std::move(req))).isOk());
-  const auto& out = h.sink->batches.at(0).request().resource_profiles(0).scope_profiles(0).profiles(0);
+  ASSERT_TRUE(h.processor->consume(::proflow::testing::batchOf(std::move(req))).isOk());
+  const otlp::Request delivered = ::proflow::testing::requestOf(h.sink->batches.at(0));
+  const auto& out = delivered.resource_profiles(0).scope_profiles(0).profiles(0);
   int linked = 0, timestamped = 0;
   for (const auto& s : out.samples()) {
     if (s.link_index() != 0) {

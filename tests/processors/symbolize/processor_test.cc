@@ -11,7 +11,7 @@
 #include <tuple>
 
 #include "core/config/component_config.h"
-#include "core/model/dictionary_builder.h"
+#include "tests/support/dictionary_builder.h"
 #include "core/component/factory.h"
 #include "core/runtime/runtime.h"
 #include "core/telemetry/component_telemetry.h"
@@ -20,6 +20,7 @@
 #include "tests/processors/symbolize/debuginfod_server.h"
 #include "tests/processors/symbolize/test_programs.h"
 #include "tests/support/temp_dir.h"
+#include "tests/support/flat_request.h"
 
 namespace proflow::symbolize {
 namespace {
@@ -136,9 +137,9 @@ class SymbolizeProcessorTest : public ::testing::Test {
 
   // Runs `req` through a processor and returns what came out downstream.
   otlp::Request process(Processor& p, otlp::Request req) {
-    EXPECT_TRUE(p.consume(Batch(std::move(req))).isOk());
+    EXPECT_TRUE(p.consume(::proflow::testing::batchOf(std::move(req))).isOk());
     std::lock_guard<std::mutex> lock(capture_->mu);
-    return capture_->batches.back().request();
+    return ::proflow::testing::requestOf(capture_->batches.back());
   }
 
   // Every location of `out` whose mapping is `spec` must carry llvm-symbolizer's frames of `reference`.

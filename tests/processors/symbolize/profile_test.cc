@@ -11,13 +11,14 @@
 #include <sstream>
 
 #include "core/config/component_config.h"
-#include "core/model/dictionary_builder.h"
+#include "tests/support/dictionary_builder.h"
 #include "core/runtime/runtime.h"
 #include "core/telemetry/component_telemetry.h"
 #include "processors/symbolize/config.h"
 #include "processors/symbolize/factory.h"
 #include "tests/processors/symbolize/test_programs.h"
 #include "tests/support/temp_dir.h"
+#include "tests/support/flat_request.h"
 
 namespace proflow::symbolize {
 namespace {
@@ -149,9 +150,10 @@ TEST(SymbolizeProfileTest, GperftoolsCpuProfileSymbolizedLikeLlvm) {
   auto proc = dynamic_cast<ProcessorFactory&>(*factory).create(
       {ComponentId{"symbolize", ""}, ComponentKind::kProcessor, spdlog::default_logger(), &tel, &runtime}, typed,
       capture);
-  ASSERT_TRUE(proc->consume(Batch(std::move(req))).isOk());
+  ASSERT_TRUE(proc->consume(::proflow::testing::batchOf(std::move(req))).isOk());
 
-  const auto& d = capture->last.request().dictionary();
+  const otlp::Request out = ::proflow::testing::requestOf(capture->last);
+  const auto& d = out.dictionary();
   size_t checked = 0, inlined = 0;
   for (const auto& loc : d.location_table()) {
     if (loc.address() == 0) continue;

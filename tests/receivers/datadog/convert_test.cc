@@ -11,6 +11,7 @@
 #include "tests/core/formats/jfr/wild_recordings.h"
 #include "tests/receivers/datadog/fixtures.h"
 #include "tests/receivers/datadog/otlp_view.h"
+#include "tests/support/flat_request.h"
 
 namespace proflow::receivers::datadog {
 namespace {
@@ -25,7 +26,7 @@ Status convert(const std::string& body, otlp::Request* out, const ConvertOptions
   if (Status s = parseIntake(contentType(), body, &in); !s.isOk()) return s;
   flat::Batch b;
   if (Status s = convertIntake(in, header_tags, options, &b); !s.isOk()) return s;
-  *out = Batch(std::move(b)).request();
+  *out = ::proflow::testing::requestOf(Batch(std::move(b)));
   return Status::ok();
 }
 
@@ -251,7 +252,7 @@ TEST(ConvertTest, RoundTripThroughTheDatadogExporter) {
   ASSERT_TRUE(parseIntake(ct, body, &in).isOk());
   flat::Batch b;
   ASSERT_TRUE(convertIntake(in, {}, {}, &b).isOk());
-  const otlp::Request r = Batch(std::move(b)).request();
+  const otlp::Request r = ::proflow::testing::requestOf(Batch(std::move(b)));
   const auto& rp = r.resource_profiles(0);
   EXPECT_EQ(resourceAttr(rp, "service.name"), "rt");
   EXPECT_EQ(resourceAttr(rp, "deployment.environment.name"), "e1");

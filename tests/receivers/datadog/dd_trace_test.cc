@@ -14,6 +14,7 @@
 #include "tests/support/daemon.h"
 #include "tests/support/machine_permits.h"
 #include "tests/support/temp_dir.h"
+#include "tests/support/flat_request.h"
 
 namespace proflow::receivers::datadog {
 namespace {
@@ -98,7 +99,7 @@ TEST_F(DatadogReceiverTest, NodeDdTraceProfilesArriveWithFunctionsTagsAndSpanLin
   bool functions = false, linked = false;
   std::set<std::string> types;
   for (const Batch& b : batches) {
-    const otlp::Request& r = b.request();
+    const otlp::Request& r = ::proflow::testing::requestOf(b);
     ASSERT_EQ(r.resource_profiles_size(), 1);
     const auto& rp = r.resource_profiles(0);
     EXPECT_EQ(resourceAttr(rp, "service.name"), "proflow-node-app");
@@ -145,7 +146,7 @@ TEST_F(DatadogReceiverTest, NodeDdTraceThroughForwardToReachesTheAgentAndThePipe
   ASSERT_EQ(runApp(modules, port_, 5, &out), 0) << out;
   const auto batches = capture_->wait(1, std::chrono::seconds(5));
   ASSERT_FALSE(batches.empty()) << "no profile reached the pipeline; app output:\n" << out;
-  EXPECT_EQ(resourceAttr(batches[0].request().resource_profiles(0), "service.name"), "proflow-node-app");
+  EXPECT_EQ(resourceAttr(::proflow::testing::requestOf(batches[0]).resource_profiles(0), "service.name"), "proflow-node-app");
   bool traces = false, profiles = false;
   for (const auto& got : agent.received()) {
     traces |= got.target.find("/traces") != std::string::npos && !got.body.empty();

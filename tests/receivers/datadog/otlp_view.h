@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "core/model/batch.h"
-#include "core/model/dictionary_builder.h"
+#include "tests/support/dictionary_builder.h"
 
 namespace proflow::receivers::datadog::testing {
 

@@ -10,6 +10,7 @@
 #include "tests/receivers/datadog/harness.h"
 #include "tests/receivers/datadog/otlp_view.h"
 #include "tests/support/raw_http.h"
+#include "tests/support/flat_request.h"
 
 namespace proflow::receivers::datadog {
 namespace {
@@ -66,7 +67,7 @@ TEST_F(DatadogReceiverTest, UploadReachesThePipeline) {
   ASSERT_EQ(r.http_status, 200) << r.body;
   auto got = capture_->wait(1);
   ASSERT_EQ(got.size(), 1u);
-  const auto& req = got[0].request();
+  const auto& req = ::proflow::testing::requestOf(got[0]);
   const auto& rp = req.resource_profiles(0);
   EXPECT_EQ(resourceAttr(rp, "service.name"), "web");
   EXPECT_EQ(resourceAttr(rp, "deployment.environment.name"), "prod");
@@ -150,7 +151,7 @@ TEST_F(DatadogReceiverTest, ForwardToPassesEveryRequestOnUnchangedAndTapsProfile
   // ... and the profile was decoded into the pipeline too.
   auto batches = capture_->wait(1);
   ASSERT_EQ(batches.size(), 1u);
-  EXPECT_EQ(resourceAttr(batches[0].request().resource_profiles(0), "service.name"), "web");
+  EXPECT_EQ(resourceAttr(::proflow::testing::requestOf(batches[0]).resource_profiles(0), "service.name"), "web");
   EXPECT_EQ(counter("datadog_forwarded_requests_total"), 4u);
 }
 

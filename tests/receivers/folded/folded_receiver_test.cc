@@ -2,7 +2,7 @@
 #include <gtest/gtest.h>
 
 #include "core/compression/compression.h"
-#include "core/model/dictionary_builder.h"
+#include "tests/support/dictionary_builder.h"
 #include "core/net/http_client.h"
 #include "tests/receivers/otlp/service_harness.h"
 #include "tests/support/daemon.h"

@@ -15,6 +15,7 @@
 #include "tests/support/stand_ins.h"
 #include "tests/support/daemon.h"
 #include "tests/support/temp_dir.h"
+#include "tests/support/flat_request.h"
 
 namespace proflow {
 namespace {
@@ -39,7 +40,7 @@ class JfrReceiverTest : public ::testing::Test {
     return receivers::jfr::makeJfrReceiver(settings_, cfg, capture_);
   }
   std::string attribute(const Batch& b, const std::string& key) {
-    for (const auto& kv : b.request().resource_profiles(0).resource().attributes())
+    for (const otlp::Request r = ::proflow::testing::requestOf(b); const auto& kv : r.resource_profiles(0).resource().attributes())
       if (kv.key() == key) return kv.value().string_value();
     return "";
   }
@@ -78,8 +79,9 @@ TEST_F(JfrReceiverTest, PostedRecordingsBecomeProfilesWithAttributes) {
   EXPECT_EQ(attribute(b, "service.name"), "checkout");
   EXPECT_EQ(attribute(b, "deployment.environment"), "test");
   bool has_cpu = false;
-  const auto& d = b.request().dictionary();
-  for (const auto& sp : b.request().resource_profiles(0).scope_profiles())
+  const otlp::Request first = ::proflow::testing::requestOf(b);
+  const auto& d = first.dictionary();
+  for (const auto& sp : first.resource_profiles(0).scope_profiles())
     for (const auto& p : sp.profiles())
       if (d.string_table(p.sample_type().type_strindex()) == "cpu" && p.samples_size() > 0) has_cpu = true;
   EXPECT_TRUE(has_cpu);
@@ -90,7 +92,8 @@ TEST_F(JfrReceiverTest, PostedRecordingsBecomeProfilesWithAttributes) {
 size_t perRunNames(const std::vector<Batch>& batches, size_t* lambdas) {
   size_t per_run = 0;
   for (const Batch& b : batches) {
-    const auto& d = b.request().dictionary();
+    const otlp::Request r = ::proflow::testing::requestOf(b);
+    const auto& d = r.dictionary();
     for (const auto& f : d.function_table()) {
       const std::string& name = d.string_table(f.name_strindex());
       per_run += testing::hasPerRunPart(name) ? 1 : 0;

@@ -11,6 +11,7 @@
 #include "tests/receivers/otlp/service_harness.h"
 #include "tests/support/daemon.h"
 #include "tests/support/profile_builder.h"
+#include "tests/support/flat_request.h"
 
 namespace proflow {
 namespace {
@@ -96,10 +97,10 @@ TEST(OtlpHttpExporterVersionHeader, SentOnlyWhenAsked) {
   exporters::otlphttp::OtlpHttpExporterConfig cfg;
   cfg.endpoint = "http://127.0.0.1:1";
   exporters::otlphttp::EncodedRequest off, on;
-  ASSERT_TRUE(exporters::otlphttp::encodeRequest(cfg, Batch(sample()), &off).isOk());
+  ASSERT_TRUE(exporters::otlphttp::encodeRequest(cfg, ::proflow::testing::batchOf(sample()), &off).isOk());
   EXPECT_EQ(off.headers.count(std::string(kProfilesVersionHeader)), 0u);
   cfg.send_version_header = true;
-  ASSERT_TRUE(exporters::otlphttp::encodeRequest(cfg, Batch(sample()), &on).isOk());
+  ASSERT_TRUE(exporters::otlphttp::encodeRequest(cfg, ::proflow::testing::batchOf(sample()), &on).isOk());
   EXPECT_EQ(net::headerValue(on.headers, kProfilesVersionHeader), "1");
 }
 

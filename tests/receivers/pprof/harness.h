@@ -20,6 +20,7 @@
 #include "receivers/pprof/factory.h"
 #include "receivers/pprof/pprof_receiver.h"
 #include "tests/support/stand_ins.h"
+#include "tests/support/flat_request.h"
 
 namespace proflow::receivers::pprof {
 
@@ -101,8 +102,9 @@ struct SeenProfile {
 inline std::vector<SeenProfile> seenProfiles(const std::vector<Batch>& batches) {
   std::vector<SeenProfile> out;
   for (const auto& b : batches) {
-    const auto& strings = b.dictionary().string_table();
-    for (const auto& rp : b.request().resource_profiles()) {
+    const otlp::Request request = ::proflow::testing::requestOf(b);
+    const auto& strings = request.dictionary().string_table();
+    for (const auto& rp : request.resource_profiles()) {
       std::map<std::string, std::string> res;
       for (const auto& kv : rp.resource().attributes()) res[kv.key()] = kv.value().string_value();
       for (const auto& sp : rp.scope_profiles())

@@ -4,6 +4,7 @@
 
 #include "core/formats/pprof/pprof_codec.h"
 #include "tests/receivers/pyroscope/receiver_harness.h"
+#include "tests/support/flat_request.h"
 
 namespace proflow::receivers::pyroscope::testing {
 namespace {
@@ -48,7 +49,7 @@ TEST_F(ReceiverTest, GoHeapProfileUploadedLikePyroscopeGo) {
   EXPECT_EQ(r.body, "");
   auto got = batches();
   ASSERT_EQ(got.size(), 1u);
-  const auto& req = got[0].request();
+  const auto& req = ::proflow::testing::requestOf(got[0]);
   const auto& rp = req.resource_profiles(0);
   EXPECT_EQ(resourceAttr(rp, "service.name"), "go-app");
   EXPECT_EQ(resourceAttr(rp, "version"), "1.2");

@@ -4,8 +4,8 @@
 
 #include <limits>
 
-#include "core/model/dictionary_builder.h"
-#include "core/flat/flat_convert.h"
+#include "tests/support/dictionary_builder.h"
+#include "tests/support/flat_request.h"
 #include "core/formats/pprof/pprof_codec.h"
 #include "receivers/pyroscope/ingest_converter.h"
 

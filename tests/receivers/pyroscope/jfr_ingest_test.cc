@@ -5,11 +5,12 @@
 #include <span>
 
 #include "core/compression/compression.h"
-#include "core/formats/jfr/otlp_converter.h"
+#include "tests/support/jfr_request.h"
 #include "receivers/pyroscope/jfr_input.h"
 #include "tests/core/formats/jfr/jfr_writer.h"
 #include "tests/core/formats/jfr/wild_recordings.h"
 #include "tests/receivers/pyroscope/receiver_harness.h"
+#include "tests/support/flat_request.h"
 
 namespace proflow::receivers::pyroscope::testing {
 namespace {
@@ -150,7 +151,7 @@ TEST_F(ReceiverTest, JdkRecordingAsPyroscopeJavaSendsIt) {
   EXPECT_EQ(r.body, "");
   auto got = batches();
   ASSERT_EQ(got.size(), 1u);
-  const otlp::Request& req = got[0].request();
+  const otlp::Request& req = ::proflow::testing::requestOf(got[0]);
   ASSERT_EQ(req.resource_profiles_size(), 1);
   const auto& rp = req.resource_profiles(0);
   EXPECT_EQ(resourceAttr(rp, "service.name"), "java-app");
@@ -191,7 +192,8 @@ TEST_F(ReceiverTest, GeneratedClassNamesAreMergedUnlessKept) {
     ASSERT_EQ(r.status, 200) << r.body;
     auto got = batches();
     ASSERT_FALSE(got.empty());
-    const auto& d = got.back().request().dictionary();
+    const otlp::Request last = ::proflow::testing::requestOf(got.back());
+    const auto& d = last.dictionary();
     size_t lambdas = 0, per_run = 0;
     for (const auto& f : d.function_table()) {
       const std::string& name = d.string_table(f.name_strindex());
@@ -214,7 +216,8 @@ TEST_F(ReceiverTest, GzipPartsAndALabelsPartWithJdkRecording) {
   ASSERT_EQ(r.status, 200) << r.body;
   auto got = batches();
   ASSERT_EQ(got.size(), 1u);
-  const otlp::Profile* cpu = findProfile(got[0].request(), "cpu");
+  const otlp::Request first = ::proflow::testing::requestOf(got[0]);
+  const otlp::Profile* cpu = findProfile(first, "cpu");
   ASSERT_NE(cpu, nullptr);
   // No sampleRate: the recording's own period (what the library takes from jdk.ActiveSetting).
   const Totals want = expectedCpu(rec, 0);
@@ -223,7 +226,7 @@ TEST_F(ReceiverTest, GzipPartsAndALabelsPartWithJdkRecording) {
   EXPECT_EQ(t.events, want.events);
   EXPECT_EQ(t.value, want.value);
   EXPECT_EQ(cpu->period(), want.value / want.events);
-  for (const auto& s : cpu->samples()) EXPECT_EQ(sampleAttrs(got[0].request(), s).count("endpoint"), 0u);
+  for (const auto& s : cpu->samples()) EXPECT_EQ(sampleAttrs(first, s).count("endpoint"), 0u);
 
   // A raw (non-multipart) body: the JFR bytes themselves, gzip'd here; no `from`: the recording's times.
   r = post("/ingest?name=java-app&format=jfr&sampleRate=100", {"-H", "Content-Type: application/octet-stream",
@@ -231,13 +234,14 @@ TEST_F(ReceiverTest, GzipPartsAndALabelsPartWithJdkRecording) {
   ASSERT_EQ(r.status, 200) << r.body;
   got = batches();
   ASSERT_EQ(got.size(), 2u);
-  cpu = findProfile(got[1].request(), "cpu");
+  const otlp::Request second = ::proflow::testing::requestOf(got[1]);
+  cpu = findProfile(second, "cpu");
   ASSERT_NE(cpu, nullptr);
   EXPECT_EQ(cpu->period(), 10'000'000);
   EXPECT_EQ(totals(*cpu).events, want.events);
   EXPECT_NE(cpu->time_unix_nano(), static_cast<uint64_t>(kFromNs));
   EXPECT_GT(cpu->time_unix_nano(), 1'600'000'000'000'000'000ull);  // a real recording time, not 1970
-  EXPECT_EQ(resourceAttr(got[1].request().resource_profiles(0), "service.name"), "java-app");
+  EXPECT_EQ(resourceAttr(second.resource_profiles(0), "service.name"), "java-app");
 }
 
 TEST_F(ReceiverTest, LabelsSnapshotIsAppliedByContextId) {
@@ -252,7 +256,7 @@ TEST_F(ReceiverTest, LabelsSnapshotIsAppliedByContextId) {
   auto got = batches();
   ASSERT_EQ(got.size(), 2u);
   for (const auto& b : got) {
-    const otlp::Request& req = b.request();
+    const otlp::Request& req = ::proflow::testing::requestOf(b);
     const otlp::Profile* cpu = findProfile(req, "cpu");
     ASSERT_NE(cpu, nullptr);
     std::map<std::string, int64_t> events_by_endpoint;  // "" = no dynamic labels

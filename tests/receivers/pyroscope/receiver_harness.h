@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "core/config/component_config.h"
-#include "core/model/dictionary_builder.h"
+#include "tests/support/dictionary_builder.h"
 #include "core/runtime/runtime.h"
 #include "core/telemetry/component_telemetry.h"
 #include "receivers/pyroscope/factory.h"

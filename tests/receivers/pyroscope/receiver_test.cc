@@ -8,6 +8,7 @@
 #include "core/formats/pprof/pprof_codec.h"
 #include "receivers/pyroscope/ingest_converter.h"
 #include "tests/receivers/pyroscope/receiver_harness.h"
+#include "tests/support/flat_request.h"
 
 namespace proflow::receivers::pyroscope::testing {
 namespace {
@@ -53,7 +54,7 @@ TEST_F(ReceiverTest, NodeSdkRawPprofBodiesWithTheSdkQuery) {
   EXPECT_EQ(r.body, "");  // SDKs treat any other answer as a failure
   auto got = batches();
   ASSERT_EQ(got.size(), 1u);
-  const auto& req = got[0].request();
+  const auto& req = ::proflow::testing::requestOf(got[0]);
   ASSERT_EQ(req.resource_profiles_size(), 1);
   const auto& rp = req.resource_profiles(0);
   EXPECT_EQ(resourceAttr(rp, "service.name"), "node-app");
@@ -78,7 +79,7 @@ TEST_F(ReceiverTest, NodeSdkRawPprofBodiesWithTheSdkQuery) {
   EXPECT_EQ(r.status, 200);
   got = batches();
   ASSERT_EQ(got.size(), 2u);
-  const auto& hreq = got[1].request();
+  const auto& hreq = ::proflow::testing::requestOf(got[1]);
   const auto& hp = hreq.resource_profiles(0).scope_profiles(0).profiles();
   ASSERT_EQ(hp.size(), heap.sample_type_size());
   EXPECT_EQ(profileAttr(hreq, hp[0], "pyroscope.profile.name"), "memory");  // objects/space
@@ -108,7 +109,7 @@ TEST_F(ReceiverTest, MultipartWithSampleTypeConfigLikePyroscopeGo) {
   EXPECT_EQ(r.body, "");
   auto got = batches();
   ASSERT_EQ(got.size(), 1u);
-  const auto& req = got[0].request();
+  const auto& req = ::proflow::testing::requestOf(got[0]);
   const auto& rp = req.resource_profiles(0);
   EXPECT_EQ(resourceAttr(rp, "service.name"), "shop-api");
   EXPECT_EQ(resourceAttr(rp, "pod"), "p-1");
@@ -138,7 +139,7 @@ TEST_F(ReceiverTest, MultipartGzipPartsAndPrevProfileRefused) {
                                       "sample_type_config=@" + cfg});
   EXPECT_EQ(r.status, 200) << r.body;
   ASSERT_EQ(batches().size(), 1u);
-  const auto& req = batches()[0].request();
+  const auto& req = ::proflow::testing::requestOf(batches()[0]);
   EXPECT_EQ(profileAttr(req, req.resource_profiles(0).scope_profiles(0).profiles(1), "pyroscope.aggregation"),
             "average");  // the gzip'd JSON part was read
   const std::string bad = dir_.write("bad.json", "[1, 2");
@@ -165,7 +166,7 @@ TEST_F(ReceiverTest, FoldedTextBecomesOneCpuProfileScaledBySampleRate) {
   EXPECT_EQ(r.status, 200) << r.body;
   auto got = batches();
   ASSERT_EQ(got.size(), 1u);
-  const auto& req = got[0].request();
+  const auto& req = ::proflow::testing::requestOf(got[0]);
   const auto& rp = req.resource_profiles(0);
   EXPECT_EQ(resourceAttr(rp, "service.name"), "batch-job");  // the type suffix is not part of the service
   EXPECT_EQ(resourceAttr(rp, "team"), "x");
@@ -193,7 +194,7 @@ TEST_F(ReceiverTest, LinesFormatAndMemoryTypesWithAverageAggregation) {
   EXPECT_EQ(r.status, 200) << r.body;
   auto got = batches();
   ASSERT_EQ(got.size(), 1u);
-  const auto& req = got[0].request();
+  const auto& req = ::proflow::testing::requestOf(got[0]);
   const auto& p = req.resource_profiles(0).scope_profiles(0).profiles(0);
   EXPECT_EQ(dictString(req.dictionary(), p.sample_type().type_strindex()), "inuse_space");
   ASSERT_EQ(p.samples_size(), 2);

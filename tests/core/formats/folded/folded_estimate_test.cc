@@ -1,11 +1,8 @@
-// Folded text claims, through the reserve callback of foldedToFlat (the receivers' path) and of
-// foldedToOtlp, at least what parsing and conversion
-// allocate: the heap's peak (every operator new counted, arena blocks included) stays under the
+// Folded text claims, through the reserve callback of foldedToFlat (the receivers' path), at least
+// what parsing and conversion allocate: the heap's peak (every operator new counted, arena blocks included) stays under the
 // largest claim, for distinct frames (the worst case) and for repeated ones; a refused claim stops
 // before parsing.
 #include <gtest/gtest.h>
-
-#include <google/protobuf/arena.h>
 
 #include <algorithm>
 #include <string>
@@ -24,7 +21,7 @@ struct Measured {
   size_t claimed = 0;
 };
 
-Measured convertMeasured(const std::string& text, bool flat, size_t refuse_above = SIZE_MAX) {
+Measured convertMeasured(const std::string& text, size_t refuse_above = SIZE_MAX) {
   Measured m;
   auto reserve = [&](size_t total) {
     if (total > refuse_above) return Status::exhausted("over the test budget");
@@ -35,28 +32,17 @@ Measured convertMeasured(const std::string& text, bool flat, size_t refuse_above
   options.limits.max_samples = 10'000'000;
   const size_t base = testing::heapInUse();
   testing::resetHeapPeak();
-  if (flat) {
-    flat::Batch out;
-    m.status = foldedToFlat(text, options, pprof::PprofToOtlpOptions{}, 0, reserve, &out);
-    m.peak = testing::heapPeak() - base;
-  } else {
-    google::protobuf::Arena arena;
-    auto* out = google::protobuf::Arena::CreateMessage<otlp::Request>(&arena);
-    m.status = foldedToOtlp(text, options, pprof::PprofToOtlpOptions{}, 0, reserve, out);
-    m.peak = testing::heapPeak() - base;
-  }
+  flat::Batch out;
+  m.status = foldedToFlat(text, options, pprof::PprofToOtlpOptions{}, 0, reserve, &out);
+  m.peak = testing::heapPeak() - base;
   return m;
 }
 
 void expectBounded(const std::string& name, const std::string& text) {
-  for (bool flat : {true, false}) {
-    Measured m = convertMeasured(text, flat);
-    const char* path = flat ? "flat" : "request";
-    ASSERT_TRUE(m.status.isOk()) << name << " " << path << ": " << m.status.toString();
-    EXPECT_LE(m.peak, m.claimed) << name << " " << path << ": allocated " << m.peak << " bytes, claimed " << m.claimed;
-    std::printf("%s (%s): input %zu bytes, peak heap %zu, claimed %zu\n", name.c_str(), path, text.size(), m.peak,
-                m.claimed);
-  }
+  Measured m = convertMeasured(text);
+  ASSERT_TRUE(m.status.isOk()) << name << ": " << m.status.toString();
+  EXPECT_LE(m.peak, m.claimed) << name << ": allocated " << m.peak << " bytes, claimed " << m.claimed;
+  std::printf("%s: input %zu bytes, peak heap %zu, claimed %zu\n", name.c_str(), text.size(), m.peak, m.claimed);
 }
 
 // An async-profiler-like file: long qualified names, a few hundred of them, deep stacks.
@@ -91,12 +77,10 @@ TEST(FoldedMemoryEstimate, EstimateCountsLinesFramesAndDistinctNames) {
 
 TEST(FoldedMemoryEstimate, RefusedClaimStopsBeforeParsing) {
   const std::string text = testing::foldedDistinctFrames(5000, 40);
-  for (bool flat : {true, false}) {
-    Measured m = convertMeasured(text, flat, text.size() * 4);
-    EXPECT_EQ(m.status.code(), StatusCode::kResourceExhausted);
-    // Only the estimate's own table of name hashes (at most 8 MiB) was allocated: nothing was parsed.
-    EXPECT_LE(m.peak, (size_t{8} << 20) + 4096);
-  }
+  Measured m = convertMeasured(text, text.size() * 4);
+  EXPECT_EQ(m.status.code(), StatusCode::kResourceExhausted);
+  // Only the estimate's own table of name hashes (at most 8 MiB) was allocated: nothing was parsed.
+  EXPECT_LE(m.peak, (size_t{8} << 20) + 4096);
 }
 
 }  // namespace

@@ -2,10 +2,10 @@
 // with kPayloadTooLarge naming the line and the limit, before the sample is built.
 #include <gtest/gtest.h>
 
-#include <google/protobuf/util/message_differencer.h>
-
-#include "core/flat/flat_convert.h"
+#include "core/flat/flat_encode.h"
 #include "core/formats/folded/folded.h"
+#include "core/formats/pprof/pprof_to_flat.h"
+#include "tests/support/flat_request.h"
 
 namespace proflow::folded {
 namespace {
@@ -49,8 +49,9 @@ TEST(FoldedLimits, FrameLength) {
 namespace proflow::folded {
 namespace {
 
-// The receivers convert folded text into a flat batch: the same content as the request path.
-TEST(FoldedToFlat, EqualsFoldedToOtlp) {
+// The receivers convert folded text with foldedToFlat: the parsed pprof converted as any pprof is,
+// with the sample type and period applied and identical stacks summed.
+TEST(FoldedToFlat, EqualsTheParsedProfileConverted) {
   FoldedOptions o;
   o.sample_type = "cpu";
   o.sample_unit = "nanoseconds";
@@ -63,17 +64,19 @@ TEST(FoldedToFlat, EqualsFoldedToOtlp) {
   convert.resource_attributes = {{"service.name", "svc"}};
   convert.scope_name = "proflow.receiver.folded";
   const std::string text = "main;a;b 3\nmain;a;c 2\nmain;a;b 1\n\nmain;d\xc3\xa9 7\n";
-  otlp::Request want;
-  ASSERT_TRUE(foldedToOtlp(text, o, convert, 0, {}, &want).isOk());
+  pprof::Profile parsed;
+  ASSERT_TRUE(foldedToPprof(text, o, &parsed).isOk());
+  flat::Batch want;
+  ASSERT_TRUE(pprof::pprofToFlat(parsed, convert, &want).isOk());
   flat::Batch batch;
   ASSERT_TRUE(foldedToFlat(text, o, convert, 0, {}, &batch).isOk());
+  EXPECT_EQ(flat::encode(batch), flat::encode(want));
   otlp::Request got;
   ASSERT_TRUE(flat::toRequest(batch, &got).isOk());
-  std::string diff;
-  google::protobuf::util::MessageDifferencer d;
-  d.ReportDifferencesToString(&diff);
-  EXPECT_TRUE(d.Compare(want, got)) << diff;
-  EXPECT_EQ(got.resource_profiles(0).scope_profiles(0).profiles(0).samples_size(), 3);
+  const auto& profile = got.resource_profiles(0).scope_profiles(0).profiles(0);
+  ASSERT_EQ(profile.samples_size(), 3);
+  EXPECT_EQ(profile.samples(0).values(0), 40'000'000);  // main;a;b: 3 + 1, times the period
+  EXPECT_EQ(profile.period(), 10'000'000);
 }
 
 }  // namespace

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "core/formats/jfr/otlp_converter.h"
+#include "tests/support/jfr_request.h"
 #include "tests/core/formats/jfr/recordings.h"
 
 namespace proflow::jfr {

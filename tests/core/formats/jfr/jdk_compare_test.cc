@@ -9,10 +9,10 @@
 #include <string>
 #include <vector>
 
-#include "core/model/dictionary_builder.h"
+#include "tests/support/dictionary_builder.h"
 #include "core/formats/jfr/folded.h"
 #include "tests/support/fold_request.h"
-#include "core/formats/jfr/otlp_converter.h"
+#include "tests/support/jfr_request.h"
 #include "tests/core/formats/jfr/jdk_json.h"
 #include "tests/core/formats/jfr/mini_json.h"
 #include "tests/core/formats/jfr/recordings.h"

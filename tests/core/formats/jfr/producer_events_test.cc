@@ -7,9 +7,9 @@
 #include <string>
 #include <vector>
 
-#include "core/flat/flat_convert.h"
+#include "tests/support/flat_request.h"
 #include "core/formats/jfr/flat_converter.h"
-#include "core/model/dictionary_builder.h"
+#include "tests/support/dictionary_builder.h"
 #include "tests/core/formats/jfr/jfr_writer.h"
 #include "tests/core/formats/jfr/recordings.h"
 #include "tests/core/formats/jfr/wild_recordings.h"

@@ -6,7 +6,7 @@
 #include <sstream>
 
 #include "core/formats/jfr/chunk_reader.h"
-#include "core/formats/jfr/otlp_converter.h"
+#include "tests/support/jfr_request.h"
 #include "tests/core/formats/jfr/recordings.h"
 
 namespace proflow::jfr {

@@ -7,7 +7,7 @@
 
 #include "core/formats/jfr/byte_reader.h"
 #include "core/formats/jfr/chunk.h"
-#include "core/formats/jfr/otlp_converter.h"
+#include "tests/support/jfr_request.h"
 #include "tests/core/formats/jfr/jfr_writer.h"
 
 namespace proflow::jfr {

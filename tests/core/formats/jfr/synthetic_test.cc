@@ -3,12 +3,12 @@
 // chained checkpoints, unknown pool types and events, Pyroscope context labels and span links.
 #include <gtest/gtest.h>
 
-#include "core/model/dictionary_builder.h"
+#include "tests/support/dictionary_builder.h"
 #include "core/formats/jfr/byte_reader.h"
 #include "core/formats/jfr/chunk_reader.h"
 #include "core/formats/jfr/folded.h"
 #include "tests/support/fold_request.h"
-#include "core/formats/jfr/otlp_converter.h"
+#include "tests/support/jfr_request.h"
 #include "tests/core/formats/jfr/jfr_writer.h"
 
 namespace proflow::jfr {

@@ -18,9 +18,9 @@
 #include <string>
 #include <vector>
 
-#include "core/flat/flat_convert.h"
+#include "tests/support/flat_request.h"
 #include "core/formats/jfr/flat_converter.h"
-#include "core/model/dictionary_builder.h"
+#include "tests/support/dictionary_builder.h"
 #include "tests/core/formats/jfr/jdk_json.h"
 #include "tests/core/formats/jfr/recordings.h"
 #include "tests/core/formats/jfr/wild_recordings.h"

@@ -6,7 +6,7 @@
 
 #include <gtest/gtest.h>
 
-#include "core/flat/flat_convert.h"
+#include "tests/support/flat_request.h"
 #include "core/flat/flat_encode.h"
 #include "core/model/otlp_types.h"
 #include "tests/core/flat/test_requests.h"

@@ -6,7 +6,7 @@
 #include <sstream>
 #include <vector>
 
-#include "core/model/dictionary_builder.h"
+#include "tests/support/dictionary_builder.h"
 #include "core/formats/pprof/pprof_ids.h"
 #include "tests/core/formats/pprof/test_profiles.h"
 

@@ -5,7 +5,7 @@
 #include <functional>
 
 #include "core/formats/pprof/pprof_codec.h"
-#include "core/formats/pprof/pprof_to_otlp.h"
+#include "tests/support/pprof_request.h"
 #include "core/formats/pprof/pprof_view.h"
 #include "tests/core/formats/pprof/test_profiles.h"
 

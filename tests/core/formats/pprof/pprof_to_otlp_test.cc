@@ -5,10 +5,10 @@
 #include <map>
 #include <random>
 
-#include "core/model/dictionary_builder.h"
-#include "core/formats/pprof/otlp_to_pprof.h"
+#include "tests/support/dictionary_builder.h"
+#include "tests/support/pprof_request.h"
 #include "core/formats/pprof/pprof_ids.h"
-#include "core/formats/pprof/pprof_to_otlp.h"
+#include "tests/support/pprof_request.h"
 #include "tests/support/request_merger.h"
 #include "tests/core/formats/pprof/conversion_helpers.h"
 #include "tests/core/formats/pprof/test_profiles.h"

@@ -4,8 +4,8 @@
 
 #include <memory>
 
-#include "core/formats/pprof/otlp_to_pprof.h"
-#include "core/formats/pprof/pprof_to_otlp.h"
+#include "tests/support/pprof_request.h"
+#include "tests/support/pprof_request.h"
 #include "tests/core/formats/pprof/go_tools.h"
 #include "tests/core/formats/pprof/raw_normalizer.h"
 #include "tests/support/temp_dir.h"

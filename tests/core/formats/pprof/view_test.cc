@@ -5,7 +5,7 @@
 
 #include <random>
 
-#include "core/formats/pprof/pprof_to_otlp.h"
+#include "tests/support/pprof_request.h"
 #include "core/formats/pprof/pprof_view.h"
 #include "core/formats/varint_bits.h"
 #include "tests/core/formats/pprof/conversion_helpers.h"

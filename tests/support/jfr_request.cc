@@ -1,7 +1,7 @@
-#include "core/formats/jfr/otlp_converter.h"
+#include "tests/support/jfr_request.h"
 
-#include "core/flat/flat_convert.h"
 #include "core/formats/jfr/flat_converter.h"
+#include "tests/support/flat_request.h"
 
 namespace proflow::jfr {
 namespace {

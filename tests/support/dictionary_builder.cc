@@ -1,22 +1,20 @@
-#include "core/model/dictionary_builder.h"
+#include "tests/support/dictionary_builder.h"
 
 #include <algorithm>
 #include <cstring>
 #include <functional>
 
+#include "core/flat/flat_identity.h"
+
 namespace proflow {
 namespace {
 
+using flat::putString;  // the identities' length-prefixed strings
+
+// A scalar's bytes, appended (identity keys compare bytes, never read them back).
 template <class T>
 void put(std::string& key, T v) {
-  char buf[sizeof(T)];
-  std::memcpy(buf, &v, sizeof(T));
-  key.append(buf, sizeof(T));
-}
-
-void putString(std::string& key, std::string_view s) {
-  put<uint32_t>(key, static_cast<uint32_t>(s.size()));
-  key.append(s);
+  key.append(reinterpret_cast<const char*>(&v), sizeof(T));
 }
 
 template <class Repeated>
@@ -131,49 +129,7 @@ std::string_view dictString(const otlp::Dictionary& dict, int32_t index) {
 }
 
 void appendValueKey(std::string& out, const otlp::AnyValue& v, const otlp::Dictionary& dict) {
-  using V = otlp::AnyValue;
-  switch (v.value_case()) {
-    case V::kStringValue:
-      out.push_back('s');
-      putString(out, v.string_value());
-      break;
-    case V::kStringValueStrindex:  // same identity as the inline string it stands for
-      out.push_back('s');
-      putString(out, dictString(dict, v.string_value_strindex()));
-      break;
-    case V::kBoolValue:
-      out.push_back('b');
-      put(out, v.bool_value());
-      break;
-    case V::kIntValue:
-      out.push_back('i');
-      put(out, v.int_value());
-      break;
-    case V::kDoubleValue:
-      out.push_back('d');
-      put(out, v.double_value());
-      break;
-    case V::kBytesValue:
-      out.push_back('y');
-      putString(out, v.bytes_value());
-      break;
-    case V::kArrayValue:
-      out.push_back('a');
-      put<uint32_t>(out, static_cast<uint32_t>(v.array_value().values_size()));
-      for (const auto& e : v.array_value().values()) appendValueKey(out, e, dict);
-      break;
-    case V::kKvlistValue:
-      out.push_back('k');
-      put<uint32_t>(out, static_cast<uint32_t>(v.kvlist_value().values_size()));
-      for (const auto& kv : v.kvlist_value().values()) {
-        putString(out, kv.key_strindex() != 0 ? dictString(dict, kv.key_strindex()) : std::string_view(kv.key()));
-        appendValueKey(out, kv.value(), dict);
-      }
-      break;
-    case V::VALUE_NOT_SET:
-      out.push_back('0');
-      break;
-  }
+  flat::appendMessageIdentity(out, v, [&dict](int32_t index) { return dictString(dict, index); });
 }
 
 DictionaryBuilder::DictionaryBuilder(otlp::Dictionary* dict) : dict_(dict) {

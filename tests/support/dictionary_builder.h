@@ -1,5 +1,6 @@
-// Interning tables over a ProfilesDictionary: adding an entry that already exists returns the existing
-// index, so producers and processors never create duplicates. Index 0 of every table is the zero value
+// Interning tables over a protobuf ProfilesDictionary, for tests that build their input as an
+// otlp::Request (the daemon interns into the flat batch: core/flat/flat_merge.h): adding an entry
+// that already exists returns the existing index. Index 0 of every table is the zero value
 // (OTLP rule) and is created on construction if missing.
 #pragma once
 

@@ -1,5 +1,8 @@
-// pprof -> OTLP profiles, following the OpenTelemetry collector-contrib translator and keeping what
-// it loses so otlpToPprof() can rebuild the same pprof:
+// What the pprof <-> OTLP conversions (pprof_to_flat.h, flat_to_pprof.h) share: their options, the
+// pprofs rebuilt from a batch, and the memory claim a pprof's conversion makes before it allocates.
+//
+// pprof -> OTLP keeps what the OpenTelemetry collector-contrib translator loses, so the way back
+// rebuilds the same pprof:
 // - one ScopeProfiles per pprof, one OTLP Profile per sample type, all with the same samples in the
 //   same order (sample i of every profile comes from pprof sample i);
 // - scope attributes pprof.scope.sample_type_order (int[]: original sample_type index of each profile
@@ -9,6 +12,19 @@
 // - mapping build_id -> process.executable.build_id.{gnu,go} (or pprof.mapping.build_id), has_* ->
 //   pprof.mapping.*, is_folded -> pprof.location.is_folded, drop/keep_frames, comment, doc_url ->
 //   pprof.profile.* (only when non-empty).
+// OTLP -> pprof undoes it:
+// - a scope whose pprof.scope.sample_type_order covers all its profiles, and whose profiles hold the
+//   same samples in the same order (same stack, attributes, link, timestamps), becomes ONE pprof with
+//   multi-value samples, sample types in the original order, default_sample_type restored;
+// - every other profile becomes its own single-value pprof;
+// - sample attributes -> labels (int + unit -> num + num_unit, string -> str; bool/double -> str);
+//   a Link whose ids are not already in labels -> span_id / trace_id hex string labels;
+// - mappings (build id, has_*), is_folded, drop/keep_frames, comment, doc_url, period, time,
+//   duration restored;
+// - samples with timestamps: by default one pprof sample per timestamp carrying a numeric label
+//   "end_timestamp_ns" (unit nanoseconds) so no timestamp is lost (not added when the sample already
+//   has that attribute and one timestamp, i.e. it came from pprof). Timestamps without values count 1
+//   each. With Timestamps::kDrop the events of a sample are summed into one pprof sample.
 #pragma once
 
 #include <cstddef>
@@ -19,7 +35,6 @@
 #include <vector>
 
 #include "core/formats/pprof/pprof_codec.h"
-#include "core/model/otlp_types.h"
 #include "core/util/status.h"
 
 namespace proflow::pprof {
@@ -56,17 +71,29 @@ size_t estimateConversionBytes(size_t samples, size_t sample_types, size_t locat
 class ProfileView;
 
 // Asks options.reserve_memory (when set) for held_bytes + the estimate of what converting `p` holds
-// (estimateConversionBytes). Every converter of a pprof (to OTLP or to the flat batch) runs it first.
+// (estimateConversionBytes). Every converter of a pprof runs it first.
 Status reserveConversionMemory(const Profile& p, const PprofToOtlpOptions& options, size_t held_bytes);
 Status reserveConversionMemory(const ProfileView& p, const PprofToOtlpOptions& options, size_t held_bytes);
 
-// Appends the converted profile to `out`, interning through a DictionaryBuilder on
-// out->mutable_dictionary() (existing dictionary entries are reused). `p` must be valid
-// (validateProfile); an invalid profile is refused with kInvalidArgument and `out` is left unchanged.
-Status pprofToOtlp(const Profile& p, const PprofToOtlpOptions& options, otlp::Request* out);
+struct OtlpToPprofOptions {
+  enum class Timestamps { kLabel, kDrop };
+  Timestamps timestamps = Timestamps::kLabel;
+};
 
-// Convenience: decodeProfile() + pprofToOtlp(). Keeps `data` as the original payload when asked.
-Status pprofBytesToOtlp(std::string_view data, const PprofToOtlpOptions& options, otlp::Request* out,
-                        const DecodeOptions& decode = {});
+// One rebuilt pprof and where it came from in the request.
+struct PprofFromOtlp {
+  Profile profile;
+  int resource_index = 0;
+  int scope_index = 0;
+  std::vector<int> profile_indices;  // OTLP profiles merged into this pprof, in scope order
+};
+
+// One rebuilt pprof, serialized and compressed (what exporters send), and where it came from.
+struct EncodedPprof {
+  std::string data;
+  int resource_index = 0;
+  int scope_index = 0;
+  std::vector<int> profile_indices;
+};
 
 }  // namespace proflow::pprof
