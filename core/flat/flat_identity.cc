@@ -81,6 +81,10 @@ std::string keyValuesIdentity(const Batch& b, Range key_values) {
     appendValueIdentity(p, kv.value, b, [&](int32_t s) { return b.string(s); });
     parts.push_back(std::move(p));
   }
+  return joinAttributeIdentities(std::move(parts));
+}
+
+std::string joinAttributeIdentities(std::vector<std::string> parts) {
   std::sort(parts.begin(), parts.end());  // attribute order carries no meaning
   std::string out;
   for (const auto& p : parts) {

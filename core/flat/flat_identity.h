@@ -5,6 +5,7 @@
 #include <functional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "core/flat/flat_batch.h"
 #include "core/model/otlp_types.h"
@@ -30,6 +31,9 @@ void appendValueIdentity(std::string& out, const Value& v, const Batch& b, const
 // forms of one attribute are equal, their order is ignored; the same text as keyValuesIdentity() of
 // tests/support/request_merger.h gives for the protobuf form.
 std::string keyValuesIdentity(const Batch& b, Range key_values);
+// The identity of an attribute list from its attributes' identities (key, '\0', value identity),
+// whatever their order.
+std::string joinAttributeIdentities(std::vector<std::string> parts);
 // Identity of a resource: its schema_url, '\n', its attributes' identity. The Merger combines
 // resources of equal identity.
 std::string resourceIdentity(const Batch& b, const Resource& r);

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "core/flat/flat_identity.h"
+
 namespace proflow {
 
 // Maps indexes of one source dictionary to the destination dictionary, lazily and memoized.
@@ -164,14 +166,7 @@ std::string keyValuesIdentity(const google::protobuf::RepeatedPtrField<otlp::Key
     appendValueKey(p, kv.value(), dict);
     parts.push_back(std::move(p));
   }
-  std::sort(parts.begin(), parts.end());  // attribute order carries no meaning
-  std::string out;
-  for (const auto& p : parts) {
-    out += std::to_string(p.size());
-    out.push_back(':');
-    out += p;
-  }
-  return out;
+  return flat::joinAttributeIdentities(std::move(parts));
 }
 
 RequestMerger::RequestMerger(otlp::Request* dst) : dst_(dst), dict_(dst->mutable_dictionary()) {

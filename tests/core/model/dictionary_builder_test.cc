@@ -1,3 +1,4 @@
+// The tests' request-form interning (tests/support/dictionary_builder.h) that fixtures are built with.
 #include <gtest/gtest.h>
 
 #include <string>

@@ -1,3 +1,5 @@
+// The receivers' checks (core/flat/flat_validate.cc) on requests the tests build, through the
+// request-form validateAndPrune of tests/support/flat_request.h.
 #include <gtest/gtest.h>
 
 #include "tests/support/flat_request.h"

@@ -1,4 +1,5 @@
-// OTLP -> pprof: every field survives a round trip; OTLP from other producers converts sensibly.
+// OTLP -> pprof (flatToPprof, fed requests through tests/support/pprof_request.h): every field
+// survives a round trip; OTLP from other producers converts sensibly.
 #include <gtest/gtest.h>
 
 #include <algorithm>

@@ -1,4 +1,5 @@
-// pprof -> OTLP: the collector-contrib translator rules and the additions for a lossless way back.
+// pprof -> OTLP (pprofToFlat, read as a request through tests/support/pprof_request.h): the
+// collector-contrib translator rules and the additions for a lossless way back.
 #include <gtest/gtest.h>
 
 #include <algorithm>

@@ -1,4 +1,4 @@
-// The wire ProfileView (what pprofBytesToOtlp reads) against protobuf's own parser: for the same
+// The wire ProfileView (what pprofBytesToFlat reads) against protobuf's own parser: for the same
 // bytes, both must accept or refuse, and accepted bytes must convert to the same OTLP request.
 #include <gtest/gtest.h>
 #include <google/protobuf/util/message_differencer.h>
