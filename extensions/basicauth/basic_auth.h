@@ -51,11 +51,13 @@ class BasicAuthServer final : public Extension, public auth::ServerAuthenticator
   HtpasswdConfig config_;
   std::map<std::string, std::string> users_;  // user -> hash, fixed after start()
   std::string unknown_user_hash_;              // checked for users not in users_
-  mutable CheckQueue checks_{kQueuedChecks};
   // Last verified password per user (SHA-256 of user:password), so a slow hash such as bcrypt is
   // computed once per credential rather than on every request. Bounded by the number of users.
   mutable std::mutex mu_;
   mutable std::map<std::string, Digest> verified_;
+  // Declared last, so destroyed first: its destructor joins the check thread while everything a
+  // running check reads and writes (users_, mu_, verified_) is still alive, shut down or not.
+  mutable CheckQueue checks_{kQueuedChecks};
 };
 
 class BasicAuthClient final : public Extension, public auth::ClientAuthenticator {
