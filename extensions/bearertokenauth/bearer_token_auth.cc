@@ -25,8 +25,11 @@ Status BearerTokenAuth::authenticate(const auth::HeaderLookup& header) const {
   auto value = header(config_.header);
   if (!value) return Status(StatusCode::kUnauthenticated, "missing " + config_.header + " header");
   bool match = false;
+  // Held for the whole loop: the refresher may replace the tokens meanwhile, and a range-for over
+  // `*current()` would keep only the vector's reference, not the pointer that keeps it alive.
+  const std::shared_ptr<const Tokens> tokens = tokens_->current();
   // Every token is compared, so the time taken does not tell which one (if any) matched.
-  for (const auto& token : *tokens_->current()) match |= auth::constantTimeEquals(*value, expectedValue(token));
+  for (const auto& token : *tokens) match |= auth::constantTimeEquals(*value, expectedValue(token));
   if (match) return Status::ok();
   return Status(StatusCode::kUnauthenticated, "invalid " + config_.header + " credentials");
 }
