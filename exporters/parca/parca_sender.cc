@@ -6,6 +6,7 @@
 #include "core/auth/client_auth.h"
 #include "core/net/grpc_status.h"
 #include "core/net/grpc_channel.h"
+#include "core/util/ascii.h"
 #include "exporters/parca/write_raw.h"
 #include "parca/profilestore/v1alpha1/profilestore.grpc.pb.h"
 
@@ -24,8 +25,7 @@ Status ParcaSender::start(Host& host) {
   if (Status s = auth::findClientAuthenticator(host, config_.auth, &client_auth_); !s.isOk()) return s;
   std::string token = config_.bearer_token;
   if (!config_.bearer_token_file.empty()) {
-    token = net::readFileOrEmpty(config_.bearer_token_file);
-    while (!token.empty() && (token.back() == '\n' || token.back() == '\r' || token.back() == ' ')) token.pop_back();
+    token = std::string(trim(net::readFileOrEmpty(config_.bearer_token_file)));
     if (token.empty()) return Status::invalid("parca: bearer_token_file '" + config_.bearer_token_file + "' is empty or unreadable");
   }
   if (!token.empty()) authorization_ = "Bearer " + token;
