@@ -14,7 +14,8 @@ const std::shared_ptr<const flat::Batch>& emptyData() {
 
 struct Batch::State {
   std::shared_ptr<const flat::Batch> flat;
-  // Set by mutableData(): the same object as `flat`, created by this state and editable.
+  // The same object as `flat` when this state created it (moved in, or mutableData()'s copy), so
+  // an editor holding it alone edits it in place.
   std::shared_ptr<flat::Batch> editable;
 };
 
@@ -24,7 +25,11 @@ Batch::Batch(std::shared_ptr<const flat::Batch> data) : state_(std::make_shared<
   state_->flat = data ? std::move(data) : emptyData();
 }
 
-Batch::Batch(flat::Batch&& data) : Batch(std::shared_ptr<const flat::Batch>(std::make_shared<flat::Batch>(std::move(data)))) {}
+Batch::Batch(flat::Batch&& data) : state_(std::make_shared<State>()) {
+  // Nobody else can see data moved in: the first editor needs no copy while it is the only holder.
+  state_->editable = std::make_shared<flat::Batch>(std::move(data));
+  state_->flat = state_->editable;
+}
 
 const flat::Batch& Batch::data() const { return *state_->flat; }
 

@@ -39,6 +39,41 @@ TEST(Batch, TheFlatDataLivesWithItsLastCopy) {
   EXPECT_EQ(&deep.data(), &copy.data());
 }
 
+flat::Batch decodedData(const otlp::Request& r) {
+  flat::Batch data;
+  EXPECT_TRUE(flat::decode(r.SerializeAsString(), &data).request.isOk());
+  return data;
+}
+
+TEST(Batch, DataMovedInIsEditedInPlaceOnlyByItsOnlyHolder) {
+  const otlp::Request want = testing::makeRequest("svc", {testing::makeProfile(4)});
+  const std::string before = want.SerializeAsString();
+
+  Batch alone(decodedData(want));
+  const flat::Batch* moved_in = &alone.data();
+  EXPECT_EQ(&alone.mutableData(), moved_in);  // nobody else sees it: no copy
+  alone.mutableData().values[0] = 424242;
+  EXPECT_EQ(testing::requestOf(alone).resource_profiles(0).scope_profiles(0).profiles(0).samples(0).values(0), 424242);
+
+  Batch edited(decodedData(want));
+  const Batch copy = edited;  // same state: the edit must not show in the copy
+  edited.mutableData().values[0] = 424242;
+  EXPECT_NE(&edited.data(), &copy.data());
+  EXPECT_EQ(flat::encode(copy.data()), before);
+
+  Batch shared_out(decodedData(want));
+  const std::shared_ptr<const flat::Batch> held = shared_out.shared();  // a reader holds the data itself
+  shared_out.mutableData().values[0] = 424242;
+  EXPECT_NE(&shared_out.data(), held.get());
+  EXPECT_EQ(flat::encode(*held), before);
+
+  const Batch original(decodedData(want));
+  Batch mine = original.deepCopy();  // own state, shared data
+  mine.mutableData().values[0] = 424242;
+  EXPECT_NE(&mine.data(), &original.data());
+  EXPECT_EQ(flat::encode(original.data()), before);
+}
+
 TEST(Batch, EmptyByDefault) {
   Batch b;
   EXPECT_TRUE(b.empty());
