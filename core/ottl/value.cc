@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "core/util/hex.h"
+#include "core/util/json/json_writer.h"
 
 namespace proflow::ottl {
 
@@ -101,33 +102,11 @@ std::string doubleText(double d) {
   return ec == std::errc() ? std::string(buf, end) : std::to_string(d);
 }
 
-void appendJsonString(std::string& out, std::string_view s) {
-  out += '"';
-  for (char c : s) {
-    switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\t': out += "\\t"; break;
-      case '\r': out += "\\r"; break;
-      default:
-        if (static_cast<unsigned char>(c) < 0x20) {
-          char buf[8];
-          std::snprintf(buf, sizeof buf, "\\u%04x", c);
-          out += buf;
-        } else {
-          out += c;
-        }
-    }
-  }
-  out += '"';
-}
-
 void appendJson(std::string& out, const Value& v) {
   switch (v.kind) {
     case Value::Kind::kNil: out += "null"; return;
-    case Value::Kind::kString: appendJsonString(out, v.s); return;
-    case Value::Kind::kBytes: appendJsonString(out, toText(v)); return;
+    case Value::Kind::kString: json::appendString(out, v.s); return;
+    case Value::Kind::kBytes: json::appendString(out, toText(v)); return;
     case Value::Kind::kList:
       out += '[';
       for (size_t i = 0; i < v.items.size(); ++i) {
@@ -140,7 +119,7 @@ void appendJson(std::string& out, const Value& v) {
       out += '{';
       for (size_t i = 0; i < v.items.size(); ++i) {
         if (i) out += ',';
-        appendJsonString(out, v.keys[i]);
+        json::appendString(out, v.keys[i]);
         out += ':';
         appendJson(out, v.items[i]);
       }
