@@ -116,8 +116,9 @@ TEST(Reload, SighupAndPostReloadApplyAndAnInvalidConfigIsRefusedWhileTheOldGraph
   EXPECT_EQ(metric(metrics, "proflow_config_reload_failures_total"), 2);
   EXPECT_EQ(postProfiles(http, 2).status, 200);
   EXPECT_EQ(testing::httpGet(metrics, "/healthz"), 200);
-  EXPECT_TRUE(waitFor([&] { return testing::allProfiles(testing::readOtlpProtoFile(dir.file("out.bin"))).size() == 3; }));
+  EXPECT_TRUE(waitFor([&] { return testing::allProfiles(testing::readOtlpProtoFileSoFar(dir.file("out.bin"))).size() == 3; }));
   EXPECT_EQ(d.terminate(), 0) << d.log();
+  EXPECT_EQ(testing::allProfiles(testing::readOtlpProtoFile(dir.file("out.bin"))).size(), 3u);  // every record whole
 }
 
 TEST(Reload, WatchConfigReloadsWhenTheContentsChangeOnly) {

@@ -6,12 +6,15 @@
 
 namespace proflow::testing {
 
-std::vector<otlp::Request> readOtlpProtoFile(const std::string& path) {
+namespace {
+
+std::vector<otlp::Request> readRecords(const std::string& path, bool torn_tail_is_unwritten) {
   std::string data = readFile(path);
   std::vector<otlp::Request> out;
   size_t pos = 0;
   while (pos < data.size()) {
     if (data.size() - pos < 4) {
+      if (torn_tail_is_unwritten) break;
       ADD_FAILURE() << path << ": torn size prefix at offset " << pos;
       break;
     }
@@ -19,6 +22,7 @@ std::vector<otlp::Request> readOtlpProtoFile(const std::string& path) {
     size_t len = (size_t{p[0]} << 24) | (size_t{p[1]} << 16) | (size_t{p[2]} << 8) | size_t{p[3]};
     pos += 4;
     if (data.size() - pos < len) {
+      if (torn_tail_is_unwritten) break;
       ADD_FAILURE() << path << ": torn record at offset " << pos;
       break;
     }
@@ -29,6 +33,12 @@ std::vector<otlp::Request> readOtlpProtoFile(const std::string& path) {
   }
   return out;
 }
+
+}  // namespace
+
+std::vector<otlp::Request> readOtlpProtoFile(const std::string& path) { return readRecords(path, false); }
+
+std::vector<otlp::Request> readOtlpProtoFileSoFar(const std::string& path) { return readRecords(path, true); }
 
 std::vector<otlp::Profile> allProfiles(const std::vector<otlp::Request>& requests) {
   std::vector<otlp::Profile> out;
