@@ -3,6 +3,7 @@
 #include <benchmark/benchmark.h>
 
 #include <memory>
+#include <set>
 
 #include "core/config/config_loader.h"
 #include "core/flat/flat_decode.h"
@@ -72,6 +73,14 @@ void BM_Transform5Statements(benchmark::State& state) {
   for (uint32_t row = 0; row < out.samples.size(); ++row)
     edited += out.samples.attributes[row].size != base->samples.attributes[row].size ? 1 : 0;
   state.counters["samples_edited"] = static_cast<double>(edited);
+  {
+    std::set<std::vector<int32_t>> distinct;
+    for (uint32_t row = 0; row < base->samples.size(); ++row) {
+      auto l = base->indexList(base->samples.attributes[row]);
+      distinct.insert(std::vector<int32_t>(l.begin(), l.end()));
+    }
+    state.counters["distinct_lists"] = static_cast<double>(distinct.size());
+  }
   state.counters["stacks"] = static_cast<double>(base->stacks.size());
   state.counters["locations"] = static_cast<double>(base->locations.size());
   state.counters["functions"] = static_cast<double>(base->functions.size());

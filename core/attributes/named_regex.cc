@@ -88,7 +88,10 @@ Regex compileRegex(std::string_view pattern, std::string* error) {
   return re;
 }
 
-bool regexSearch(const re2::RE2& re, std::string_view text) { return re2::RE2::PartialMatch(piece(text), re); }
+// Match() without submatches: PartialMatch's argument-parsing layer costs as much as a short match.
+bool regexSearch(const re2::RE2& re, std::string_view text) {
+  return re.Match(piece(text), 0, text.size(), re2::RE2::UNANCHORED, nullptr, 0);
+}
 
 std::optional<NamedRegex> compileNamedRegex(std::string_view pattern, std::string* error) {
   NamedRegex r;

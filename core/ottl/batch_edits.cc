@@ -1,6 +1,8 @@
 #include "core/ottl/batch_edits.h"
 
+#include <algorithm>
 #include <bit>
+#include <functional>
 
 namespace proflow::ottl {
 namespace {
@@ -94,13 +96,19 @@ int32_t BatchEdits::scalarAttribute(flat::Batch& b, std::string_view key, int32_
 }
 
 flat::Range BatchEdits::list(flat::Batch& b, std::span<const int32_t> list) {
-  list_key_.assign(reinterpret_cast<const char*>(list.data()), list.size() * sizeof(int32_t));
-  auto [it, inserted] = lists_.try_emplace(list_key_);
-  if (inserted) {
-    it->second = flat::Range{static_cast<uint32_t>(b.indices.size()), static_cast<uint32_t>(list.size())};
-    b.indices.insert(b.indices.end(), list.begin(), list.end());
-  }
-  return it->second;
+  const std::string_view bytes(reinterpret_cast<const char*>(list.data()), list.size_bytes());
+  const int32_t at = lists_index_.intern(
+      std::hash<std::string_view>{}(bytes),
+      [&](int32_t i) {
+        const auto known = b.indexList(lists_[static_cast<size_t>(i)]);
+        return std::equal(known.begin(), known.end(), list.begin(), list.end());
+      },
+      [&] {
+        lists_.push_back(flat::Range{static_cast<uint32_t>(b.indices.size()), static_cast<uint32_t>(list.size())});
+        b.indices.insert(b.indices.end(), list.begin(), list.end());
+        return static_cast<int32_t>(lists_.size() - 1);
+      });
+  return lists_[static_cast<size_t>(at)];
 }
 
 }  // namespace proflow::ottl

@@ -13,12 +13,12 @@
 #include <span>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <vector>
 
 #include "core/flat/flat_batch.h"
 #include "core/flat/flat_merge.h"
 #include "core/ottl/value.h"
+#include "core/util/index_set.h"
 
 namespace proflow::ottl {
 
@@ -50,8 +50,8 @@ class BatchEdits {
   std::optional<flat::DictionaryIndex> dict_;
   size_t scanned_ = 0;
   std::vector<Remembered> recent_;  // the last attributes added by value, newest last
-  std::unordered_map<std::string, flat::Range> lists_;
-  std::string list_key_;
+  std::vector<flat::Range> lists_;  // the lists list() added, in b.indices
+  IndexSet lists_index_;
 };
 
 }  // namespace proflow::ottl

@@ -40,7 +40,13 @@ bool Evaluator::test(const Expr& condition) {
     case ExprKind::kOr: return test(*condition.args[0]) || test(*condition.args[1]);
     case ExprKind::kNot: return !test(*condition.args[0]);
     case ExprKind::kCall:
-      if (condition.memo_slot >= 0 && condition.keys.empty()) return anyFrame(condition, *condition.args[0]);
+      if (!condition.keys.empty()) break;
+      if (condition.memo_slot >= 0) return anyFrame(condition, *condition.args[0]);
+      if (condition.function && condition.function->predicate)
+        return condition.function->predicate(*this, condition, condition.args);
+      break;
+    case ExprKind::kCompare:
+      if (const auto same = frameEquals(condition)) return condition.name[0] == '=' ? *same : !*same;
       break;
     default: break;
   }
@@ -214,6 +220,22 @@ void Evaluator::set(const Expr& e, Value v) {
   Value& map = loadMap(level);
   setNested(*this, e, map, e.keys, 0, std::move(v));
   maps_[level].dirty = true;
+}
+
+// `frame_field == "text"` (either way round, == or !=) compared where the frame's string lies;
+// nullopt for any other comparison. A frame without the field reads nil, equal to no string.
+std::optional<bool> Evaluator::frameEquals(const Expr& compare) const {
+  if (compare.name != "==" && compare.name != "!=") return std::nullopt;
+  const Expr* path = compare.args[0].get();
+  const Expr* text = compare.args[1].get();
+  if (path->kind == ExprKind::kLiteral) std::swap(path, text);
+  if (text->kind != ExprKind::kLiteral || !text->literal.isString() || path->kind != ExprKind::kPath ||
+      !isFrameField(path->path.field) || !path->keys.empty())
+    return std::nullopt;
+  const Field f = path->path.field;
+  if (f == Field::kFrameLine || f == Field::kFrameAddress) return std::nullopt;
+  const auto value = frameString(*path);
+  return value && *value == text->literal.s;
 }
 
 bool Evaluator::anyFrame(const Expr& call, const Expr& condition) {

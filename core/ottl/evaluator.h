@@ -60,6 +60,7 @@ class Evaluator {
   // A string frame field (function, system_name, filename, mapping.filename) read without a copy;
   // nullopt when the frame has none (the path reads nil) or `path` is another path.
   std::optional<std::string_view> frameString(const Expr& path) const;
+  std::optional<bool> frameEquals(const Expr& compare) const;
 
   // Strings of the dictionary interned in place (sample types set by statements).
   int32_t internString(const Expr& at, std::string_view s);

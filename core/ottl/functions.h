@@ -39,6 +39,9 @@ struct FunctionDef {
   Value (*apply)(const Value& v) = nullptr;
   // Checks literal arguments at load (a strategy name, a format); returns an error or "".
   std::string (*check)(const Expr& call) = nullptr;
+  // For converters giving true or false: the answer without building a value (what a condition
+  // calls once per frame or per sample).
+  bool (*predicate)(Evaluator& ev, const Expr& call, const std::vector<ExprPtr>& args) = nullptr;
 };
 
 const FunctionDef* findFunction(std::string_view name);

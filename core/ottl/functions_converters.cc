@@ -69,15 +69,16 @@ Value split(Evaluator& ev, const Expr&, const Args& a) {
   return out;
 }
 
-Value isMatch(Evaluator& ev, const Expr&, const Args& a) {
+bool isMatchTest(Evaluator& ev, const Expr&, const Args& a) {
   if (a[0]->kind == ExprKind::kPath && isFrameField(a[0]->path.field) && a[0]->path.field != Field::kFrameLine &&
       a[0]->path.field != Field::kFrameAddress) {
     const auto name = ev.frameString(*a[0]);  // a frame's name, matched where it lies: no copy per frame
-    return Value::boolean(name && attributes::regexSearch(*a[1]->regex, *name));
+    return name && attributes::regexSearch(*a[1]->regex, *name);
   }
   auto text = stringLike(ev.eval(*a[0]));
-  return Value::boolean(text && attributes::regexSearch(*a[1]->regex, *text));
+  return text && attributes::regexSearch(*a[1]->regex, *text);
 }
+Value isMatch(Evaluator& ev, const Expr& call, const Args& a) { return Value::boolean(isMatchTest(ev, call, a)); }
 
 Value sha256Of(const Value& v) {
   auto text = stringLike(v);
@@ -178,7 +179,7 @@ const std::vector<FunctionDef>& converterDefs() {
   static const std::vector<FunctionDef> defs = {
       {"Concat", false, {{"vals", ParamType::kValue}, {"delimiter", ParamType::kValue}}, concat},
       {"Split", false, {kValueParam, {"delimiter", ParamType::kValue}}, split},
-      {"IsMatch", false, {kValueParam, {"pattern", ParamType::kRegex}}, isMatch},
+      {"IsMatch", false, {kValueParam, {"pattern", ParamType::kRegex}}, isMatch, nullptr, nullptr, isMatchTest},
       {"SHA256", false, {{"value", ParamType::kValue}}, sha256, sha256Of},
       {"Int", false, {{"value", ParamType::kValue}}, toInt},
       {"Double", false, {{"value", ParamType::kValue}}, toDouble},

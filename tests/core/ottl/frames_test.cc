@@ -45,6 +45,23 @@ TEST(OttlFrames, InlinedLinesAndMappingsAreFrames) {
               ElementsAre(true, false, true));
 }
 
+TEST(OttlFrames, FrameComparisonsAnswerAsValuesWould) {
+  // Frame fields compared with a string are answered where the string lies; the answers must be
+  // those of comparing values: either operand order, != included, nil (no such field) equal to no string.
+  otlp::Request req = smallRequest();
+  req.mutable_dictionary()->mutable_location_table(1)->clear_lines();  // "work" becomes a frame without a function
+  flat::Batch b = toFlat(req);
+  for (const std::string& c : {R"~(function == "main")~", R"~("main" == function)~", R"~(function != "main")~",
+                               R"~(function != "gc")~", R"~(function == "")~", R"~(IsMatch(function, "^ma"))~"}) {
+    const auto fast = evalCondition(b, "AnyFrame(" + c + ")");
+    // The same test compared with true: evaluated as values.
+    const auto values = evalCondition(b, "AnyFrame((" + c + ") == true)");
+    EXPECT_EQ(fast, values) << c;
+  }
+  EXPECT_THAT(evalCondition(b, R"~(AnyFrame(function != "main"))~"), ElementsAre(true, true, true));
+  EXPECT_THAT(evalCondition(b, R"~(AnyFrame(function == ""))~"), ElementsAre(false, false, false));
+}
+
 TEST(OttlFrames, MemoAgreesWithPerSampleEvaluation) {
   flat::Batch b = toFlat(proflow::testing::makeRequest("api", {proflow::testing::makeProfile(500, 3)}));
   // The same frame test, once memoizable and once tied to each sample (so evaluated afresh).
