@@ -201,6 +201,23 @@ void setNested(Evaluator& ev, const Expr& at, Value& container, const std::vecto
 }  // namespace
 
 void Evaluator::set(const Expr& e, Value v) {
+  if (mayBeListed(e) && trySetListed(e, v)) return;
+  setValue(e, std::move(v));
+}
+
+void Evaluator::setConstant(const Expr& e, const Value& v) {
+  if (mayBeListed(e) && trySetListed(e, v)) return;
+  setValue(e, v);
+}
+
+// Whether `e` is attributes[key] of a map the batch holds (not the cache), which needs a writable batch.
+bool Evaluator::mayBeListed(const Expr& e) {
+  if (e.keys.empty() || !e.path.is_map || e.path.field == Field::kCache) return false;
+  writable(e);
+  return true;
+}
+
+void Evaluator::setValue(const Expr& e, Value v) {
   const PathRef& p = e.path;
   if (e.keys.empty()) {
     setField(e, p, std::move(v));
@@ -213,10 +230,6 @@ void Evaluator::set(const Expr& e, Value v) {
   }
   writable(e);
   const MapLevel level = mapLevel(p.field);
-  if (e.keys.size() == 1 && !maps_[level].loaded && (level == kProfileMap || level == kSampleMap)) {
-    Value k = eval(*e.keys[0]);
-    if (k.isString() && setListed(e, level, k.s, v)) return;
-  }
   Value& map = loadMap(level);
   setNested(*this, e, map, e.keys, 0, std::move(v));
   maps_[level].dirty = true;
@@ -236,6 +249,16 @@ std::optional<bool> Evaluator::frameEquals(const Expr& compare) const {
   if (f == Field::kFrameLine || f == Field::kFrameAddress) return std::nullopt;
   const auto value = frameString(*path);
   return value && *value == text->literal.s;
+}
+
+bool Evaluator::trySetListed(const Expr& e, const Value& v) {
+  if (e.keys.size() != 1 || !e.path.is_map || e.path.field == Field::kCache) return false;
+  const MapLevel level = mapLevel(e.path.field);
+  if (maps_[level].loaded || (level != kProfileMap && level != kSampleMap)) return false;
+  const Expr& key = *e.keys[0];
+  if (key.kind == ExprKind::kLiteral) return key.literal.isString() && setListed(e, level, key.literal.s, v);
+  const Value k = eval(key);
+  return k.isString() && setListed(e, level, k.s, v);
 }
 
 bool Evaluator::anyFrame(const Expr& call, const Expr& condition) {

@@ -50,6 +50,8 @@ class Evaluator {
   Value eval(const Expr& e);
   Value get(const Expr& path);
   void set(const Expr& path, Value v);
+  // set() of a value the caller keeps (a literal): copied only where it is stored as a value.
+  void setConstant(const Expr& path, const Value& v);
   // delete_key on a profile's or sample's attributes, done on its index list; false when the
   // target is another map (the caller edits it as a map).
   bool deleteListedKey(const Expr& target, std::string_view key);
@@ -94,6 +96,10 @@ class Evaluator {
   std::span<const int32_t> currentList(MapLevel level) const;
   std::vector<int32_t>* editableList(MapLevel level);
   bool setListed(const Expr& at, MapLevel level, std::string_view key, const Value& v);
+  // set(attributes[key], v) on a profile's or sample's index list, when it can be edited as one.
+  bool trySetListed(const Expr& path, const Value& v);
+  bool mayBeListed(const Expr& path);
+  void setValue(const Expr& path, Value v);  // set() as a value, once the index list is ruled out
   Value readAttribute(MapLevel level, std::string_view key);
   Value readMap(MapLevel level) const;
   void writeBack(MapLevel level);

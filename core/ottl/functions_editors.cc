@@ -48,6 +48,10 @@ void filterMap(Evaluator& ev, const Expr& target, Pred keep) {
 }
 
 Value set(Evaluator& ev, const Expr&, const Args& a) {
+  if (a[1]->kind == ExprKind::kLiteral) {  // a constant, set from where it lies
+    if (!a[1]->literal.isNil()) ev.setConstant(*a[0], a[1]->literal);
+    return Value::nil();
+  }
   Value v = ev.eval(*a[1]);
   if (!v.isNil()) ev.set(*a[0], std::move(v));  // setting nil leaves the target as it is
   return Value::nil();
