@@ -158,8 +158,15 @@ Status PipelineGraph::assemble(const BuildInputs& in, std::unique_ptr<PipelineGr
     return Status::ok();
   };
   std::map<ComponentId, std::vector<ConsumerPtr>> receiver_targets;
+  // Pipelines whose processors edit batches, or feed (through connectors) pipelines that do; and
+  // receivers with such a pipeline, whose status tap then holds few of their batches.
+  std::map<std::string, bool> pipeline_edits;
+  std::map<ComponentId, bool> receiver_edits;
   for (const config::PipelineConfig* pipeline : cfg.pipelinesDownstreamFirst()) {
     const config::PipelineConfig& p = *pipeline;
+    bool edits = false;
+    for (const auto& id : p.to_connectors)
+      for (const auto& name : cfg.connectorRoutes(id)) edits = edits || pipeline_edits[name];
     std::vector<ConsumerPtr> outs;
     for (const auto& id : p.exporters) outs.push_back(exporter_inputs.at(id));
     for (const auto& id : p.to_connectors) {
@@ -180,11 +187,16 @@ Status PipelineGraph::assemble(const BuildInputs& in, std::unique_ptr<PipelineGr
         });
         if (!s.isOk()) return s;
       }
-      next = std::make_shared<ObservedConsumer>(borrow(dynamic_cast<Processor*>(n.component.get())), *n.telemetry,
-                                                ObservedConsumer::Role::kInbound);
+      auto* processor = dynamic_cast<Processor*>(n.component.get());
+      edits = edits || processor->capabilities().mutates_data;
+      next = std::make_shared<ObservedConsumer>(borrow(processor), *n.telemetry, ObservedConsumer::Role::kInbound);
     }
     pipeline_entries[p.name] = next;
-    for (const auto& id : p.receivers) receiver_targets[id].push_back(next);
+    pipeline_edits[p.name] = edits;
+    for (const auto& id : p.receivers) {
+      receiver_targets[id].push_back(next);
+      receiver_edits[id] = receiver_edits[id] || edits;
+    }
   }
 
   // 3. Receivers: one instance per id, fanning out (through a counter, an edge and the status tap) to
@@ -192,7 +204,7 @@ Status PipelineGraph::assemble(const BuildInputs& in, std::unique_ptr<PipelineGr
   for (auto& [id, targets] : receiver_targets) {
     const auto& entry = cfg.receivers.at(id);
     Node& n = makeNode(ComponentKind::kReceiver, id, "");
-    n.target = status::withTap(makeFanout(targets), in.tap);
+    n.target = status::withTap(makeFanout(targets), in.tap, receiver_edits[id]);
     if (kept(n)) continue;
     n.edge = std::make_shared<SwitchConsumer>(n.target);
     auto next = std::make_shared<ObservedConsumer>(n.edge, *n.telemetry, ObservedConsumer::Role::kInbound);

@@ -24,8 +24,9 @@ FlameTap::FlameTap(Options options, telemetry::MetricsRegistry& metrics)
       batches_(&metrics.counter("proflow_status_flamegraph_batches_total",
                                 "batches summed into the status page's flame graph")),
       skipped_batches_(&metrics.counter("proflow_status_flamegraph_skipped_batches_total",
-                                        "batches the flame graph skipped: its queue held max_pending_bytes or its "
-                                        "max_cpu share of this second was spent")),
+                                        "batches the flame graph skipped: its queue held max_pending_bytes, its "
+                                        "max_cpu share of this second was spent, or its pipelines edit them and "
+                                        "the tap's share of those was taken (100 a second)")),
       dropped_samples_(&metrics.counter("proflow_status_flamegraph_dropped_samples_total",
                                         "samples the flame graph dropped: its memory reached max_bytes")),
       memory_(&metrics.gauge("proflow_status_flamegraph_memory_bytes",
@@ -41,6 +42,19 @@ FlameTap::~FlameTap() {
   }
   queue_cv_.notify_all();
   if (thread_.joinable()) thread_.join();
+}
+
+bool FlameTap::holdEdited() {
+  const Clock::rep now = Clock::now().time_since_epoch().count();
+  Clock::rep next = next_edited_.load(std::memory_order_relaxed);
+  if (options_.max_edited_per_second > 0 && now >= next) {
+    const auto gap = std::chrono::duration_cast<Clock::duration>(
+        std::chrono::duration<double>(1.0 / options_.max_edited_per_second));
+    // One caller wins the slot; the others skip, as they would have a moment later.
+    if (next_edited_.compare_exchange_strong(next, now + gap.count(), std::memory_order_relaxed)) return true;
+  }
+  skipped_batches_->add();
+  return false;
 }
 
 void FlameTap::offer(std::shared_ptr<const flat::Batch> batch) {

@@ -12,7 +12,8 @@
 //
 // Counters (on the telemetry endpoint):
 //   proflow_status_flamegraph_batches_total            batches aggregated
-//   proflow_status_flamegraph_skipped_batches_total    batches skipped: max_pending_bytes held or max_cpu spent
+//   proflow_status_flamegraph_skipped_batches_total    batches skipped: max_pending_bytes held, max_cpu spent, or
+//                                                      edited by their pipelines past max_edited_per_second
 //   proflow_status_flamegraph_dropped_samples_total    samples dropped at max_bytes
 //   proflow_status_flamegraph_memory_bytes             memory charged to the store
 #pragma once
@@ -46,11 +47,15 @@ class FlameTap final : public BatchTap {
     FlameStore::Options store;
     size_t max_pending_bytes = 32u << 20;
     double max_cpu = 0.05;  // share of one core per second
+    // Batches that pipelines edit, held at most this many times a second (0: none): each one held
+    // costs its editor a copy of the batch.
+    double max_edited_per_second = 100;
   };
   FlameTap(Options options, telemetry::MetricsRegistry& metrics);
   ~FlameTap() override;  // stops the thread; pending batches are discarded
 
   void offer(std::shared_ptr<const flat::Batch> batch) override;
+  bool holdEdited() override;
 
   // Waits until every batch offered before the call is aggregated and listed (tests, benchmarks).
   void flush();
@@ -90,6 +95,8 @@ class FlameTap final : public BatchTap {
   std::chrono::nanoseconds budget_used_{0};
   // Until when offer() skips batches (Clock ticks): the budget is spent until then.
   std::atomic<Clock::rep> closed_until_{0};
+  // When the next edited batch may be held (Clock ticks).
+  std::atomic<Clock::rep> next_edited_{0};
 
   std::mutex queue_mu_;
   std::condition_variable queue_cv_, idle_cv_;

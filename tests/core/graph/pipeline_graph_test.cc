@@ -4,6 +4,7 @@
 
 #include "core/graph/pipeline_graph.h"
 #include "core/service/service.h"
+#include "core/status/batch_tap.h"
 #include "tests/core/graph/graph_fixture.h"
 #include "tests/support/profile_builder.h"
 #include "tests/support/flat_request.h"
@@ -93,6 +94,43 @@ service: { pipelines: { profiles: { receivers: [fake], exporters: [fake/full] } 
   EXPECT_EQ(s.code(), StatusCode::kResourceExhausted);
   EXPECT_EQ(metrics_.value("proflow_receiver_refused_batches_total", {{"receiver", "fake"}}), 1);
   EXPECT_EQ(metrics_.value("proflow_receiver_refused_samples_total", {{"receiver", "fake"}}), 4);
+  g->shutdown(std::chrono::steady_clock::now());
+}
+
+// A status tap that takes no batch a pipeline edits, and counts what it is asked and given.
+class CountingTap final : public status::BatchTap {
+ public:
+  void offer(std::shared_ptr<const flat::Batch>) override { ++offered; }
+  bool holdEdited() override {
+    ++asked;
+    return false;
+  }
+  int offered = 0, asked = 0;
+};
+
+TEST_F(PipelineGraphTest, TheTapIsAskedBeforeHoldingABatchAPipelineEdits) {
+  std::string errors;
+  ASSERT_TRUE(config::loadServiceConfigText(R"(
+receivers: { fake/edited: {}, fake/read: {} }
+processors: { fake/reads: {}, fake/edits: { mutates: true } }
+exporters: { fake: {} }
+service:
+  pipelines:
+    profiles/edited: { receivers: [fake/edited], processors: [fake/reads, fake/edits], exporters: [fake] }
+    profiles/read: { receivers: [fake/read], processors: [fake/reads], exporters: [fake] }
+)", "g.yaml", registry_, &cfg_, &errors).isOk()) << errors;
+  CountingTap tap;
+  std::unique_ptr<graph::PipelineGraph> g;
+  ASSERT_TRUE(graph::PipelineGraph::build(cfg_, runtime_, metrics_, &g, &tap).isOk());
+  ASSERT_TRUE(g->start(host_).isOk());
+  // The editing processor is second in line: the receiver's tap still knows its batches get edited.
+  for (const char* receiver : {"fake/edited", "fake/read"})
+    ASSERT_TRUE(FakeReceiver::find(receiver)
+                    ->push(::proflow::testing::batchOf(testing::makeRequest("svc", {testing::makeProfile(2)})))
+                    .isOk());
+  EXPECT_EQ(tap.asked, 1);
+  EXPECT_EQ(tap.offered, 1);  // the read-only pipeline's batch; the edited one was passed on unheld
+  EXPECT_EQ(FakeExporter::find("fake")->received().size(), 2u);
   g->shutdown(std::chrono::steady_clock::now());
 }
 

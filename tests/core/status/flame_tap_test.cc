@@ -1,9 +1,11 @@
 // The tap between receivers and pipelines: accepted batches reach the store through the background
-// thread; refused ones are not offered; a full queue or a spent CPU budget skips batches and counts
-// them.
+// thread; refused ones are not offered; a full queue, a spent CPU budget or the rate of batches
+// their pipelines edit skips batches and counts them.
 #include "core/status/flame_tap.h"
 
 #include <gtest/gtest.h>
+
+#include <vector>
 
 #include "tests/core/status/flame_test_util.h"
 
@@ -40,6 +42,41 @@ TEST(FlameTap, AcceptedBatchesAreAggregatedRefusedOnesAreNot) {
   EXPECT_EQ(metrics.value("proflow_status_flamegraph_batches_total"), 2);
   EXPECT_GT(metrics.value("proflow_status_flamegraph_memory_bytes"), 0);
   EXPECT_EQ(tap.series()->series.size(), 1u);
+}
+
+// A pipeline that edits what it gets, noting whether its batch had to be copied for that.
+class Editing final : public ProfilesConsumer {
+ public:
+  Status consume(Batch batch) override {
+    const flat::Batch* received = &batch.data();
+    copied.push_back(&batch.mutableData() != received);
+    return Status::ok();
+  }
+  std::vector<bool> copied;
+};
+
+TEST(FlameTap, BatchesPipelinesEditAreHeldOnlyAtTheirRate) {
+  telemetry::MetricsRegistry metrics;
+  FlameTap::Options options;
+  options.max_edited_per_second = 0.001;  // one, then none for 1,000 s
+  FlameTap tap(options, metrics);
+  auto editing = std::make_shared<Editing>();
+  TapConsumer edited(editing, tap, /*edited=*/true);
+  TapConsumer read_only(std::make_shared<Answer>(Status::ok()), tap);
+
+  ASSERT_TRUE(edited.consume(Batch(batchOf("api", "cpu/nanoseconds", {{{"held", "main"}, 5}}))).isOk());
+  ASSERT_TRUE(edited.consume(Batch(batchOf("api", "cpu/nanoseconds", {{{"passed", "main"}, 7}}))).isOk());
+  ASSERT_TRUE(read_only.consume(Batch(batchOf("api", "cpu/nanoseconds", {{{"read", "main"}, 11}}))).isOk());
+  tap.flush();
+
+  // The held batch was copied by its editor; the one passed on was edited where it was.
+  EXPECT_EQ(editing->copied, (std::vector<bool>{true, false}));
+  FlameTree t;
+  ASSERT_TRUE(tap.tree("api", "cpu/nanoseconds", 60s, 0s, &t));
+  EXPECT_EQ(t.nodes[0].value, 16);
+  for (const auto& n : t.nodes) EXPECT_NE(n.name, "passed");
+  EXPECT_EQ(metrics.value("proflow_status_flamegraph_batches_total"), 2);
+  EXPECT_EQ(metrics.value("proflow_status_flamegraph_skipped_batches_total"), 1);
 }
 
 TEST(FlameTap, BatchesOverThePendingBoundAreSkippedAndCounted) {
