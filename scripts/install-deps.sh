@@ -2,10 +2,12 @@
 # Installs the Debian 12 packages proflow needs, only those that are missing.
 # Usage: scripts/install-deps.sh build|test|fuzz
 #   build: compilers and libraries to build the daemon
-#   test:  build + the real producers and peers the tests use (Go, JDK, pprof tool, debuginfod, llvm, gperftools,
+#   test:  build + the real producers and peers the tests use (Go, JDK, debuginfod, llvm, gperftools,
 #          promtool and prometheus_client's OpenMetrics parser, chromium for the status page's browser test,
 #          node and npm for the Datadog tracer test, which npm-installs dd-trace into the build tree,
-#          linux-perf for the perf recordings)
+#          linux-perf for the perf recordings). Debian's Go (1.19) builds the test programs that use only
+#          the standard library; those pinned to modules of the Go module proxy (Google's pprof tool, the
+#          OpenTelemetry Collector) need a newer Go on PATH and the proxy, and their tests skip without them.
 #   fuzz:  build + clang and libFuzzer's runtime for the fuzz targets (make fuzz)
 set -euo pipefail
 what=${1:-build}
@@ -17,7 +19,7 @@ build_pkgs=(g++ make cmake ninja-build pkg-config ccache
   llvm-14-dev libre2-dev libcrypt-dev libnats-dev librdkafka-dev
   libbz2-dev liblzma-dev)  # the archives libdw.a needs: proflow links elfutils statically
 test_pkgs=(curl openssl
-  golang-go golang-github-google-pprof-dev openjdk-17-jdk-headless
+  golang-go openjdk-17-jdk-headless
   debuginfod llvm-14 libgoogle-perftools-dev binutils elfutils
   prometheus python3-prometheus-client chromium
   nats-server nodejs linux-perf)

@@ -14,7 +14,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-(cd "$here/gobench" && GO111MODULE=off GOPATH=/usr/share/gocode go build -o "$work/gobench" .)
+(cd "$here" && GOFLAGS=-mod=readonly go build -o "$work/gobench" ./gobench)
 "$build/bench/pprof_bench" --write-large="$work/large.pb.gz"
 files=("$work/large.pb.gz" "$@")
 if (($# == 0)); then

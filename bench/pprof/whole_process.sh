@@ -14,7 +14,7 @@ shift $(($# < 2 ? $# : 2))
 here=$(cd "$(dirname "$0")" && pwd)
 work=${WORK:-$(mktemp -d)}
 mkdir -p "$work/classes"
-(cd "$here/goconvert" && GO111MODULE=off GOPATH=/usr/share/gocode go build -o "$work/goconvert" .)
+(cd "$here" && GOFLAGS=-mod=readonly go build -o "$work/goconvert" ./goconvert)
 javac -d "$work/classes" "$here/../jfr/JdkFold.java"
 files=("$@")
 if [[ ${GEN:-0} == 1 ]]; then

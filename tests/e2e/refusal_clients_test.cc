@@ -11,6 +11,7 @@
 #include <string>
 
 #include "tests/support/daemon.h"
+#include "tests/support/go_programs.h"
 #include "tests/support/large_pprof.h"
 #include "tests/support/temp_dir.h"
 
@@ -141,12 +142,7 @@ TEST_F(RefusalClients, PythonHttpClient) {
 TEST_F(RefusalClients, GoNetHttp) {
   std::string out;
   const std::string bin = dir_->file("crowd-go");
-  // Offline: GOPATH mode, standard library only.
-  const std::string env = "GO111MODULE=off GOPROXY=off GOFLAGS= GOPATH=" + dir_->file("gopath") +
-                          " GOCACHE=" + dir_->file("gocache") + " ";
-  ASSERT_EQ(testing::runCommand({"sh", "-c", env + "go build -o '" + bin + "' '" + kCrowdDir + "/go/main.go'"}, &out),
-            0)
-      << "building the Go client failed (Debian's golang-go is required): " << out;
+  ASSERT_EQ(testing::goBuild(kCrowdDir + "/go", bin), "") << "building the Go client failed";
   expectEveryClientAnswered(bin);
 }
 

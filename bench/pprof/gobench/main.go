@@ -1,6 +1,6 @@
 // Command gobench measures Go's github.com/google/pprof/profile on the same job as pprof_bench:
 // Parse (gunzip + decode + checks) then Write (encode + gzip), single goroutine.
-// Build offline: GO111MODULE=off GOPATH=/usr/share/gocode go build -o gobench .
+// Build: go build -o gobench ./gobench (in bench/pprof: its go.mod pins github.com/google/pprof)
 // Usage: gobench [-time 3s] FILE...
 package main
 

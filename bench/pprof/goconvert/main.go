@@ -7,7 +7,7 @@
 //	                             (alloc_objects, alloc_space, inuse_objects, inuse_space) and a
 //	                             numeric "bytes" label, as runtime/pprof writes heap profiles
 //
-// Build offline: GO111MODULE=off GOPATH=/usr/share/gocode go build -o goconvert .
+// Build: go build -o goconvert ./goconvert (in bench/pprof: its go.mod pins github.com/google/pprof)
 package main
 
 import (

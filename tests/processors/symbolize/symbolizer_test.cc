@@ -127,8 +127,8 @@ TEST_F(SymbolizerTest, GoBinaryByGoBuildIdMatchesLlvm) {
   ASSERT_EQ(testing::missingTool("go"), "");
   proflow::testing::TempDir t;
   const std::string bin = t.file("goprog"), stripped = t.file("goprog-nodwarf");
-  ASSERT_EQ(testing::buildGoProgram(t.path().string(), bin), "");
-  ASSERT_EQ(testing::buildGoProgram(t.path().string(), stripped, "-w"), "");  // symbol table only
+  ASSERT_EQ(testing::buildGoProgram(bin), "");
+  ASSERT_EQ(testing::buildGoProgram(stripped, "-w"), "");  // symbol table only
   const auto go_id = testing::run("go tool buildid " + bin);
   ASSERT_EQ(go_id.status, 0) << go_id.output;
   const std::string id = go_id.output.substr(0, go_id.output.find('\n'));

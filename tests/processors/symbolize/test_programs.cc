@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "processors/symbolize/binary_index.h"
+#include "tests/support/go_programs.h"
 
 namespace proflow::symbolize::testing {
 
@@ -55,15 +56,8 @@ Programs buildPrograms(const std::string& dir) {
   return p;
 }
 
-std::string buildGoProgram(const std::string& dir, const std::string& out, const std::string& ldflags) {
-  const std::string src = std::string(PROFLOW_SOURCE_DIR) + "/tests/processors/symbolize/testdata/goprog";
-  const std::string gopath = dir + "/gopath";
-  const std::string cmd = "mkdir -p " + gopath + "/src && rm -rf " + gopath + "/src/goprog && cp -r " + src + " " +
-                          gopath + "/src/goprog && cd " + gopath + "/src/goprog && GO111MODULE=off GOPATH=" + gopath +
-                          " GOCACHE=" + dir + "/gocache GOFLAGS= go build -o " + out +
-                          (ldflags.empty() ? "" : " -ldflags='" + ldflags + "'") + " .";
-  CommandResult r = run(cmd);
-  return r.status == 0 ? "" : cmd + " failed: " + r.output;
+std::string buildGoProgram(const std::string& out, const std::string& ldflags) {
+  return goBuild(std::string(PROFLOW_SOURCE_DIR) + "/tests/processors/symbolize/testdata/goprog", out, ldflags);
 }
 
 std::vector<uint64_t> functionAddresses(const std::string& binary, size_t limit, size_t stride) {

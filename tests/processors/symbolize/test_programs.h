@@ -33,8 +33,8 @@ Programs buildPrograms(const std::string& dir);
 // one, at most `limit`.
 std::vector<uint64_t> functionAddresses(const std::string& binary, size_t limit = 100000, size_t stride = 1);
 
-// Builds testdata/goprog with `go build` (GOPATH mode, offline) into `dir`; "" or an error message.
-std::string buildGoProgram(const std::string& dir, const std::string& out, const std::string& ldflags = "");
+// Builds testdata/goprog (standard library only, offline) into `out`; "" or an error message.
+std::string buildGoProgram(const std::string& out, const std::string& ldflags = "");
 
 // llvm-symbolizer-14's inline chains for `addresses` (ELF virtual) of `binary`, same order.
 std::vector<Frames> llvmFrames(const std::string& binary, const std::vector<uint64_t>& addresses);

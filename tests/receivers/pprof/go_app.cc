@@ -11,6 +11,7 @@
 #include <mutex>
 
 #include "tests/support/daemon.h"
+#include "tests/support/go_programs.h"
 
 namespace proflow::testing {
 namespace {
@@ -31,21 +32,12 @@ std::string pprofAppBinary(std::string* error) {
   static std::string binary, build_error;
   std::call_once(once, [] {
     std::filesystem::create_directories(kGoDir);
-    std::string out;
-    if (runCommand({"sh", "-c", "command -v go"}, &out) != 0) {
-      build_error = "the go tool is missing (install Debian golang-go)";
-      return;
-    }
-    // Offline and hermetic: GOPATH mode, no proxy; the build cache stays in the build tree so reruns are fast.
     const std::string bin = kGoDir + "/pprofapp." + std::to_string(getpid());
-    const std::string cmd = "cd " + quote(kSourceDir) + " && GO111MODULE=off GOPROXY=off GOFLAGS= GOPATH=" +
-                            quote(kGoDir + "/gopath") + " GOCACHE=" + quote(kGoDir + "/gocache") +
-                            " go build -o " + quote(bin) + " . && mv -f " + quote(bin) + " " +
-                            quote(kGoDir + "/pprofapp");
-    if (runCommand({"sh", "-c", cmd}, &out) != 0) {
-      build_error = "building testdata/pprofapp failed: " + out;
+    if (std::string failed = goBuild(kSourceDir, bin); !failed.empty()) {
+      build_error = "building testdata/pprofapp failed: " + failed;
       return;
     }
+    std::filesystem::rename(bin, kGoDir + "/pprofapp");
     binary = kGoDir + "/pprofapp";  // renamed atomically: concurrent test processes may share it
   });
   if (binary.empty()) *error = build_error;

@@ -1,5 +1,5 @@
-// The Go test program (testdata/pprofapp): built once per test process with Debian's golang-go,
-// offline (GOPATH mode, no proxy), then run to write profiles or to serve net/http/pprof.
+// The Go test program (testdata/pprofapp, its own module with no dependencies): built once per test
+// process, offline (tests/support/go_programs.h), then run to write profiles or to serve net/http/pprof.
 #pragma once
 
 #include <sys/types.h>

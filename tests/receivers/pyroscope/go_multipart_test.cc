@@ -5,6 +5,7 @@
 #include "core/formats/pprof/pprof_codec.h"
 #include "tests/receivers/pyroscope/receiver_harness.h"
 #include "tests/support/flat_request.h"
+#include "tests/support/go_programs.h"
 
 namespace proflow::receivers::pyroscope::testing {
 namespace {
@@ -20,13 +21,11 @@ constexpr const char* kGoHeapSampleTypes = R"({
 // Builds and runs testdata/goheap; returns the profile path or fails the test.
 std::string goHeapProfile(const proflow::testing::TempDir& dir) {
   std::string out;
-  const std::string src = std::string(PROFLOW_SOURCE_DIR) + "/tests/receivers/pyroscope/testdata/goheap/main.go";
+  const std::string src = std::string(PROFLOW_SOURCE_DIR) + "/tests/receivers/pyroscope/testdata/goheap";
   const std::string bin = dir.file("goheap"), prof = dir.file("heap.pb.gz");
-  const std::string env = "GO111MODULE=off GOPROXY=off GOFLAGS= GOPATH=" + dir.file("gopath") +
-                          " GOCACHE=" + dir.file("gocache") + " ";
-  int rc = proflow::testing::runCommand({"sh", "-c", env + "go build -o '" + bin + "' '" + src + "'"}, &out);
-  EXPECT_EQ(rc, 0) << "building the Go heap producer failed (Debian's golang-go is required): " << out;
-  rc = proflow::testing::runCommand({bin, prof}, &out);
+  const std::string failed = proflow::testing::goBuild(src, bin);
+  EXPECT_EQ(failed, "") << "building the Go heap producer failed";
+  const int rc = proflow::testing::runCommand({bin, prof}, &out);
   EXPECT_EQ(rc, 0) << out;
   return prof;
 }

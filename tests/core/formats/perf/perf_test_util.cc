@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "tests/support/daemon.h"
+#include "tests/support/go_programs.h"
 #include "tests/support/temp_dir.h"
 
 namespace proflow::testing {
@@ -71,19 +72,11 @@ std::string goParentBinary(std::string* error) {
   static std::once_flag once;
   static std::string binary, build_error;
   std::call_once(once, [] {
-    std::string out;
-    if (runCommand({"sh", "-c", "command -v go"}, &out) != 0) {
-      build_error = "the go tool is missing (install Debian golang-go)";
-      return;
-    }
     static TempDir dir;
-    // Offline and hermetic: GOPATH mode, no proxy, a build cache of its own.
-    const std::string cmd = "cd '" + std::string(PROFLOW_SOURCE_DIR) +
-                            "/tests/core/formats/perf/testdata/goparent' && GO111MODULE=off GOPROXY=off GOFLAGS= "
-                            "GOPATH='" + dir.file("gopath") + "' GOCACHE='" + dir.file("gocache") +
-                            "' go build -o '" + dir.file("goparent") + "' .";
-    if (runCommand({"sh", "-c", cmd}, &out) != 0) {
-      build_error = "building testdata/goparent failed: " + out;
+    if (std::string failed = goBuild(std::string(PROFLOW_SOURCE_DIR) + "/tests/core/formats/perf/testdata/goparent",
+                                     dir.file("goparent"));
+        !failed.empty()) {
+      build_error = "building testdata/goparent failed: " + failed;
       return;
     }
     binary = dir.file("goparent");

@@ -33,7 +33,7 @@ struct PerfRecording {
 const PerfRecording& perfRecording();
 
 // testdata/goparent (a Go program: a non-PIE executable that runs a child and works until it
-// exits), built once per test process with Debian's golang-go, offline (GOPATH mode, no proxy);
+// exits), built once per test process, offline (a module with no dependencies);
 // "" with `error` set when go is missing or the build fails.
 std::string goParentBinary(std::string* error);
 

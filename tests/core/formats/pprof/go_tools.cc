@@ -8,19 +8,12 @@
 namespace proflow::testing {
 namespace {
 
-const std::string kToolsDir = std::string(PROFLOW_BINARY_DIR) + "/tests/core/formats/pprof/tools";
 const std::string kSourceDir = std::string(PROFLOW_SOURCE_DIR) + "/tests/core/formats/pprof/testdata/profgen";
 
 std::string quote(const std::string& s) {
   std::string out = "'";
   for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
   return out + "'";
-}
-
-// Offline Go: GOPATH mode over Debian's packaged sources, no proxy, cache kept in the build tree.
-std::string goEnv() {
-  return "GO111MODULE=off GOPATH=/usr/share/gocode GOPROXY=off GOFLAGS= GOCACHE=" + quote(kToolsDir + "/gocache") +
-         " ";
 }
 
 }  // namespace
@@ -36,37 +29,14 @@ int runCommand(const std::string& cmd, std::string* output, bool stdout_only) {
   return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
-std::string pprofTool(std::string* error) {
-  const std::string tool = kToolsDir + "/pprof";
-  if (std::filesystem::exists(tool)) return tool;
-  std::filesystem::create_directories(kToolsDir);
-  std::string out;
-  if (runCommand("command -v go", &out) != 0) {
-    *error = "the go tool is missing (install Debian golang-go)";
-    return "";
-  }
-  // Several test processes may start at once: one builds, the others wait on the lock.
-  std::string cmd = "flock " + quote(kToolsDir + "/.lock") + " sh -c " +
-                    quote("test -x " + tool + " || (" + goEnv() + "go build -o " + tool +
-                          ".tmp github.com/google/pprof && mv " + tool + ".tmp " + tool + ")");
-  if (runCommand(cmd, &out) != 0) {
-    *error = "building the pprof tool failed (needs Debian golang-github-google-pprof-dev): " + out;
-    return "";
-  }
-  return tool;
-}
-
 bool generateGoProfiles(const std::string& dir, std::string* error) {
   std::string out;
   const std::string bin = dir + "/profgen";
-  std::filesystem::create_directories(kToolsDir);
   // External linking (gcc) lets the linker write a .note.gnu.build-id, which Go's runtime then puts
   // in the profile's mapping.
   const std::string ldflags = std::string("-linkmode=external -B 0x") + kProfgenBuildId;
-  if (runCommand("cd " + quote(kSourceDir) + " && " + goEnv() + "go build -ldflags=" + quote(ldflags) + " -o " +
-                     quote(bin) + " .",
-                 &out) != 0) {
-    *error = "building testdata/profgen failed (needs Debian golang-go and gcc): " + out;
+  if (std::string failed = goBuild(kSourceDir, bin, ldflags); !failed.empty()) {
+    *error = "building testdata/profgen failed (needs gcc for external linking): " + failed;
     return false;
   }
   if (runCommand(quote(bin) + " -dir " + quote(dir) + " -cpu 1500ms", &out) != 0) {

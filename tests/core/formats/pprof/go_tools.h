@@ -1,17 +1,16 @@
-// Test-time producers and readers for pprof: builds Google's pprof tool (cached in the build tree,
-// built once under a file lock) and the profgen Go program from testdata/, and runs them.
+// Test-time producers and readers for pprof: the profgen Go program from testdata/ and Google's pprof
+// tool (tests/support/go_programs.h), and running them.
 #pragma once
 
 #include <string>
+
+#include "tests/support/go_programs.h"
 
 namespace proflow::testing {
 
 // Runs `cmd` with /bin/sh; stdout (and stderr unless `stdout_only`) go to `output`. Returns the exit
 // status (-1 if not run).
 int runCommand(const std::string& cmd, std::string* output, bool stdout_only = false);
-
-// Path of the pprof tool, building it on first use. Empty with `error` set on failure.
-std::string pprofTool(std::string* error);
 
 // GNU build id profgen is linked with, so its mapping carries one like a C/C++ binary's would.
 inline constexpr const char* kProfgenBuildId = "7e9a1c2f33c4b1d0e2a6f9b8c7d6e5f4a3b2c1d0";

@@ -1,5 +1,5 @@
 // Writes a Go heap profile (what pyroscope-go uploads for memory) to the file named by os.Args[1].
-// Built and run by receiver_test.cc at test time with Debian's golang-go.
+// Built and run by receiver_test.cc at test time (a module of its own, standard library only).
 package main
 
 import (

@@ -1,0 +1,3 @@
+module proflow.test/goparent
+
+go 1.19

@@ -1,0 +1,3 @@
+module proflow.test/profgen
+
+go 1.19

@@ -1,0 +1,3 @@
+module proflow.test/crowd
+
+go 1.19

@@ -1,0 +1,3 @@
+module proflow.test/goprog
+
+go 1.19

@@ -1,0 +1,3 @@
+module proflow.test/pprofapp
+
+go 1.19

@@ -1,0 +1,3 @@
+module proflow.test/goheap
+
+go 1.19

@@ -1,0 +1,118 @@
+#include "tests/support/go_programs.h"
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <utility>
+#include <mutex>
+
+#include "tests/support/daemon.h"
+
+namespace proflow::testing {
+namespace {
+
+const std::string kGoDir = std::string(PROFLOW_BINARY_DIR) + "/tests/go";
+
+std::string quote(const std::string& s) {
+  std::string out = "'";
+  for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
+// Module mode with go.sum enforced, the toolchain on PATH only (GOTOOLCHAIN=local: a go line newer
+// than it fails instead of fetching another Go), and the build cache in the build tree. GOFLAGS
+// from the caller's environment would change what is built, so it is reset.
+std::string goEnv(bool offline) {
+  std::filesystem::create_directories(kGoDir);
+  return std::string("GO111MODULE=on GOTOOLCHAIN=local GOFLAGS=-mod=readonly GOWORK=off ") +
+         (offline ? "GOPROXY=off " : "") + "GOCACHE=" + quote(kGoDir + "/gocache") + " ";
+}
+
+// A module with no require line needs nothing from the proxy.
+bool hasDependencies(const std::string& module_dir) {
+  return std::filesystem::exists(std::filesystem::path(module_dir) / "go.sum");
+}
+
+
+// "1.26.0" -> {1, 26}; {0, 0} when not a version.
+std::pair<int, int> majorMinor(const std::string& version) {
+  int major = 0, minor = 0;
+  if (std::sscanf(version.c_str(), "%d.%d", &major, &minor) != 2) return {0, 0};
+  return {major, minor};
+}
+
+// Why the go command on PATH is older than the `go` line of module_dir/go.mod ("" when it is not).
+std::string goTooOld(const std::string& module_dir) {
+  std::ifstream mod(module_dir + "/go.mod");
+  std::string line, wanted;
+  while (std::getline(mod, line))
+    if (line.rfind("go ", 0) == 0) wanted = line.substr(3);
+  std::string have;
+  if (runCommand({"sh", "-c", "GOTOOLCHAIN=local go env GOVERSION"}, &have) != 0) return "go env failed: " + have;
+  while (!have.empty() && (have.back() == '\n' || have.back() == ' ')) have.pop_back();
+  const std::string have_number = have.rfind("go", 0) == 0 ? have.substr(2) : have;
+  if (majorMinor(have_number) >= majorMinor(wanted)) return "";
+  return module_dir + "/go.mod needs Go " + wanted + " or newer; the go command on PATH is " + have;
+}
+
+}  // namespace
+
+std::string goMissing() {
+  std::string out;
+  if (runCommand({"sh", "-c", "command -v go"}, &out) != 0)
+    return "the go command is not on PATH (Debian golang-go, or a Go toolchain)";
+  return "";
+}
+
+std::string goBuild(const std::string& module_dir, const std::string& output, const std::string& ldflags) {
+  if (std::string missing = goMissing(); !missing.empty()) return missing;
+  const std::string cmd = "cd " + quote(module_dir) + " && " + goEnv(!hasDependencies(module_dir)) + "go build" +
+                          (ldflags.empty() ? "" : " -ldflags=" + quote(ldflags)) + " -o " + quote(output) + " .";
+  std::string out;
+  if (runCommand({"sh", "-c", cmd}, &out) != 0) return "go build in " + module_dir + " failed: " + out;
+  return "";
+}
+
+std::string goModulesRefused(const std::string& module_dir) {
+  static std::mutex mu;
+  static std::map<std::string, std::string> answers;
+  std::lock_guard lock(mu);
+  if (auto it = answers.find(module_dir); it != answers.end()) return it->second;
+  std::string answer = goMissing();
+  if (answer.empty()) answer = goTooOld(module_dir);
+  if (answer.empty()) {
+    std::string out;
+    const std::string cmd = "cd " + quote(module_dir) + " && " + goEnv(false) + "go mod download";
+    if (runCommand({"sh", "-c", cmd}, &out, std::chrono::minutes(3)) != 0)
+      answer = "the Go module proxy did not serve the modules pinned in " + module_dir + "/go.mod: " + out;
+  }
+  answers.emplace(module_dir, answer);
+  return answer;
+}
+
+std::string pprofToolModule() { return std::string(PROFLOW_SOURCE_DIR) + "/tests/support/go/pprof"; }
+
+std::string pprofTool(std::string* error) {
+  const std::string tool = kGoDir + "/pprof";
+  if (access(tool.c_str(), X_OK) == 0) return tool;
+  if (std::string refused = goModulesRefused(pprofToolModule()); !refused.empty()) {
+    *error = refused;
+    return "";
+  }
+  // Several test processes may start at once: one builds, the others wait on the lock and find it.
+  const std::string cmd = "flock " + quote(kGoDir + "/.pprof.lock") + " sh -c " +
+                          quote("test -x " + quote(tool) + " || (cd " + quote(pprofToolModule()) + " && " +
+                                goEnv(false) + "go build -o " + quote(tool + ".tmp") +
+                                " github.com/google/pprof && mv " + quote(tool + ".tmp") + " " + quote(tool) + ")");
+  std::string out;
+  if (runCommand({"sh", "-c", cmd}, &out, std::chrono::minutes(8)) != 0) {
+    *error = "building the pprof tool failed: " + out;
+    return "";
+  }
+  return tool;
+}
+
+}  // namespace proflow::testing
