@@ -38,6 +38,8 @@ struct FilterConfig {
   std::string error_mode = "propagate";
   ProfilesConditions profiles;
   config::ConfigNode profile_conditions;
+  // Accepted so one Collector config can be shared; proflow carries profiles only.
+  config::ConfigNode traces, metrics, logs, spans;
 
   template <class V>
   void visit(V& v) {
@@ -48,6 +50,10 @@ struct FilterConfig {
     v.field("drop_samples", drop_samples, "rules on sample attributes");
     v.field("drop_frames", drop_frames, "RE2: drop matching frames and everything they called (pprof semantics)");
     v.field("keep_frames", keep_frames, "RE2: frames matching this are never dropped");
+    v.field("traces", traces, "accepted and ignored (no traces in proflow)");
+    v.field("metrics", metrics, "accepted and ignored (no metrics in proflow)");
+    v.field("logs", logs, "accepted and ignored (no logs in proflow)");
+    v.field("spans", spans, "accepted and ignored (the Collector's older span filter)");
   }
   void validate(config::ValidationContext& ctx) const;
 };

@@ -18,6 +18,43 @@ TEST(FilterConfig, ValidConfigsPass) {
             "");
 }
 
+// Source: opentelemetry-collector-contrib processor/filterprocessor/README.md, the OTTL example
+// with its trace, metric and log sections (only the profile part applies; the rest is accepted and
+// ignored, as the transform processor does with its other signals' statements).
+TEST(FilterConfig, CollectorSectionsForOtherSignalsAreAcceptedAndIgnored) {
+  EXPECT_EQ(decode(R"(
+error_mode: ignore
+traces:
+  span:
+    - 'attributes["container.name"] == "app_container_1"'
+    - 'resource.attributes["host.name"] == "localhost"'
+    - 'name == "app_3"'
+  spanevent:
+    - 'attributes["grpc"] == true'
+    - 'IsMatch(name, ".*grpc.*")'
+metrics:
+  metric:
+    - 'name == "my.metric" and resource.attributes["my_label"] == "abc123"'
+    - 'type == METRIC_DATA_TYPE_HISTOGRAM'
+  datapoint:
+    - 'metric.type == METRIC_DATA_TYPE_SUMMARY'
+    - 'resource.attributes["service.name"] == "my_service_name"'
+logs:
+  log_record:
+    - 'IsMatch(body, ".*password.*")'
+    - 'severity_number < SEVERITY_NUMBER_WARN'
+spans:
+  include:
+    match_type: strict
+    services: [app_3]
+profiles:
+  profile:
+    - 'attributes["container.name"] == "app_container_1"'
+)",
+                   nullptr),
+            "");
+}
+
 TEST(FilterConfig, BadRegexNamesFieldAndLocation) {
   std::string e = decode("drop_profiles:\n  - key: service.name\n    regex: 'svc-(['\n", nullptr);
   EXPECT_THAT(e, HasSubstr("processors.filter.drop_profiles[0].regex"));
