@@ -5,6 +5,7 @@
 #include <set>
 
 #include "cmd/proflow/commands.h"
+#include "core/config/config_loader.h"
 #include "core/config/config_types.h"
 #include "core/runtime/allocator_tuning.h"
 
@@ -14,12 +15,13 @@ std::string usage() {
   return R"(proflow - profiling pipeline daemon
 
 Usage:
-  proflow [--config FILE]... [--watch-config[=INTERVAL]]
+  proflow [--config SOURCE]... [--set KEY=VALUE]... [--watch-config[=INTERVAL]]
                                          run the pipelines (no --config: the embedded default config);
                                          SIGHUP or POST /-/reload on the telemetry endpoint reloads the
                                          config files, --watch-config also when their contents change
                                          (polled every INTERVAL, default 5s)
-  proflow validate --config FILE...      check config files, print every error, open no sockets
+  proflow validate [--config SOURCE]... [--set KEY=VALUE]...
+                                         check the config, print every error, open no sockets
   proflow components                     list every registered component type by kind
   proflow components [--help] TYPE       print the options of a component type: key, type, default, help
   proflow convert IN OUT [--to FORMAT] [--from FORMAT] [--sample-type T]
@@ -42,7 +44,11 @@ Usage:
                                          --server-name)
   proflow --version
 
---config may be repeated; files merge in order (later files override earlier ones).
+--config may be repeated; sources merge in order (later ones override earlier ones). A source is a
+file path, file:PATH, env:NAME (a variable holding YAML) or yaml:TEXT with keys joined by '::'
+(yaml:processors::batch::timeout: 2s). --set KEY=VALUE (processors::batch::timeout=2s) is applied
+after every --config, on the embedded default config when there is none. Values may refer to
+${NAME}, ${env:NAME}, ${env:NAME:-default} and ${file:PATH}; "$$" is a literal "$".
 )";
 }
 
@@ -52,8 +58,8 @@ namespace {
 // print and exit, whatever else was given.
 const std::map<std::string, std::set<std::string>>& commandOptions() {
   static const std::map<std::string, std::set<std::string>> kTakes = {
-      {"run", {"--config", "--watch-config"}},
-      {"validate", {"--config"}},
+      {"run", {"--config", "--set", "--watch-config"}},
+      {"validate", {"--config", "--set"}},
       {"components", {"--help"}},
       {"convert",
        {"--to", "--from", "--sample-type", "--symbolize", "--debug-dir", "--binary-dir", "--debuginfod",
@@ -117,6 +123,13 @@ CliArgs parseCli(int argc, char** argv) {
       if (!value(v)) return args;
       args.configs.push_back(v);
       given.push_back("--config");
+    } else if (name == "--set") {
+      std::string v;
+      if (!value(v)) return args;
+      std::string uri = config::setFlagToUri(v, &args.error);
+      if (uri.empty()) return args;
+      args.sets.push_back(std::move(uri));
+      given.push_back(name);
     } else if (name == "--watch-config") {
       given.push_back(name);
       args.watch_config = eq == std::string::npos ? "5s" : a.substr(eq + 1);

@@ -8,7 +8,8 @@ namespace proflow {
 
 struct CliArgs {
   std::string command = "run";  // run | validate | components | version | convert | help
-  std::vector<std::string> configs;
+  std::vector<std::string> configs;             // --config: paths or file:, env:, yaml: sources
+  std::vector<std::string> sets;                // --set KEY=VALUE, as the yaml: sources they stand for
   std::vector<std::string> positional;          // convert: IN OUT
   std::vector<std::pair<std::string, std::string>> options;  // --to, --debug-dir, ... in order
   std::vector<std::string> flags;               // --symbolize, ...

@@ -10,6 +10,7 @@
 #include "cmd/proflow/component_help.h"
 #include "cmd/proflow/config_watch.h"
 #include "cmd/proflow/embedded_config.h"
+#include "core/config/config_loader.h"
 #include "core/net/open_files_limit.h"
 #include "core/service/service.h"
 #include "core/telemetry/logging.h"
@@ -32,13 +33,15 @@ bool buildRegistry(Registry& registry) {
   return true;
 }
 
-// Reads --config files, or the embedded default when none is given.
+// Reads the --config sources, or the embedded default when none is given, then the --set ones.
 Status readConfig(const CliArgs& args, const Registry& registry, config::ServiceConfig* cfg, std::string* errors,
                   std::vector<std::string>* warnings) {
-  return args.configs.empty()
-             ? config::loadServiceConfigText(kEmbeddedDefaultConfig, "<embedded config/proflow.yaml>", registry, cfg,
-                                             errors, warnings)
-             : config::loadServiceConfig(args.configs, registry, cfg, errors, warnings);
+  if (args.configs.empty())
+    return config::loadServiceConfigText(kEmbeddedDefaultConfig, "<embedded config/proflow.yaml>", registry, cfg,
+                                         errors, warnings, args.sets);
+  std::vector<std::string> sources = args.configs;
+  sources.insert(sources.end(), args.sets.begin(), args.sets.end());
+  return config::loadServiceConfig(sources, registry, cfg, errors, warnings);
 }
 
 bool loadConfig(const CliArgs& args, const Registry& registry, config::ServiceConfig* cfg) {
@@ -105,7 +108,8 @@ int commandRun(const CliArgs& args) {
   Registry registry;
   if (!buildRegistry(registry)) return 1;
   config::ServiceConfig cfg;
-  const uint64_t loaded_files = ConfigWatcher::fingerprint(args.configs);
+  const std::vector<std::string> config_files = config::configFilePaths(args.configs);
+  const uint64_t loaded_files = ConfigWatcher::fingerprint(config_files);
   if (!loadConfig(args, registry, &cfg)) return 1;
   telemetry::setupLogging(cfg.telemetry.logs.level, cfg.telemetry.logs.encoding);
 
@@ -142,13 +146,13 @@ int commandRun(const CliArgs& args) {
     return 1;
   }
   std::unique_ptr<ConfigWatcher> watcher;
-  if (!args.watch_config.empty() && !args.configs.empty()) {
+  if (!args.watch_config.empty() && !config_files.empty()) {
     const auto interval = config::parseDuration(args.watch_config)->ms();
-    spdlog::info("watching {} config file(s) for changes every {}", args.configs.size(), args.watch_config);
-    watcher = std::make_unique<ConfigWatcher>(args.configs, interval, loaded_files,
+    spdlog::info("watching {} config file(s) for changes every {}", config_files.size(), args.watch_config);
+    watcher = std::make_unique<ConfigWatcher>(config_files, interval, loaded_files,
                                               [&service] { service.requestReload("config files changed"); });
   } else if (!args.watch_config.empty()) {
-    spdlog::warn("--watch-config without --config: the embedded config never changes");
+    spdlog::warn("--watch-config without a config file: the embedded config and env:/yaml: sources never change");
   }
   int sig = 0;
   for (;;) {

@@ -1,6 +1,11 @@
-// Reads YAML config files into one merged ConfigNode tree, expanding ${env:VAR} and
-// ${env:VAR:-default} in scalar values ("$$" stands for a literal "$", so "$${" for a literal "${",
-// as in the Collector: OTTL replacements written "$$1" reach the statement as "$1").
+// Reads YAML config sources into one merged ConfigNode tree, resolving references in scalar values
+// as the Collector does: ${NAME} and ${env:NAME} (the environment), ${env:NAME:-default} (also
+// ${NAME:-default}), ${file:PATH} (a file's content). "$$" stands for a literal "$", so "$${" for a
+// literal "${": OTTL replacements written "$$1" reach the statement as "$1".
+//
+// A source (--config) is a file path, file:PATH, env:NAME (a variable holding YAML) or yaml:TEXT,
+// whose keys may be joined by "::" for nesting (`yaml:processors::batch::timeout: 2s`); --set
+// KEY=VALUE is the yaml: source "KEY: VALUE". Sources merge in order, later ones overriding.
 #pragma once
 
 #include <cstddef>
@@ -38,9 +43,16 @@ struct YamlLimits {
 LoadResult parseYaml(const std::string& text, const std::string& source_name, ConfigErrors& errors,
                      const EnvLookup& env = processEnv(), const YamlLimits& limits = {});
 
-// Reads and merges the files in order (later files override earlier ones).
-LoadResult loadFiles(const std::vector<std::string>& paths, ConfigErrors& errors,
+// Reads and merges the sources (paths or file:, env:, yaml: URIs) in order, later ones overriding
+// earlier ones.
+LoadResult loadFiles(const std::vector<std::string>& uris, ConfigErrors& errors,
                      const EnvLookup& env = processEnv(), const YamlLimits& limits = {});
+
+// The files among `uris` (plain paths and file: URIs), for watching them.
+std::vector<std::string> configFilePaths(const std::vector<std::string>& uris);
+
+// --set KEY=VALUE as the yaml: source it stands for ("" with `error` set when it is malformed).
+std::string setFlagToUri(const std::string& assignment, std::string* error);
 
 // Expands references in one scalar; reports syntax errors to `errors` at `where`.
 std::string expandEnv(const std::string& in, const EnvLookup& env, const SourceLocation& where,

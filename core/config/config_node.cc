@@ -46,11 +46,18 @@ void mergeInto(ConfigNode& base, const ConfigNode& overlay) {
   if (base.isMap() && overlay.isMap()) {
     for (size_t i = 0; i < overlay.entries.size(); ++i) {
       const auto& [key, value] = overlay.entries[i];
-      if (ConfigNode* existing = base.find(key)) {
+      const SourceLocation& key_location = i < overlay.key_locations.size() ? overlay.key_locations[i] : value.location;
+      ConfigNode* existing = base.find(key);
+      if (existing == nullptr) {
+        base.entries.emplace_back(key, value);
+        base.key_locations.push_back(key_location);
+      } else if (existing->isMap() && value.isMap()) {
         mergeInto(*existing, value);
       } else {
-        base.entries.emplace_back(key, value);
-        base.key_locations.push_back(i < overlay.key_locations.size() ? overlay.key_locations[i] : value.location);
+        // Replaced: errors about this key now point where its value came from.
+        *existing = value;
+        for (size_t e = 0; e < base.entries.size(); ++e)
+          if (&base.entries[e].second == existing && e < base.key_locations.size()) base.key_locations[e] = key_location;
       }
     }
     return;

@@ -340,9 +340,15 @@ Status loadServiceConfig(const std::vector<std::string>& paths, const Registry& 
 }
 
 Status loadServiceConfigText(const std::string& yaml, const std::string& source_name, const Registry& registry,
-                             ServiceConfig* out, std::string* error_text, std::vector<std::string>* warnings) {
+                             ServiceConfig* out, std::string* error_text, std::vector<std::string>* warnings,
+                             const std::vector<std::string>& overlays) {
   ConfigErrors errors;
   auto loaded = parseYaml(yaml, source_name, errors);
+  if (!overlays.empty()) {
+    auto over = loadFiles(overlays, errors);
+    loaded.warnings.insert(loaded.warnings.end(), over.warnings.begin(), over.warnings.end());
+    if (loaded.root.isMap()) mergeInto(loaded.root, over.root);
+  }
   return finishLoad(loaded, registry, errors, out, error_text, warnings);
 }
 

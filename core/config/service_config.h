@@ -108,13 +108,15 @@ struct ServiceConfig {
   std::vector<const PipelineConfig*> pipelinesDownstreamFirst() const;
 };
 
-// Reads, merges, expands and validates config files. On failure `error_text` lists every problem,
+// Reads, merges, expands and validates config sources (paths, file:, env:, yaml:; see config_loader.h). On failure `error_text` lists every problem,
 // one per line with file:line:column.
 Status loadServiceConfig(const std::vector<std::string>& paths, const Registry& registry, ServiceConfig* out,
                          std::string* error_text, std::vector<std::string>* warnings = nullptr);
-// Same, from YAML text (the embedded default config, tests).
+// Same, from YAML text (the embedded default config, tests), with `overlays` (config sources such as
+// --set's yaml: ones) merged over it.
 Status loadServiceConfigText(const std::string& yaml, const std::string& source_name, const Registry& registry,
-                             ServiceConfig* out, std::string* error_text, std::vector<std::string>* warnings = nullptr);
+                             ServiceConfig* out, std::string* error_text, std::vector<std::string>* warnings = nullptr,
+                             const std::vector<std::string>& overlays = {});
 
 // The Collector's rules for connectors: each one used is listed both as an exporter of some
 // pipeline and as a receiver of another, ids are not shared with a receiver or exporter, its own

@@ -131,7 +131,7 @@ TEST(Cli, AnOptionOfAnotherCommandIsRefused) {
                                               "service: { pipelines: { profiles: { receivers: [otlp], exporters: [debug] } } }\n");
   std::string out;
   EXPECT_EQ(runCommand({testing::proflowBinary(), "validate", "--config", cfg, "--to", "folded"}, &out), 2);
-  EXPECT_NE(out.find("option --to does not apply to 'proflow validate' (it takes --config)"), std::string::npos) << out;
+  EXPECT_NE(out.find("option --to does not apply to 'proflow validate' (it takes --config, --set)"), std::string::npos) << out;
   EXPECT_EQ(runCommand({testing::proflowBinary(), "validate", "--config", cfg, "--symbolize"}, &out), 2);
   EXPECT_NE(out.find("option --symbolize does not apply to 'proflow validate'"), std::string::npos) << out;
   EXPECT_EQ(runCommand({testing::proflowBinary(), "--config", cfg, "--address", "127.0.0.1:1"}, &out), 2);
@@ -191,6 +191,41 @@ TEST(Cli, ConvertRefusesOptionsThatWouldBeIgnored) {
 
 namespace proflow {
 namespace {
+
+// Config sources as the Collector takes them: files, env: and yaml: sources merged in order, --set
+// over them (or over the embedded config), and a bad --set reported at its source.
+TEST(Cli, ConfigSourcesAndSetFlags) {
+  testing::TempDir dir;
+  const std::string cfg = dir.write("p.yaml", "receivers: { otlp: { protocols: { grpc: { endpoint: 127.0.0.1:0 } } } }\n"
+                                              "exporters: { debug: {} }\nprocessors: { batch: {} }\n"
+                                              "service: { pipelines: { profiles: { receivers: [otlp], exporters: [debug] } } }\n");
+  const std::string bin = testing::proflowBinary();
+  std::string out;
+  EXPECT_EQ(testing::runCommand({bin, "validate", "--config", cfg, "--set", "processors::batch::timeout=2s", "--set",
+                                 "service::pipelines::profiles::processors=[batch]"},
+                                &out),
+            0)
+      << out;
+  EXPECT_EQ(testing::runCommand(
+                {bin, "validate", "--config", "file:" + cfg, "--set", "exporters::debug::verbosity=loud"}, &out),
+            1);
+  EXPECT_NE(out.find("unknown verbosity 'loud'"), std::string::npos) << out;
+  EXPECT_NE(out.find("yaml:exporters::debug::verbosity: loud"), std::string::npos) << "names the source: " << out;
+  // Over the embedded default config.
+  EXPECT_EQ(testing::runCommand({bin, "validate", "--set", "exporters::debug::verbosity=detailed"}, &out), 0) << out;
+  EXPECT_EQ(testing::runCommand({bin, "validate", "--set", "exporters::debug::verbosity=loud"}, &out), 1) << out;
+  // A whole config from the environment, and one in yaml: form.
+  setenv("PROFLOW_CLI_TEST_CONFIG", testing::readFile(cfg).c_str(), 1);
+  EXPECT_EQ(testing::runCommand({bin, "validate", "--config", "env:PROFLOW_CLI_TEST_CONFIG"}, &out), 0) << out;
+  unsetenv("PROFLOW_CLI_TEST_CONFIG");
+  EXPECT_EQ(testing::runCommand({bin, "validate", "--config", "env:PROFLOW_CLI_TEST_CONFIG"}, &out), 1) << out;
+  EXPECT_EQ(testing::runCommand({bin, "validate", "--config", cfg, "--config", "yaml:processors::batch::timeout: 1s"},
+                                &out),
+            0)
+      << out;
+  EXPECT_EQ(testing::runCommand({bin, "validate", "--config", cfg, "--set", "no-value"}, &out), 2);
+  EXPECT_NE(out.find("--set wants KEY=VALUE"), std::string::npos) << out;
+}
 
 // Every config shipped with proflow must stay valid as components change.
 TEST(Cli, ShippedConfigsValidate) {

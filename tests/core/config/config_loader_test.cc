@@ -43,12 +43,36 @@ TEST(ConfigLoader, UnsetVariableWithoutDefaultWarnsAndExpandsToEmpty) {
   EXPECT_NE(warnings[0].find("NOPE"), std::string::npos);
 }
 
+// The Collector's default scheme is env: a reference without one reads the environment.
+TEST(ConfigLoader, BareReferencesReadTheEnvironment) {
+  auto env = fakeEnv({{"HOST", "gateway"}, {"EMPTY", ""}});
+  ConfigErrors errors;
+  EXPECT_EQ(expand("${HOST}:4317", env, &errors), "gateway:4317");
+  EXPECT_EQ(expand("${PORT:-4317}", env, &errors), "4317");
+  EXPECT_EQ(expand("${EMPTY:-x}", env, &errors), "x");
+  EXPECT_EQ(expand("$${HOST}", env, &errors), "${HOST}");
+  EXPECT_TRUE(errors.empty()) << errors.format();
+}
+
+TEST(ConfigLoader, FileReferencesReadTheFileWithoutItsLineEnd) {
+  testing::TempDir dir;
+  const std::string token = dir.write("token", "s3cr3t\n");
+  ConfigErrors errors;
+  EXPECT_EQ(expand("Bearer ${file:" + token + "}", fakeEnv({}), &errors), "Bearer s3cr3t");
+  EXPECT_TRUE(errors.empty()) << errors.format();
+  expand("${file:" + dir.file("missing") + "}", fakeEnv({}), &errors);
+  expand("${file:" + dir.path().string() + "}", fakeEnv({}), &errors);  // a directory is not read
+  EXPECT_EQ(errors.size(), 2u) << errors.format();
+}
+
 TEST(ConfigLoader, BadReferencesAreErrors) {
   ConfigErrors errors;
-  expand("${HOME}", fakeEnv({}), &errors);
   expand("${env:1BAD}", fakeEnv({}), &errors);
+  expand("${1BAD}", fakeEnv({}), &errors);
   expand("${env:OPEN", fakeEnv({}), &errors);
-  EXPECT_EQ(errors.size(), 3u) << errors.format();
+  expand("${http://example/config}", fakeEnv({}), &errors);
+  EXPECT_EQ(errors.size(), 4u) << errors.format();
+  EXPECT_NE(errors.format().find("unsupported reference"), std::string::npos) << errors.format();
 }
 
 TEST(ConfigLoader, KeepsLineAndColumnOfEveryNode) {
@@ -88,6 +112,43 @@ TEST(ConfigLoader, LaterFilesOverrideEarlierOnes) {
   EXPECT_EQ(x->find("keep")->scalar, "1");
   EXPECT_NE(r.root.find("exporters")->find("y"), nullptr);
   ASSERT_EQ(r.root.find("list")->items.size(), 1u);  // lists are replaced, not merged
+}
+
+TEST(ConfigLoader, SourcesAreFilesEnvironmentVariablesAndYamlWithDelimitedKeys) {
+  testing::TempDir dir;
+  auto base = dir.write("base.yaml", "processors:\n  batch: {timeout: 5s, send_batch_size: 10}\n");
+  ConfigErrors errors;
+  auto r = loadFiles({"file:" + base, "env:OVERLAY", "yaml:processors::batch::timeout: 2s",
+                      "yaml:service::pipelines::profiles::exporters: [debug, file]"},
+                     errors, fakeEnv({{"OVERLAY", "exporters: {debug: {}}"}}));
+  ASSERT_TRUE(errors.empty()) << errors.format();
+  const ConfigNode* batch = r.root.find("processors")->find("batch");
+  EXPECT_EQ(batch->find("timeout")->scalar, "2s");
+  EXPECT_EQ(batch->find("send_batch_size")->scalar, "10");
+  EXPECT_NE(r.root.find("exporters")->find("debug"), nullptr);
+  const ConfigNode* exporters = r.root.find("service")->find("pipelines")->find("profiles")->find("exporters");
+  ASSERT_NE(exporters, nullptr);
+  ASSERT_EQ(exporters->items.size(), 2u);
+  EXPECT_EQ(exporters->items[1].scalar, "file");
+  EXPECT_EQ(configFilePaths({"file:" + base, "env:OVERLAY", "yaml:a: b", "plain.yaml"}),
+            (std::vector<std::string>{base, "plain.yaml"}));
+}
+
+TEST(ConfigLoader, SetFlagsBecomeYamlSources) {
+  std::string error;
+  EXPECT_EQ(setFlagToUri("processors::batch::timeout=2s", &error), "yaml:processors::batch::timeout: 2s");
+  EXPECT_EQ(setFlagToUri("exporters::otlp::headers::x=a=b", &error), "yaml:exporters::otlp::headers::x: a=b");
+  EXPECT_TRUE(error.empty());
+  EXPECT_EQ(setFlagToUri("no-value", &error), "");
+  EXPECT_NE(error.find("KEY=VALUE"), std::string::npos);
+  EXPECT_EQ(setFlagToUri("a:::b=1", &error), "");
+}
+
+TEST(ConfigLoader, UnknownSourceSchemesAndUnsetVariablesAreErrors) {
+  ConfigErrors errors;
+  loadFiles({"http://example/config.yaml", "env:NOT_SET"}, errors, fakeEnv({}));
+  EXPECT_EQ(errors.size(), 2u) << errors.format();
+  EXPECT_NE(errors.format().find("unsupported config source scheme 'http:'"), std::string::npos) << errors.format();
 }
 
 TEST(ConfigLoader, MissingFileIsAnError) {
