@@ -24,7 +24,10 @@ std::string storeName(const ComponentId& id) {
 
 ExporterHelper::ExporterHelper(const CreateSettings& settings, ExporterHelperConfig config,
                                std::unique_ptr<Sender> sender)
-    : settings_(settings), config_(std::move(config)), sender_(std::move(sender)) {
+    : settings_(settings),
+      config_(std::move(config)),
+      sender_(std::move(sender)),
+      retries_(settings_.telemetry->counter("send_retries_total", "failed send attempts retried after a back-off")) {
   if (config_.sending_queue.enabled) settings_.telemetry->queueCapacity().set(config_.sending_queue.queue_size);
   if (config_.sending_queue.enabled && !config_.sending_queue.directory.empty())
     store_ = std::make_unique<PersistentStore>(config_.sending_queue.directory + "/" + storeName(settings_.id),
@@ -126,9 +129,9 @@ void ExporterHelper::workerLoop() {
 void ExporterHelper::settle(const Entry& entry, const Batch& batch, const Status& result) {
   if (!result.isOk() && entry.seq != 0) {
     std::lock_guard lock(mu_);
-    // Cut short by the shutdown deadline: the batch stays on disk for the next start.
-    if (stopping_ && Clock::now() >= deadline_) {
-      settings_.logger->warn("shutdown deadline reached: batch of {} profiles kept in {} for the next start",
+    // Cut short by shutdown (a retry due past its deadline): the batch stays on disk for the next start.
+    if (stopping_ && result.retryable()) {
+      settings_.logger->warn("shutting down: batch of {} profiles kept in {} for the next start",
                              batch.counts().profiles, store_->directory());
       return;
     }
@@ -150,11 +153,15 @@ std::chrono::nanoseconds ExporterHelper::jittered(std::chrono::nanoseconds inter
 bool ExporterHelper::sleepFor(std::chrono::nanoseconds d) {
   std::unique_lock lock(mu_);
   const auto until = Clock::now() + d;
+  retries_.add();  // under mu_: whoever reads it and then calls shutdown() finds this wait started
+  // Wakes at `until` or when shutdown() sets the deadline; a retry due after the deadline is given
+  // up at once, since waiting for it would only delay shutdown.
   for (;;) {
-    auto limit = stopping_ ? std::min(until, deadline_) : until;
-    if (cv_.wait_until(lock, limit, [&] { return stopping_ && Clock::now() >= deadline_; })) return false;
-    if (Clock::now() >= until) return true;
-    if (stopping_ && Clock::now() >= deadline_) return false;
+    const auto now = Clock::now();
+    if (now >= until) return true;
+    if (stopping_ && until >= deadline_) return false;
+    const bool was_stopping = stopping_;
+    stop_cv_.wait_until(lock, until, [&] { return stopping_ != was_stopping; });
   }
 }
 
@@ -184,7 +191,8 @@ Status ExporterHelper::sendWithRetry(const Batch& batch) {
     settings_.logger->warn("send failed (attempt {}), retrying in {} ms: {}", attempt,
                            std::chrono::duration_cast<std::chrono::milliseconds>(wait).count(), s.toString());
     if (!sleepFor(wait))
-      return Status::unavailable("shutdown deadline reached while retrying: " + s.message());
+      return Status::unavailable("shutting down: the next retry would come after the shutdown deadline: " +
+                                 s.message());
   }
 }
 
@@ -195,6 +203,7 @@ void ExporterHelper::shutdown(Deadline deadline) {
     stopping_ = true;
     deadline_ = deadline;
     cv_.notify_all();
+    stop_cv_.notify_all();
   }
   for (auto& w : workers_)
     if (w.joinable()) w.join();

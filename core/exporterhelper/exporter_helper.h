@@ -63,9 +63,11 @@ class ExporterHelper final : public Exporter, public DurableAcceptance {
   CreateSettings settings_;
   ExporterHelperConfig config_;
   std::unique_ptr<Sender> sender_;
+  telemetry::Counter& retries_;
 
   mutable std::mutex mu_;
-  std::condition_variable cv_;
+  std::condition_variable cv_;       // work queued, or stopping: wakes idle workers
+  std::condition_variable stop_cv_;  // stopping: wakes back-off waits, which must not take cv_'s wake-ups
   std::deque<Entry> queue_;
   std::unique_ptr<PersistentStore> store_;  // null: memory-only queue
   bool started_ = false;
