@@ -29,9 +29,12 @@ ExporterHelper::ExporterHelper(const CreateSettings& settings, ExporterHelperCon
       sender_(std::move(sender)),
       retries_(settings_.telemetry->counter("send_retries_total", "failed send attempts retried after a back-off")) {
   if (config_.sending_queue.enabled) settings_.telemetry->queueCapacity().set(config_.sending_queue.queue_size);
-  if (config_.sending_queue.enabled && !config_.sending_queue.directory.empty())
+  if (config_.sending_queue.enabled && !config_.sending_queue.directory.empty()) {
     store_ = std::make_unique<PersistentStore>(config_.sending_queue.directory + "/" + storeName(settings_.id),
                                                config_.sending_queue.fsync);
+    corrupt_batches_ = &settings_.telemetry->counter(
+        "queue_corrupt_batches_total", "persisted batches that failed their checks when read back, moved aside");
+  }
 }
 
 ExporterHelper::~ExporterHelper() { shutdown(Clock::now()); }
@@ -118,7 +121,8 @@ void ExporterHelper::workerLoop() {
     if (!entry.batch) {  // left on disk by a previous run: read it now
       entry.batch.emplace();
       if (Status s = store_->load(entry.seq, &*entry.batch); !s.isOk()) {
-        settings_.logger->error("{}", s.toString());  // moved aside; nothing more can be done with it
+        settings_.logger->error("{}", s.toString());  // moved aside or unreadable: not sent in this run
+        if (s.code() == StatusCode::kInvalidArgument) corrupt_batches_->add();
         continue;
       }
     }

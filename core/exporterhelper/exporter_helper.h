@@ -70,6 +70,7 @@ class ExporterHelper final : public Exporter, public DurableAcceptance {
   std::condition_variable stop_cv_;  // stopping: wakes back-off waits, which must not take cv_'s wake-ups
   std::deque<Entry> queue_;
   std::unique_ptr<PersistentStore> store_;  // null: memory-only queue
+  telemetry::Counter* corrupt_batches_ = nullptr;  // with store_
   bool started_ = false;
   bool stopping_ = false;
   Deadline deadline_{};
