@@ -53,9 +53,17 @@ Status ExporterHelper::start(Host& host) {
     settings_.logger->info("resending {} batches a previous run left in {}", leftover.size(), store_->directory());
   }
   started_ = true;
-  if (config_.sending_queue.enabled)
+  if (config_.sending_queue.enabled) {
+    running_workers_ = config_.sending_queue.num_consumers;
     for (int i = 0; i < config_.sending_queue.num_consumers; ++i)
-      workers_.emplace_back([this, i] { setThreadName("exp-", settings_.id.str(), i); workerLoop(); });
+      workers_.emplace_back([this, i] {
+        setThreadName("exp-", settings_.id.str(), i);
+        workerLoop();
+        std::lock_guard lock(mu_);
+        --running_workers_;
+        stop_cv_.notify_all();
+      });
+  }
   return Status::ok();
 }
 
@@ -208,6 +216,15 @@ void ExporterHelper::shutdown(Deadline deadline) {
     deadline_ = deadline;
     cv_.notify_all();
     stop_cv_.notify_all();
+  }
+  {
+    // Workers drain the queue until the deadline; an attempt still in flight then is cancelled
+    // rather than left to run out its own timeout.
+    std::unique_lock lock(mu_);
+    if (!stop_cv_.wait_until(lock, deadline, [&] { return running_workers_ == 0; })) {
+      lock.unlock();
+      sender_->cancel();
+    }
   }
   for (auto& w : workers_)
     if (w.joinable()) w.join();

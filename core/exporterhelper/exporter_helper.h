@@ -67,7 +67,7 @@ class ExporterHelper final : public Exporter, public DurableAcceptance {
 
   mutable std::mutex mu_;
   std::condition_variable cv_;       // work queued, or stopping: wakes idle workers
-  std::condition_variable stop_cv_;  // stopping: wakes back-off waits, which must not take cv_'s wake-ups
+  std::condition_variable stop_cv_;  // stopping, or a worker ended: wakes back-off waits and shutdown()
   std::deque<Entry> queue_;
   std::unique_ptr<PersistentStore> store_;  // null: memory-only queue
   telemetry::Counter* corrupt_batches_ = nullptr;  // with store_
@@ -75,6 +75,7 @@ class ExporterHelper final : public Exporter, public DurableAcceptance {
   bool stopping_ = false;
   Deadline deadline_{};
   std::vector<std::thread> workers_;
+  int running_workers_ = 0;  // workers whose loop has not returned
   std::mt19937_64 rng_{std::random_device{}()};
 };
 

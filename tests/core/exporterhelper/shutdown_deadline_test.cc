@@ -1,10 +1,14 @@
-// Shutdown keeps its deadline while an exporter waits between retries: the real OTLP/gRPC sender
-// against a backend on a real socket that answers every call UNAVAILABLE, with a 30 s back-off.
+// Shutdown keeps its deadline while an exporter waits between retries or for an answer: the real
+// OTLP/gRPC sender against a backend on a real socket that answers every call UNAVAILABLE (30 s
+// back-off), or that never answers (30 s attempt timeout).
 #include <grpcpp/grpcpp.h>
 #include <gtest/gtest.h>
 #include <spdlog/spdlog.h>
 
+#include <condition_variable>
 #include <future>
+#include <mutex>
+#include <thread>
 
 #include "core/exporterhelper/exporter_helper.h"
 #include "core/exporterhelper/otlp_grpc_sender.h"
@@ -23,31 +27,51 @@ using Clock = std::chrono::steady_clock;
 
 constexpr auto kBackoff = 30s;
 
-class DownBackend final : public collector::ProfilesService::Service {
+class Backend final : public collector::ProfilesService::Service {
  public:
-  DownBackend() {
+  enum class Mode { kDown, kStalling };
+  explicit Backend(Mode mode) : mode_(mode) {
     grpc::ServerBuilder b;
     b.AddListeningPort("127.0.0.1:0", grpc::InsecureServerCredentials(), &port_);
     b.RegisterService(this);
     server_ = b.BuildAndStart();
   }
-  ~DownBackend() override { server_->Shutdown(std::chrono::system_clock::now() + 1s); }
+  ~Backend() override { server_->Shutdown(std::chrono::system_clock::now() + 1s); }
 
-  grpc::Status Export(grpc::ServerContext*, const otlp::Request*, otlp::Response*) override {
+  grpc::Status Export(grpc::ServerContext* ctx, const otlp::Request*, otlp::Response*) override {
+    if (mode_ == Mode::kStalling) {
+      {
+        std::lock_guard lock(mu_);
+        ++stalled_;
+        cv_.notify_all();
+      }
+      // Until the client gives up; bounded so a client that never does fails the test, not hangs it.
+      for (auto until = Clock::now() + 60s; !ctx->IsCancelled() && Clock::now() < until;)
+        std::this_thread::sleep_for(5ms);
+    }
     return grpc::Status(grpc::StatusCode::UNAVAILABLE, "backend down");
+  }
+  bool waitForStalledCall() {
+    std::unique_lock lock(mu_);
+    return cv_.wait_for(lock, 20s, [&] { return stalled_ > 0; });
   }
   int port() const { return port_; }
 
  private:
+  Mode mode_;
   int port_ = 0;
   std::unique_ptr<grpc::Server> server_;
+  std::mutex mu_;
+  std::condition_variable cv_;
+  int stalled_ = 0;
 };
 
 class ShutdownDeadlineTest : public ::testing::Test {
  protected:
-  std::unique_ptr<ExporterHelper> make(bool queued) {
+  std::unique_ptr<ExporterHelper> make(bool queued, const Backend& backend) {
     OtlpGrpcConfig c;
-    c.endpoint = "http://127.0.0.1:" + std::to_string(backend_.port());
+    c.endpoint = "http://127.0.0.1:" + std::to_string(backend.port());
+    c.helper.timeout = kBackoff;
     c.compression = "none";
     c.helper.retry_on_failure.initial_interval = kBackoff;
     c.helper.retry_on_failure.max_interval = kBackoff;
@@ -68,7 +92,8 @@ class ShutdownDeadlineTest : public ::testing::Test {
   }
   static Batch batch() { return ::proflow::testing::batchOf(testing::makeRequest("svc", {testing::makeProfile(3)})); }
 
-  DownBackend backend_;
+  Backend down_{Backend::Mode::kDown};
+  Backend stalling_{Backend::Mode::kStalling};
   telemetry::MetricsRegistry metrics_;
   telemetry::ComponentTelemetry telemetry_{metrics_, ComponentKind::kExporter, "test"};
   ::proflow::testing::NullHost host_;
@@ -78,7 +103,7 @@ class ShutdownDeadlineTest : public ::testing::Test {
 constexpr auto kWellBeforeTheBackoffEnds = kBackoff / 2;
 
 TEST_F(ShutdownDeadlineTest, ShutdownDuringQueuedRetryBackoffKeepsItsDeadline) {
-  auto e = make(/*queued=*/true);
+  auto e = make(/*queued=*/true, down_);
   ASSERT_TRUE(e->start(host_).isOk());
   ASSERT_TRUE(e->consume(batch()).isOk());
   ASSERT_TRUE(inBackoff());
@@ -89,7 +114,7 @@ TEST_F(ShutdownDeadlineTest, ShutdownDuringQueuedRetryBackoffKeepsItsDeadline) {
 }
 
 TEST_F(ShutdownDeadlineTest, ShutdownEndsARetryBackoffInTheCallersThread) {
-  auto e = make(/*queued=*/false);
+  auto e = make(/*queued=*/false, down_);
   ASSERT_TRUE(e->start(host_).isOk());
   auto sent = std::async(std::launch::async, [&] { return e->consume(batch()); });
   ASSERT_TRUE(inBackoff());
@@ -98,6 +123,17 @@ TEST_F(ShutdownDeadlineTest, ShutdownEndsARetryBackoffInTheCallersThread) {
   ASSERT_EQ(sent.wait_for(kWellBeforeTheBackoffEnds), std::future_status::ready);
   EXPECT_LT(Clock::now() - t0, kWellBeforeTheBackoffEnds);
   EXPECT_EQ(sent.get().code(), StatusCode::kUnavailable);
+}
+
+TEST_F(ShutdownDeadlineTest, AnAttemptStillInFlightAtTheDeadlineIsCancelled) {
+  auto e = make(/*queued=*/true, stalling_);
+  ASSERT_TRUE(e->start(host_).isOk());
+  ASSERT_TRUE(e->consume(batch()).isOk());
+  ASSERT_TRUE(stalling_.waitForStalledCall());
+  const auto t0 = Clock::now();
+  e->shutdown(t0 + 1s);
+  EXPECT_LT(Clock::now() - t0, kWellBeforeTheBackoffEnds);
+  EXPECT_EQ(metrics_.value("proflow_exporter_failed_batches_total", {{"exporter", "test"}}), 1);
 }
 
 }  // namespace
