@@ -29,7 +29,7 @@ FileExporter::FileExporter(const CreateSettings& settings, FileExporterConfig co
       file_(config_.path, policyFrom(config_)),
       data_sync_(std::move(data_sync)) {
   if (encoder_->filePerGroup())
-    dir_ = std::make_unique<GroupDirectory>(config_.path, std::string(encoder_->extension()));
+    dir_ = std::make_unique<GroupDirectory>(config_.path, std::string(encoder_->extension()), data_sync_);
 }
 
 FileExporter::~FileExporter() { shutdown(Deadline::clock::now()); }

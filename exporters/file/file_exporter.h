@@ -22,8 +22,6 @@ namespace proflow::exporters::file {
 
 class FileExporter final : public Exporter {
  public:
-  // Forces a file's data to disk (fdatasync(2) unless a test stands in for it).
-  using DataSync = std::function<int(int fd)>;
   FileExporter(const CreateSettings& settings, FileExporterConfig config, std::unique_ptr<Encoder> encoder,
                DataSync data_sync = ::fdatasync);
   ~FileExporter() override;

@@ -52,8 +52,8 @@ int renameNoReplace(const std::string& from, const std::string& to) {
 
 }  // namespace
 
-GroupDirectory::GroupDirectory(std::string dir, std::string extension)
-    : dir_(std::move(dir)), extension_(std::move(extension)) {}
+GroupDirectory::GroupDirectory(std::string dir, std::string extension, DataSync data_sync)
+    : dir_(std::move(dir)), extension_(std::move(extension)), data_sync_(std::move(data_sync)) {}
 
 Status GroupDirectory::open() {
   std::error_code ec;
@@ -89,7 +89,7 @@ Status GroupDirectory::writeTemp(std::string_view data, bool sync, std::string* 
     if (n <= 0) s = fileError("cannot write", *tmp, n < 0 ? errno : EIO);
     else data.remove_prefix(static_cast<size_t>(n));
   }
-  if (s.isOk() && sync && ::fdatasync(fd) != 0) s = fileError("cannot sync", *tmp, errno);
+  if (s.isOk() && sync && data_sync_(fd) != 0) s = fileError("cannot sync", *tmp, errno);
   if (::close(fd) != 0 && s.isOk()) s = fileError("cannot close", *tmp, errno);
   if (!s.isOk()) discard(*tmp);
   return s;

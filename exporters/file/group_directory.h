@@ -6,7 +6,10 @@
 #pragma once
 
 #include <chrono>
+#include <unistd.h>
+
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -15,9 +18,12 @@
 
 namespace proflow::exporters::file {
 
+// Forces a file's data to disk: fdatasync(2), unless a test stands in for it.
+using DataSync = std::function<int(int fd)>;
+
 class GroupDirectory {
  public:
-  GroupDirectory(std::string dir, std::string extension);
+  GroupDirectory(std::string dir, std::string extension, DataSync data_sync = ::fdatasync);
 
   // Creates the directory (and its parents).
   Status open();
@@ -44,6 +50,7 @@ class GroupDirectory {
  private:
   std::string dir_;
   std::string extension_;
+  DataSync data_sync_;
   uint64_t seq_ = 0;
   std::vector<std::string> pending_;
 };

@@ -5,10 +5,8 @@
 #include <google/protobuf/util/message_differencer.h>
 #include <gtest/gtest.h>
 
-#include <condition_variable>
 #include <filesystem>
 #include <future>
-#include <mutex>
 
 #include "core/config/component_config.h"
 #include "core/config/config_loader.h"
@@ -189,19 +187,8 @@ TEST(FileExporter, AWriterIsNotHeldUpByAnotherWritersSync) {
   c.path = dir.file("p.binpb");
   c.format = "otlp_proto";
   c.flush_interval = config::Duration{};
-  std::mutex mu;
-  std::condition_variable cv;
-  int syncs = 0;
-  bool released = false;
-  auto sync = [&](int fd) {
-    std::unique_lock lock(mu);
-    if (++syncs == 1) {  // the first writer's sync takes until the test releases it
-      cv.notify_all();
-      cv.wait(lock, [&] { return released; });
-    }
-    return ::fdatasync(fd);
-  };
-  auto e = std::make_unique<FileExporter>(h.settings(), c, makeEncoder(c.format), sync);
+  HeldFirstSync sync;
+  auto e = std::make_unique<FileExporter>(h.settings(), c, makeEncoder(c.format), sync.fn());
   ASSERT_TRUE(e->start(h.host).isOk());
   auto consume = [&](const std::string& service) {
     return std::async(std::launch::async, [&e, service] {
@@ -209,18 +196,11 @@ TEST(FileExporter, AWriterIsNotHeldUpByAnotherWritersSync) {
     });
   };
   auto first = consume("first");
-  {
-    std::unique_lock lock(mu);
-    ASSERT_TRUE(cv.wait_for(lock, std::chrono::seconds(20), [&] { return syncs == 1; }));
-  }
+  ASSERT_TRUE(sync.waitUntilHeld());
   auto second = consume("second");
   const bool written_meanwhile = ::proflow::testing::waitFor(
       [&] { return testing::readOtlpProtoFileSoFar(c.path).size() == 2; }, std::chrono::seconds(20));
-  {
-    std::lock_guard lock(mu);
-    released = true;
-    cv.notify_all();
-  }
+  sync.release();
   EXPECT_TRUE(written_meanwhile) << "the second record waited for the first writer's fdatasync";
   EXPECT_TRUE(first.get().isOk());
   EXPECT_TRUE(second.get().isOk());
