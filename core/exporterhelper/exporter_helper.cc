@@ -134,7 +134,14 @@ void ExporterHelper::workerLoop() {
         continue;
       }
     }
-    settle(entry, *entry.batch, sendWithRetry(*entry.batch));
+    const Status result = sendWithRetry(*entry.batch);
+    settle(entry, *entry.batch, result);
+    if (!result.isOk() && result.retryable()) {
+      // Shutdown left no time to retry a failing peer: what is still queued is left to shutdown()
+      // (counted as dropped, or kept on disk), as when the deadline itself is reached.
+      std::lock_guard lock(mu_);
+      if (stopping_) return;
+    }
   }
 }
 
@@ -160,6 +167,11 @@ std::chrono::nanoseconds ExporterHelper::jittered(std::chrono::nanoseconds inter
   std::uniform_real_distribution<double> dist(1.0 - r, 1.0 + r);
   std::lock_guard lock(mu_);
   return std::chrono::nanoseconds(static_cast<int64_t>(static_cast<double>(interval.count()) * dist(rng_)));
+}
+
+bool ExporterHelper::retryMissesShutdownDeadline(std::chrono::nanoseconds wait) const {
+  std::lock_guard lock(mu_);
+  return stopping_ && Clock::now() + wait >= deadline_;
 }
 
 bool ExporterHelper::sleepFor(std::chrono::nanoseconds d) {
@@ -200,11 +212,14 @@ Status ExporterHelper::sendWithRetry(const Batch& batch) {
                         retry.max_interval.value);
     if (!retry.max_elapsed_time.zero() && Clock::now() + wait - first_attempt > retry.max_elapsed_time.value)
       return Status(s.code(), "giving up after " + std::to_string(attempt) + " attempts: " + s.message());
-    settings_.logger->warn("send failed (attempt {}), retrying in {} ms: {}", attempt,
-                           std::chrono::duration_cast<std::chrono::milliseconds>(wait).count(), s.toString());
-    if (!sleepFor(wait))
+    auto cut_short = [&] {
       return Status::unavailable("shutting down: the next retry would come after the shutdown deadline: " +
                                  s.message());
+    };
+    if (retryMissesShutdownDeadline(wait)) return cut_short();
+    settings_.logger->warn("send failed (attempt {}), retrying in {} ms: {}", attempt,
+                           std::chrono::duration_cast<std::chrono::milliseconds>(wait).count(), s.toString());
+    if (!sleepFor(wait)) return cut_short();
   }
 }
 

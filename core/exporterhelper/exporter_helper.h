@@ -56,6 +56,8 @@ class ExporterHelper final : public Exporter, public DurableAcceptance {
   // After the last attempt: forget the batch (delivered or failed for good) or keep it on disk.
   void settle(const Entry& entry, const Batch& batch, const Status& result);
   Status sendWithRetry(const Batch& batch);
+  // Shutting down, and a retry after `wait` would come after the deadline.
+  bool retryMissesShutdownDeadline(std::chrono::nanoseconds wait) const;
   // Sleeps up to `d`; returns false when shutdown's deadline cut the wait short.
   bool sleepFor(std::chrono::nanoseconds d);
   std::chrono::nanoseconds jittered(std::chrono::nanoseconds interval);
