@@ -24,11 +24,17 @@ std::string storeName(const ComponentId& id) {
 
 ExporterHelper::ExporterHelper(const CreateSettings& settings, ExporterHelperConfig config,
                                std::unique_ptr<Sender> sender)
-    : settings_(settings), config_(std::move(config)), sender_(std::move(sender)) {
+    : settings_(settings),
+      config_(std::move(config)),
+      sender_(std::move(sender)),
+      retries_(settings_.telemetry->counter("send_retries_total", "failed send attempts retried after a back-off")) {
   if (config_.sending_queue.enabled) settings_.telemetry->queueCapacity().set(config_.sending_queue.queue_size);
-  if (config_.sending_queue.enabled && !config_.sending_queue.directory.empty())
+  if (config_.sending_queue.enabled && !config_.sending_queue.directory.empty()) {
     store_ = std::make_unique<PersistentStore>(config_.sending_queue.directory + "/" + storeName(settings_.id),
                                                config_.sending_queue.fsync);
+    corrupt_batches_ = &settings_.telemetry->counter(
+        "queue_corrupt_batches_total", "persisted batches that failed their checks when read back, moved aside");
+  }
 }
 
 ExporterHelper::~ExporterHelper() { shutdown(Clock::now()); }
@@ -47,9 +53,17 @@ Status ExporterHelper::start(Host& host) {
     settings_.logger->info("resending {} batches a previous run left in {}", leftover.size(), store_->directory());
   }
   started_ = true;
-  if (config_.sending_queue.enabled)
+  if (config_.sending_queue.enabled) {
+    running_workers_ = config_.sending_queue.num_consumers;
     for (int i = 0; i < config_.sending_queue.num_consumers; ++i)
-      workers_.emplace_back([this, i] { setThreadName("exp-", settings_.id.str(), i); workerLoop(); });
+      workers_.emplace_back([this, i] {
+        setThreadName("exp-", settings_.id.str(), i);
+        workerLoop();
+        std::lock_guard lock(mu_);
+        --running_workers_;
+        stop_cv_.notify_all();
+      });
+  }
   return Status::ok();
 }
 
@@ -115,20 +129,28 @@ void ExporterHelper::workerLoop() {
     if (!entry.batch) {  // left on disk by a previous run: read it now
       entry.batch.emplace();
       if (Status s = store_->load(entry.seq, &*entry.batch); !s.isOk()) {
-        settings_.logger->error("{}", s.toString());  // moved aside; nothing more can be done with it
+        settings_.logger->error("{}", s.toString());  // moved aside or unreadable: not sent in this run
+        if (s.code() == StatusCode::kInvalidArgument) corrupt_batches_->add();
         continue;
       }
     }
-    settle(entry, *entry.batch, sendWithRetry(*entry.batch));
+    const Status result = sendWithRetry(*entry.batch);
+    settle(entry, *entry.batch, result);
+    if (!result.isOk() && result.retryable()) {
+      // Shutdown left no time to retry a failing peer: what is still queued is left to shutdown()
+      // (counted as dropped, or kept on disk), as when the deadline itself is reached.
+      std::lock_guard lock(mu_);
+      if (stopping_) return;
+    }
   }
 }
 
 void ExporterHelper::settle(const Entry& entry, const Batch& batch, const Status& result) {
   if (!result.isOk() && entry.seq != 0) {
     std::lock_guard lock(mu_);
-    // Cut short by the shutdown deadline: the batch stays on disk for the next start.
-    if (stopping_ && Clock::now() >= deadline_) {
-      settings_.logger->warn("shutdown deadline reached: batch of {} profiles kept in {} for the next start",
+    // Cut short by shutdown (a retry due past its deadline): the batch stays on disk for the next start.
+    if (stopping_ && result.retryable()) {
+      settings_.logger->warn("shutting down: batch of {} profiles kept in {} for the next start",
                              batch.counts().profiles, store_->directory());
       return;
     }
@@ -147,14 +169,23 @@ std::chrono::nanoseconds ExporterHelper::jittered(std::chrono::nanoseconds inter
   return std::chrono::nanoseconds(static_cast<int64_t>(static_cast<double>(interval.count()) * dist(rng_)));
 }
 
+bool ExporterHelper::retryMissesShutdownDeadline(std::chrono::nanoseconds wait) const {
+  std::lock_guard lock(mu_);
+  return stopping_ && Clock::now() + wait >= deadline_;
+}
+
 bool ExporterHelper::sleepFor(std::chrono::nanoseconds d) {
   std::unique_lock lock(mu_);
   const auto until = Clock::now() + d;
+  retries_.add();  // under mu_: whoever reads it and then calls shutdown() finds this wait started
+  // Wakes at `until` or when shutdown() sets the deadline; a retry due after the deadline is given
+  // up at once, since waiting for it would only delay shutdown.
   for (;;) {
-    auto limit = stopping_ ? std::min(until, deadline_) : until;
-    if (cv_.wait_until(lock, limit, [&] { return stopping_ && Clock::now() >= deadline_; })) return false;
-    if (Clock::now() >= until) return true;
-    if (stopping_ && Clock::now() >= deadline_) return false;
+    const auto now = Clock::now();
+    if (now >= until) return true;
+    if (stopping_ && until >= deadline_) return false;
+    const bool was_stopping = stopping_;
+    stop_cv_.wait_until(lock, until, [&] { return stopping_ != was_stopping; });
   }
 }
 
@@ -181,10 +212,14 @@ Status ExporterHelper::sendWithRetry(const Batch& batch) {
                         retry.max_interval.value);
     if (!retry.max_elapsed_time.zero() && Clock::now() + wait - first_attempt > retry.max_elapsed_time.value)
       return Status(s.code(), "giving up after " + std::to_string(attempt) + " attempts: " + s.message());
+    auto cut_short = [&] {
+      return Status::unavailable("shutting down: the next retry would come after the shutdown deadline: " +
+                                 s.message());
+    };
+    if (retryMissesShutdownDeadline(wait)) return cut_short();
     settings_.logger->warn("send failed (attempt {}), retrying in {} ms: {}", attempt,
                            std::chrono::duration_cast<std::chrono::milliseconds>(wait).count(), s.toString());
-    if (!sleepFor(wait))
-      return Status::unavailable("shutdown deadline reached while retrying: " + s.message());
+    if (!sleepFor(wait)) return cut_short();
   }
 }
 
@@ -195,6 +230,16 @@ void ExporterHelper::shutdown(Deadline deadline) {
     stopping_ = true;
     deadline_ = deadline;
     cv_.notify_all();
+    stop_cv_.notify_all();
+  }
+  {
+    // Workers drain the queue until the deadline; an attempt still in flight then is cancelled
+    // rather than left to run out its own timeout.
+    std::unique_lock lock(mu_);
+    if (!stop_cv_.wait_until(lock, deadline, [&] { return running_workers_ == 0; })) {
+      lock.unlock();
+      sender_->cancel();
+    }
   }
   for (auto& w : workers_)
     if (w.joinable()) w.join();

@@ -56,6 +56,8 @@ class ExporterHelper final : public Exporter, public DurableAcceptance {
   // After the last attempt: forget the batch (delivered or failed for good) or keep it on disk.
   void settle(const Entry& entry, const Batch& batch, const Status& result);
   Status sendWithRetry(const Batch& batch);
+  // Shutting down, and a retry after `wait` would come after the deadline.
+  bool retryMissesShutdownDeadline(std::chrono::nanoseconds wait) const;
   // Sleeps up to `d`; returns false when shutdown's deadline cut the wait short.
   bool sleepFor(std::chrono::nanoseconds d);
   std::chrono::nanoseconds jittered(std::chrono::nanoseconds interval);
@@ -63,15 +65,19 @@ class ExporterHelper final : public Exporter, public DurableAcceptance {
   CreateSettings settings_;
   ExporterHelperConfig config_;
   std::unique_ptr<Sender> sender_;
+  telemetry::Counter& retries_;
 
   mutable std::mutex mu_;
-  std::condition_variable cv_;
+  std::condition_variable cv_;       // work queued, or stopping: wakes idle workers
+  std::condition_variable stop_cv_;  // stopping, or a worker ended: wakes back-off waits and shutdown()
   std::deque<Entry> queue_;
   std::unique_ptr<PersistentStore> store_;  // null: memory-only queue
+  telemetry::Counter* corrupt_batches_ = nullptr;  // with store_
   bool started_ = false;
   bool stopping_ = false;
   Deadline deadline_{};
   std::vector<std::thread> workers_;
+  int running_workers_ = 0;  // workers whose loop has not returned
   std::mt19937_64 rng_{std::random_device{}()};
 };
 

@@ -58,6 +58,12 @@ Status OtlpGrpcSender::start(Host& host) {
   return Status::ok();
 }
 
+void OtlpGrpcSender::cancel() {
+  std::lock_guard lock(calls_mu_);
+  cancelled_ = true;
+  for (grpc::ClientContext* ctx : calls_) ctx->TryCancel();  // the call ends CANCELLED (retryable)
+}
+
 Status OtlpGrpcSender::push(const Batch& batch, Deadline deadline) {
   std::string wire = flat::encode(batch.data());
   const size_t size = wire.size();
@@ -72,9 +78,18 @@ Status OtlpGrpcSender::push(const Batch& batch, Deadline deadline) {
   const grpc::ByteBuffer message = messageOf(std::move(wire));
   grpc::ByteBuffer answer;
   std::promise<grpc::Status> done;
+  {
+    std::lock_guard lock(calls_mu_);
+    if (cancelled_) return Status::unavailable("exporter is shutting down");
+    calls_.insert(&ctx);
+  }
   stub_->stub->UnaryCall(&ctx, kExportMethod, grpc::StubOptions(), &message, &answer,
                          [&done](grpc::Status s) { done.set_value(std::move(s)); });
   grpc::Status gs = done.get_future().get();
+  {
+    std::lock_guard lock(calls_mu_);
+    calls_.erase(&ctx);
+  }
   if (!gs.ok()) return fromGrpcStatus(gs);
   ::proflow::otlp::Response response;
   // An answer that does not parse is a success without partial-success details.

@@ -5,7 +5,9 @@
 
 #include <map>
 #include <memory>
+#include <mutex>
 #include <optional>
+#include <set>
 #include <string>
 
 #include "core/auth/auth_config.h"
@@ -18,6 +20,7 @@
 
 namespace grpc {
 class Channel;
+class ClientContext;
 }
 
 namespace proflow::exporterhelper {
@@ -53,6 +56,7 @@ class OtlpGrpcSender final : public Sender {
 
   Status start(Host& host) override;
   Status push(const Batch& batch, Deadline deadline) override;
+  void cancel() override;
 
  private:
   struct Stub;
@@ -61,6 +65,10 @@ class OtlpGrpcSender final : public Sender {
   const auth::ClientAuthenticator* client_auth_ = nullptr;  // from config `auth`; owned by the service
   std::shared_ptr<grpc::Channel> channel_;
   std::unique_ptr<Stub> stub_;
+
+  std::mutex calls_mu_;
+  std::set<grpc::ClientContext*> calls_;  // push() calls in flight
+  bool cancelled_ = false;
 };
 
 }  // namespace proflow::exporterhelper

@@ -21,6 +21,10 @@ class Sender {
   // kResourceExhausted, kDeadlineExceeded, ...) when trying again can help, with retryAfter() when
   // the peer said how long to wait; any other non-OK status drops the batch as failed.
   virtual Status push(const Batch& batch, Deadline deadline) = 0;
+  // Called from another thread when shutdown's deadline passes while push() calls are still
+  // running: they should give up now (returning any retryable status). Afterwards push() may
+  // refuse at once. Without it an attempt in flight ends by its own deadline.
+  virtual void cancel() {}
   // Called after the last push().
   virtual void shutdown() {}
 };

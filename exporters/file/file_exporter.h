@@ -3,7 +3,10 @@
 // consume(), so the caller learns about a failed write (disk full -> retryable kUnavailable).
 #pragma once
 
+#include <unistd.h>
+
 #include <condition_variable>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <stop_token>
@@ -19,7 +22,8 @@ namespace proflow::exporters::file {
 
 class FileExporter final : public Exporter {
  public:
-  FileExporter(const CreateSettings& settings, FileExporterConfig config, std::unique_ptr<Encoder> encoder);
+  FileExporter(const CreateSettings& settings, FileExporterConfig config, std::unique_ptr<Encoder> encoder,
+               DataSync data_sync = ::fdatasync);
   ~FileExporter() override;
 
   Status start(Host& host) override;
@@ -31,6 +35,8 @@ class FileExporter final : public Exporter {
   void syncNow();
   void record(telemetry::Event event, const BatchCounts& counts);
   Status writeRecord(const Batch& batch, size_t* bytes);
+  // flush_interval 0: returns once record number `written` (and every record before it) is on disk.
+  Status syncThrough(uint64_t written);
   Status writeGroups(const Batch& batch, size_t* bytes);
 
   CreateSettings settings_;
@@ -42,6 +48,11 @@ class FileExporter final : public Exporter {
   std::unique_ptr<GroupDirectory> dir_;  // file-per-group formats (then file_ stays closed)
   bool running_ = false;
   bool dirty_ = false;  // written since the last fdatasync
+  uint64_t written_ = 0;  // records appended to file_ so far
+
+  DataSync data_sync_;
+  std::mutex commit_mu_;  // one syncThrough() fdatasync at a time; guards synced_
+  uint64_t synced_ = 0;   // records known to be on disk
 
   std::mutex sync_mu_;
   std::condition_variable_any sync_cv_;

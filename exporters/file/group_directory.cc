@@ -52,8 +52,8 @@ int renameNoReplace(const std::string& from, const std::string& to) {
 
 }  // namespace
 
-GroupDirectory::GroupDirectory(std::string dir, std::string extension)
-    : dir_(std::move(dir)), extension_(std::move(extension)) {}
+GroupDirectory::GroupDirectory(std::string dir, std::string extension, DataSync data_sync)
+    : dir_(std::move(dir)), extension_(std::move(extension)), data_sync_(std::move(data_sync)) {}
 
 Status GroupDirectory::open() {
   std::error_code ec;
@@ -74,50 +74,49 @@ std::string GroupDirectory::fileName(std::string_view service, std::chrono::syst
   return sanitize(service) + buf + std::string(extension);
 }
 
-Status GroupDirectory::writeTemp(const std::string& tmp, std::string_view data, bool sync) const {
-  int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-  if (fd < 0) return fileError("cannot create", tmp, errno);
+Status GroupDirectory::writeTemp(std::string_view data, bool sync, std::string* tmp) const {
+  // Hidden (readers globbing *.pb.gz never pick up a file being written) and unique across the
+  // exporters of this process and other processes sharing the directory.
+  static std::atomic<uint64_t> temp_counter{0};
+  *tmp = (fs::path(dir_) / (".proflow-" + std::to_string(::getpid()) + "-" + std::to_string(++temp_counter) +
+                            extension_ + ".tmp")).string();
+  int fd = ::open(tmp->c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+  if (fd < 0) return fileError("cannot create", *tmp, errno);
   Status s;
   while (!data.empty() && s.isOk()) {
     ssize_t n = ::write(fd, data.data(), data.size());
     if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) s = fileError("cannot write", tmp, n < 0 ? errno : EIO);
+    if (n <= 0) s = fileError("cannot write", *tmp, n < 0 ? errno : EIO);
     else data.remove_prefix(static_cast<size_t>(n));
   }
-  if (s.isOk() && sync && ::fdatasync(fd) != 0) s = fileError("cannot sync", tmp, errno);
-  if (::close(fd) != 0 && s.isOk()) s = fileError("cannot close", tmp, errno);
+  if (s.isOk() && sync && data_sync_(fd) != 0) s = fileError("cannot sync", *tmp, errno);
+  if (::close(fd) != 0 && s.isOk()) s = fileError("cannot close", *tmp, errno);
+  if (!s.isOk()) discard(*tmp);
   return s;
 }
 
-Status GroupDirectory::publish(const std::string& tmp, std::string_view service, std::string* path) {
+Status GroupDirectory::publish(const std::string& tmp, std::string_view service, bool sync, std::string* path) {
   const auto now = std::chrono::system_clock::now();
   for (int attempt = 0; attempt < kMaxNameAttempts; ++attempt) {
     std::string target = (fs::path(dir_) / fileName(service, now, ++seq_, extension_)).string();
     if (renameNoReplace(tmp, target) == 0) {
+      if (!sync) pending_.push_back(target);
       *path = std::move(target);
       return Status::ok();
     }
-    if (errno != EEXIST) return fileError("cannot rename into place", target, errno);
+    if (errno != EEXIST) {
+      const int err = errno;
+      discard(tmp);
+      return fileError("cannot rename into place", target, err);
+    }
   }
+  discard(tmp);
   return Status::internal("no free file name in '" + dir_ + "' after " + std::to_string(kMaxNameAttempts) + " tries");
 }
 
-Status GroupDirectory::write(std::string_view service, std::string_view data, bool sync, std::string* path) {
-  // Hidden (readers globbing *.pb.gz never pick up a file being written) and unique across the
-  // exporters of this process and other processes sharing the directory.
-  static std::atomic<uint64_t> temp_counter{0};
-  const std::string tmp = (fs::path(dir_) / (".proflow-" + std::to_string(::getpid()) + "-" +
-                                             std::to_string(++temp_counter) + extension_ + ".tmp")).string();
-  Status s = writeTemp(tmp, data, sync);
-  if (s.isOk()) s = publish(tmp, service, path);
-  if (!s.isOk()) {
-    ::unlink(tmp.c_str());
-    return s;
-  }
-  if (sync) return fsyncPath(dir_, O_RDONLY | O_DIRECTORY);
-  pending_.push_back(*path);
-  return Status::ok();
-}
+void GroupDirectory::discard(const std::string& tmp) const { ::unlink(tmp.c_str()); }
+
+Status GroupDirectory::syncDirectory() const { return fsyncPath(dir_, O_RDONLY | O_DIRECTORY); }
 
 std::vector<std::string> GroupDirectory::takePending() {
   std::vector<std::string> out;
@@ -132,7 +131,7 @@ Status GroupDirectory::syncFiles(const std::vector<std::string>& files) const {
     if (Status s = fsyncPath(f, O_RDONLY); !s.isOk() && first.isOk() && fs::exists(f)) first = s;
   }
   if (files.empty()) return first;
-  if (Status s = fsyncPath(dir_, O_RDONLY | O_DIRECTORY); !s.isOk() && first.isOk()) first = s;
+  if (Status s = syncDirectory(); !s.isOk() && first.isOk()) first = s;
   return first;
 }
 

@@ -1,11 +1,15 @@
 // The output of file-per-group formats (pprof): a directory where every group becomes its own file,
 // `<service>-<yyyymmddThhmmss UTC>-<seq><ext>`. Each file is written under a hidden temporary name in
-// the same directory and renamed into place, so readers never see a partial file. Not thread-safe:
-// the exporter serializes calls.
+// the same directory and renamed into place, so readers never see a partial file. Writing the
+// temporary file and syncing are thread-safe (they may run outside the exporter's lock); publish()
+// and takePending() are not: the exporter serializes them, which keeps the sequence in order.
 #pragma once
 
 #include <chrono>
+#include <unistd.h>
+
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -14,15 +18,24 @@
 
 namespace proflow::exporters::file {
 
+// Forces a file's data to disk: fdatasync(2), unless a test stands in for it.
+using DataSync = std::function<int(int fd)>;
+
 class GroupDirectory {
  public:
-  GroupDirectory(std::string dir, std::string extension);
+  GroupDirectory(std::string dir, std::string extension, DataSync data_sync = ::fdatasync);
 
   // Creates the directory (and its parents).
   Status open();
-  // Writes one file atomically. `sync`: fdatasync before the rename and fsync the directory after
-  // (flush_interval 0); otherwise the file is remembered for syncPending(). Sets *path to its name.
-  Status write(std::string_view service, std::string_view data, bool sync, std::string* path);
+  // Writes `data` to a new hidden temporary file, fdatasync'd with `sync` (flush_interval 0).
+  Status writeTemp(std::string_view data, bool sync, std::string* tmp) const;
+  // Renames a temporary file into place under the next name and sets *path to it. Without `sync`
+  // the file is remembered for takePending(); with it, call syncDirectory() once renames are done.
+  Status publish(const std::string& tmp, std::string_view service, bool sync, std::string* path);
+  // Removes a temporary file that will not be published.
+  void discard(const std::string& tmp) const;
+  // fsync of the directory, so the renames into it are durable.
+  Status syncDirectory() const;
   // Files renamed into place since the last call (for a later fdatasync outside the writer lock).
   std::vector<std::string> takePending();
   // fdatasync of each file, then fsync of the directory so the renames are durable too.
@@ -35,11 +48,9 @@ class GroupDirectory {
                               std::string_view extension);
 
  private:
-  Status writeTemp(const std::string& tmp, std::string_view data, bool sync) const;
-  Status publish(const std::string& tmp, std::string_view service, std::string* path);
-
   std::string dir_;
   std::string extension_;
+  DataSync data_sync_;
   uint64_t seq_ = 0;
   std::vector<std::string> pending_;
 };

@@ -10,6 +10,7 @@
 #include <fstream>
 #include <map>
 #include <mutex>
+#include <optional>
 
 #include "core/auth/grpc_auth.h"
 #include "core/net/grpc_status.h"
@@ -26,9 +27,11 @@ namespace {
 
 constexpr int kMaxMessageBytes = 64 << 20;  // Parca's limit; uploaders send 8 MiB chunks
 
-std::string newUploadId() {
+// An upload id is the only thing tying Upload calls to the InitiateUpload that allowed them, so
+// it must not be guessable: without randomness there is no id (never a predictable one).
+std::optional<std::string> newUploadId() {
   unsigned char raw[16];
-  if (RAND_bytes(raw, sizeof raw) != 1) std::fill(std::begin(raw), std::end(raw), 0);
+  if (RAND_bytes(raw, sizeof raw) != 1) return std::nullopt;
   return hexEncode(raw);
 }
 
@@ -78,15 +81,19 @@ class GrpcApi::Service final : public pb::DebuginfoService::Service {
                                                  std::to_string(store_.maxUploadSize()) + " bytes)"));
     if (store_.files().contains(id, artifact))
       return grpc::Status(grpc::StatusCode::ALREADY_EXISTS, "debuginfo already exists; stored files are never replaced");
-    const std::string upload_id = newUploadId();
+    const std::optional<std::string> upload_id = newUploadId();
+    if (!upload_id)
+      return refuse("no_randomness", Status::unavailable("no randomness for an upload id (RAND_bytes failed); retry later"));
     {
       std::lock_guard lock(mu_);
-      if (uploads_.size() >= kMaxPendingUploads) uploads_.erase(uploads_.begin());  // abandoned ones
-      uploads_[upload_id] = PendingUpload{id, artifact, static_cast<uint64_t>(req->size()), false};
+      if (uploads_.size() >= kMaxPendingUploads && !evictAbandonedLocked())
+        return refuse("too_many_uploads", Status::exhausted("all " + std::to_string(kMaxPendingUploads) +
+                                                            " upload slots are receiving data; retry later"));
+      uploads_[*upload_id] = PendingUpload{id, artifact, static_cast<uint64_t>(req->size()), false, ++initiated_, 0};
     }
     auto* ins = resp->mutable_upload_instructions();
     ins->set_build_id(id);
-    ins->set_upload_id(upload_id);
+    ins->set_upload_id(*upload_id);
     ins->set_upload_strategy(pb::UploadInstructions::UPLOAD_STRATEGY_GRPC);
     ins->set_type(req->type());
     return grpc::Status::OK;
@@ -102,13 +109,16 @@ class GrpcApi::Service final : public pb::DebuginfoService::Service {
     Artifact artifact;
     if (grpc::Status s = check(*ctx, msg.info().build_id(), msg.info().type(), &id, &artifact); !s.ok()) return s;
     uint64_t announced = 0;
+    const std::string& upload_id = msg.info().upload_id();
     {
       std::lock_guard lock(mu_);
-      auto it = uploads_.find(msg.info().upload_id());
+      auto it = uploads_.find(upload_id);
       if (it == uploads_.end() || it->second.build_id != id || it->second.artifact != artifact)
         return refuse("bad_request", Status::invalid("unknown upload_id for this build id (call InitiateUpload first)"));
       announced = it->second.size;
+      ++it->second.receiving;  // live: never evicted while data arrives
     }
+    Receiving receiving(*this, upload_id);
     const std::string temp = store_.files().newTempPath();
     uint64_t size = 0;
     grpc::Status failed = receive(reader, temp, &size);
@@ -128,7 +138,7 @@ class GrpcApi::Service final : public pb::DebuginfoService::Service {
     }
     {
       std::lock_guard lock(mu_);
-      if (auto it = uploads_.find(msg.info().upload_id()); it != uploads_.end()) it->second.stored = true;
+      if (auto it = uploads_.find(upload_id); it != uploads_.end()) it->second.stored = true;
     }
     resp->set_build_id(id);
     resp->set_size(size);
@@ -155,7 +165,37 @@ class GrpcApi::Service final : public pb::DebuginfoService::Service {
     Artifact artifact;
     uint64_t size;  // announced by InitiateUpload
     bool stored;
+    uint64_t initiated;  // order of InitiateUpload calls
+    int receiving;       // Upload streams of this id in progress
   };
+
+  // While an Upload stream of `upload_id` runs.
+  class Receiving {
+   public:
+    Receiving(Service& service, std::string upload_id) : service_(service), upload_id_(std::move(upload_id)) {}
+    ~Receiving() {
+      std::lock_guard lock(service_.mu_);
+      if (auto it = service_.uploads_.find(upload_id_); it != service_.uploads_.end()) --it->second.receiving;
+    }
+    Receiving(const Receiving&) = delete;
+    Receiving& operator=(const Receiving&) = delete;
+
+   private:
+    Service& service_;
+    std::string upload_id_;
+  };
+
+  // Makes room for one upload: forgets the one initiated longest ago that is not receiving data
+  // (abandoned, or stored and never marked finished). False when every slot is live.
+  bool evictAbandonedLocked() {
+    auto victim = uploads_.end();
+    for (auto it = uploads_.begin(); it != uploads_.end(); ++it)
+      if (it->second.receiving == 0 && (victim == uploads_.end() || it->second.initiated < victim->second.initiated))
+        victim = it;
+    if (victim == uploads_.end()) return false;
+    uploads_.erase(victim);
+    return true;
+  }
 
   // Streams the chunks to `temp`, refusing as soon as the total passes max_upload_size.
   grpc::Status receive(grpc::ServerReader<pb::UploadRequest>* reader, const std::string& temp, uint64_t* size) {
@@ -202,6 +242,7 @@ class GrpcApi::Service final : public pb::DebuginfoService::Service {
   const auth::ServerAuthenticator* authenticator_;
   std::mutex mu_;
   std::map<std::string, PendingUpload> uploads_;  // by upload_id
+  uint64_t initiated_ = 0;
 };
 
 GrpcApi::GrpcApi(SymbolStore& store, const auth::ServerAuthenticator* authenticator,

@@ -1,9 +1,12 @@
 // The persistent sending queue: what consume() acknowledged is on disk until delivered, survives a
-// shutdown with the peer down, and is resent in order by the next start.
+// shutdown with the peer down, and is resent in order by the next start; what is on disk is read
+// back as untrusted input (a damaged or hostile file is moved aside, the rest is sent).
 #include <gtest/gtest.h>
 #include <spdlog/spdlog.h>
+#include <sys/stat.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <filesystem>
 #include <functional>
 #include <fstream>
@@ -11,6 +14,9 @@
 #include <thread>
 
 #include "core/exporterhelper/exporter_helper.h"
+#include "core/exporterhelper/queue_record.h"
+#include "core/flat/flat_batch.h"
+#include "core/flat/flat_encode.h"
 #include "tests/support/profile_builder.h"
 #include "tests/support/temp_dir.h"
 #include "tests/support/stand_ins.h"
@@ -67,7 +73,7 @@ class PersistentQueueTest : public ::testing::Test {
     return ::proflow::testing::batchOf(testing::makeRequest(service, {testing::makeProfile(3)}));
   }
   // The persisted batch files of exporter "otlp/<name>" (directory "otlp_<name>").
-  std::vector<std::string> files(const std::string& sub, const std::string& suffix = ".otlp") const {
+  std::vector<std::string> files(const std::string& sub, const std::string& suffix = ".batch") const {
     std::vector<std::string> out;
     for (const auto& e : std::filesystem::directory_iterator(dir_.path() / sub)) {
       std::string n = e.path().filename().string();
@@ -82,6 +88,24 @@ class PersistentQueueTest : public ::testing::Test {
     return cond();
   }
   double metric(const std::string& name) { return metrics_.value(name, {{"exporter", "test"}}); }
+  // Starts an exporter against a peer that is up, waits until `n` batches arrived and shuts it down.
+  std::vector<std::string> deliverLeftovers(size_t n) {
+    Peer* up;
+    auto e = make(Peer::Mode::kUp, &up);
+    EXPECT_TRUE(e->start(host_).isOk());
+    EXPECT_TRUE(waitFor([&] { return up->delivered().size() == n; }));
+    e->shutdown(Clock::now() + 5s);
+    return up->delivered();
+  }
+  // Queues `services` (one batch each) while the peer is down, then stops: the batches stay on disk.
+  std::vector<std::string> persistWhileDown(const std::vector<std::string>& services) {
+    Peer* down;
+    auto e = make(Peer::Mode::kDown, &down);
+    EXPECT_TRUE(e->start(host_).isOk());
+    for (const auto& s : services) EXPECT_TRUE(e->consume(batch(s)).isOk());
+    e->shutdown(Clock::now() + 50ms);
+    return files("otlp");
+  }
 
   testing::TempDir dir_;
   telemetry::MetricsRegistry metrics_;
@@ -124,25 +148,14 @@ TEST_F(PersistentQueueTest, FailedForGoodLeavesTheDiskAndIsCounted) {
 }
 
 TEST_F(PersistentQueueTest, UnreadableFileIsMovedAsideAndTheRestIsSent) {
-  Peer* down;
-  auto first = make(Peer::Mode::kDown, &down);
-  ASSERT_TRUE(first->start(host_).isOk());
-  ASSERT_TRUE(first->consume(batch("lost")).isOk());
-  ASSERT_TRUE(first->consume(batch("kept")).isOk());
-  first->shutdown(Clock::now() + 50ms);
-  first.reset();
-  auto names = files("otlp");
+  auto names = persistWhileDown({"lost", "kept"});
   ASSERT_EQ(names.size(), 2u);
   std::ofstream((dir_.path() / "otlp" / names[0]).string(), std::ios::trunc) << "\xff\xff not protobuf";
 
-  Peer* up;
-  auto second = make(Peer::Mode::kUp, &up);
-  ASSERT_TRUE(second->start(host_).isOk());
-  ASSERT_TRUE(waitFor([&] { return up->delivered().size() == 1; }));
-  second->shutdown(Clock::now() + 5s);
-  EXPECT_EQ(up->delivered(), std::vector<std::string>{"kept"});
+  EXPECT_EQ(deliverLeftovers(1), std::vector<std::string>{"kept"});
   EXPECT_EQ(files("otlp", ".corrupt"), std::vector<std::string>{names[0] + ".corrupt"});
   EXPECT_TRUE(files("otlp").empty());
+  EXPECT_EQ(metric("proflow_exporter_queue_corrupt_batches_total"), 1);
 }
 
 TEST_F(PersistentQueueTest, TwoOwnersOfOneQueueDirectoryAreRefused) {
@@ -172,6 +185,97 @@ TEST_F(PersistentQueueTest, UnwritableDirectoryRefusesToStart) {
   EXPECT_FALSE(st.isOk());
   EXPECT_NE(st.message().find(blocker), std::string::npos) << st.message();
   (void)peer;
+}
+
+// A file of the queue as the store writes it, put there by the test.
+std::string recordOf(const std::string& payload) { return recordHeader(payload) + payload; }
+std::string recordName(uint64_t seq, const char* suffix = ".batch") {
+  char digits[32];
+  std::snprintf(digits, sizeof digits, "%020llu", static_cast<unsigned long long>(seq));
+  return digits + std::string(suffix);
+}
+
+// An ExportProfilesServiceRequest of one resource and one scope holding `n` empty profiles: two
+// bytes of wire per profile, a whole flat::Profile row of memory each once decoded.
+std::string emptyProfiles(size_t n) {
+  auto lengthPrefixed = [](char tag, const std::string& body) {
+    std::string out(1, tag);
+    for (uint64_t v = body.size(); ; v >>= 7) {
+      if (v < 0x80) {
+        out.push_back(static_cast<char>(v));
+        break;
+      }
+      out.push_back(static_cast<char>((v & 0x7f) | 0x80));
+    }
+    return out + body;
+  };
+  std::string profiles;
+  profiles.reserve(2 * n);
+  for (size_t i = 0; i < n; ++i) profiles.append("\x12\x00", 2);  // ScopeProfiles.profiles {}
+  return lengthPrefixed('\x0a', lengthPrefixed('\x12', profiles));  // resource_profiles { scope_profiles {...} }
+}
+
+TEST_F(PersistentQueueTest, AFlippedBitIsMovedAsideInsteadOfDeliveredChanged) {
+  auto names = persistWhileDown({"svc0", "kept"});
+  ASSERT_EQ(names.size(), 2u);
+  const std::string path = (dir_.path() / "otlp" / names[0]).string();
+  std::string bytes = ::proflow::testing::readFile(path);
+  const size_t at = bytes.find("svc0");
+  ASSERT_NE(at, std::string::npos);
+  bytes[at + 3] ^= 0x01;  // "svc0" -> "svc1": still a valid request, silently different data
+  std::ofstream(path, std::ios::binary | std::ios::trunc) << bytes;
+
+  EXPECT_EQ(deliverLeftovers(1), std::vector<std::string>{"kept"});
+  EXPECT_EQ(files("otlp", ".corrupt"), std::vector<std::string>{names[0] + ".corrupt"});
+  EXPECT_EQ(metric("proflow_exporter_queue_corrupt_batches_total"), 1);
+}
+
+TEST_F(PersistentQueueTest, AnOutOfRangeDictionaryIndexIsMovedAsideNotForwarded) {
+  otlp::Request bad = testing::makeRequest("bad", {testing::makeProfile(3)});
+  bad.mutable_resource_profiles(0)->mutable_scope_profiles(0)->mutable_profiles(0)->mutable_samples(0)->set_stack_index(
+      1000000);
+  {
+    Peer* down;
+    auto e = make(Peer::Mode::kDown, &down);
+    ASSERT_TRUE(e->start(host_).isOk());
+    ASSERT_TRUE(e->consume(::proflow::testing::batchOf(bad)).isOk());  // as a buggy or hostile writer would
+    ASSERT_TRUE(e->consume(batch("kept")).isOk());
+    e->shutdown(Clock::now() + 50ms);
+  }
+  EXPECT_EQ(deliverLeftovers(1), std::vector<std::string>{"kept"});
+  EXPECT_EQ(files("otlp", ".corrupt").size(), 1u);
+  EXPECT_EQ(metric("proflow_exporter_queue_corrupt_batches_total"), 1);
+}
+
+TEST_F(PersistentQueueTest, BareRequestFilesOfEarlierVersionsAreStillSent) {
+  std::filesystem::create_directories(dir_.path() / "otlp");
+  dir_.write("otlp/" + recordName(4, ".otlp"), flat::encode(batch("old").data()));
+  persistWhileDown({"new"});  // numbered after the old file
+  EXPECT_EQ(deliverLeftovers(2), (std::vector<std::string>{"old", "new"}));
+  EXPECT_TRUE(files("otlp", ".corrupt").empty());
+}
+
+TEST_F(PersistentQueueTest, FilesThatWouldDecodeToGigabytesAreMovedAsideAndTheDaemonLives) {
+  // Enough empty profiles to need twice the decode budget (512 MiB) of memory.
+  const std::string payload = emptyProfiles((size_t{1} << 30) / sizeof(flat::Profile) + 1);
+  std::filesystem::create_directories(dir_.path() / "otlp");
+  dir_.write("otlp/" + recordName(1, ".otlp"), payload);  // bare request, as earlier versions wrote
+  dir_.write("otlp/" + recordName(2), recordOf(payload));  // with a valid checksum
+  dir_.write("otlp/" + recordName(3), recordOf(flat::encode(batch("kept").data())));
+  EXPECT_EQ(deliverLeftovers(1), std::vector<std::string>{"kept"});
+  EXPECT_EQ(files("otlp", ".corrupt"),
+            (std::vector<std::string>{recordName(1, ".otlp.corrupt"), recordName(2, ".batch.corrupt")}));
+  EXPECT_EQ(metric("proflow_exporter_queue_corrupt_batches_total"), 2);
+}
+
+TEST_F(PersistentQueueTest, AFifoInTheQueueDirectoryIsMovedAsideWithoutBlockingAWorker) {
+  std::filesystem::create_directories(dir_.path() / "otlp");
+  ASSERT_EQ(::mkfifo(dir_.file("otlp/" + recordName(1)).c_str(), 0600), 0);
+  ASSERT_EQ(::mkfifo(dir_.file("otlp/" + recordName(2, ".otlp")).c_str(), 0600), 0);
+  dir_.write("otlp/" + recordName(3), recordOf(flat::encode(batch("kept").data())));
+  EXPECT_EQ(deliverLeftovers(1), std::vector<std::string>{"kept"});  // and shutdown returned
+  EXPECT_EQ(files("otlp", ".corrupt").size(), 2u);
+  EXPECT_EQ(metric("proflow_exporter_queue_corrupt_batches_total"), 2);
 }
 
 }  // namespace

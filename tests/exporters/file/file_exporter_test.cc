@@ -6,12 +6,14 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <future>
 
 #include "core/config/component_config.h"
 #include "core/config/config_loader.h"
 #include "exporters/file/factory.h"
 #include "tests/exporters/file/test_util.h"
 #include "tests/support/component_config.h"
+#include "tests/support/daemon.h"
 #include "tests/support/otlp_files.h"
 #include "tests/support/profile_builder.h"
 #include "tests/support/temp_dir.h"
@@ -174,6 +176,39 @@ TEST(FileExporter, ConcurrentWritersNeverInterleaveRecords) {
   e->shutdown(Deadline::clock::now());
   const std::vector<otlp::Request> got = testing::readOtlpProtoFile(c.path);
   EXPECT_EQ(got.size(), 100u);
+}
+
+// flush_interval 0: a writer whose fdatasync is slow does not hold the others out of the file; their
+// records go in (whole, after its record) while it syncs, and every consume() returns once synced.
+TEST(FileExporter, AWriterIsNotHeldUpByAnotherWritersSync) {
+  TempDir dir;
+  Harness h;
+  FileExporterConfig c;
+  c.path = dir.file("p.binpb");
+  c.format = "otlp_proto";
+  c.flush_interval = config::Duration{};
+  HeldFirstSync sync;
+  auto e = std::make_unique<FileExporter>(h.settings(), c, makeEncoder(c.format), sync.fn());
+  ASSERT_TRUE(e->start(h.host).isOk());
+  auto consume = [&](const std::string& service) {
+    return std::async(std::launch::async, [&e, service] {
+      return e->consume(::proflow::testing::batchOf(makeRequest(service, {makeProfile(3)})));
+    });
+  };
+  auto first = consume("first");
+  ASSERT_TRUE(sync.waitUntilHeld());
+  auto second = consume("second");
+  const bool written_meanwhile = ::proflow::testing::waitFor(
+      [&] { return testing::readOtlpProtoFileSoFar(c.path).size() == 2; }, std::chrono::seconds(20));
+  sync.release();
+  EXPECT_TRUE(written_meanwhile) << "the second record waited for the first writer's fdatasync";
+  EXPECT_TRUE(first.get().isOk());
+  EXPECT_TRUE(second.get().isOk());
+  e->shutdown(Deadline::clock::now());
+  const std::vector<otlp::Request> got = testing::readOtlpProtoFile(c.path);
+  ASSERT_EQ(got.size(), 2u);
+  EXPECT_EQ(testing::serviceName(got[0], 0), "first");
+  EXPECT_EQ(testing::serviceName(got[1], 0), "second");
 }
 
 config::ConfigErrors validateYaml(const std::string& yaml) {

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <future>
 #include <map>
 #include <regex>
 #include <set>
@@ -178,6 +179,44 @@ TEST(PprofFormat, OneFilePerSourcePprofReadsBackUnchanged) {
   EXPECT_EQ(h.metric("proflow_exporter_bytes_out_total"), total_bytes);
 }
 
+// format pprof into <dir>/pprof, every file synced before consume() returns.
+FileExporterConfig syncedPprofConfig(const TempDir& dir) {
+  FileExporterConfig c;
+  c.path = dir.file("pprof");
+  c.format = "pprof";
+  c.flush_interval = std::chrono::seconds(0);
+  return c;
+}
+
+// flush_interval 0: a writer whose file is being synced does not hold the others up; they write,
+// sync and rename their own files meanwhile.
+TEST(PprofFormat, AWriterIsNotHeldUpByAnotherWritersSync) {
+  TempDir dir;
+  Harness h;
+  const FileExporterConfig c = syncedPprofConfig(dir);
+  HeldFirstSync sync;
+  auto e = std::make_unique<FileExporter>(h.settings(), c, makeEncoder(c.format), sync.fn());
+  ASSERT_TRUE(e->start(h.host).isOk());
+  auto consume = [&](const std::string& service) {
+    otlp::Request r;
+    addPprof(makePprof({{"samples", "count"}}, 2, 0), service, &r);
+    return std::async(std::launch::async, [&e, r] { return e->consume(::proflow::testing::batchOf(r)); });
+  };
+  auto first = consume("first");
+  ASSERT_TRUE(sync.waitUntilHeld());
+  auto second = consume("second");
+  const bool done_meanwhile = second.wait_for(std::chrono::seconds(20)) == std::future_status::ready;
+  sync.release();
+  ASSERT_TRUE(done_meanwhile) << "the second writer waited for the first writer's fdatasync";
+  EXPECT_TRUE(second.get().isOk());
+  EXPECT_TRUE(first.get().isOk());
+  e->shutdown(Deadline::clock::now());
+  const auto files = outputFiles(c.path);
+  ASSERT_EQ(files.size(), 2u) << ::testing::PrintToString(files);  // no temporary files left behind
+  EXPECT_TRUE(files[0].starts_with("first-")) << files[0];
+  EXPECT_TRUE(files[1].starts_with("second-")) << files[1];
+}
+
 TEST(PprofFormat, NamesFilesUnknownWithoutServiceNameAndNeverOverwrites) {
   TempDir dir;
   Harness h;
@@ -207,10 +246,7 @@ TEST(PprofFormat, NamesFilesUnknownWithoutServiceNameAndNeverOverwrites) {
 TEST(PprofFormat, NamesFilesAfterAReferenceBasedServiceName) {
   TempDir dir;
   Harness h;
-  FileExporterConfig c;
-  c.path = dir.file("pprof");
-  c.format = "pprof";
-  c.flush_interval = std::chrono::seconds(0);
+  const FileExporterConfig c = syncedPprofConfig(dir);
   otlp::Request r;
   addPprof(makePprof({{"samples", "count"}}, 2, 0), "checkout", &r);
   proflow::testing::referenceResourceAttributes(&r);  // service.name as key_strindex/string_value_strindex

@@ -1,7 +1,12 @@
 // Shared set-up of the file exporter tests: settings with real telemetry and a quiet logger.
 #pragma once
 
+#include <unistd.h>
+
+#include <chrono>
+#include <condition_variable>
 #include <memory>
+#include <mutex>
 #include <string>
 
 #include <spdlog/logger.h>
@@ -36,6 +41,37 @@ struct Harness {
   }
 
   double metric(const std::string& name) { return registry.value(name, {{"exporter", "file"}}); }
+};
+
+// A data sync whose first call is held until release(): a writer stuck in a slow fdatasync.
+class HeldFirstSync {
+ public:
+  DataSync fn() {
+    return [this](int fd) {
+      std::unique_lock lock(mu_);
+      if (++calls_ == 1) {
+        cv_.notify_all();
+        cv_.wait(lock, [&] { return released_; });
+      }
+      return ::fdatasync(fd);
+    };
+  }
+  // True once the first sync started (and is being held).
+  bool waitUntilHeld() {
+    std::unique_lock lock(mu_);
+    return cv_.wait_for(lock, std::chrono::seconds(20), [&] { return calls_ >= 1; });
+  }
+  void release() {
+    std::lock_guard lock(mu_);
+    released_ = true;
+    cv_.notify_all();
+  }
+
+ private:
+  std::mutex mu_;
+  std::condition_variable cv_;
+  int calls_ = 0;
+  bool released_ = false;
 };
 
 }  // namespace proflow::exporters::file

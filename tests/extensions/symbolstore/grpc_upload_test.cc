@@ -1,10 +1,13 @@
 // Parca's DebuginfoService on the symbolstore extension, driven by a gRPC client doing what
 // parca-agent does (ShouldInitiateUpload, InitiateUpload, Upload stream in chunks,
 // MarkUploadFinished), and its refusals: wrong build id, too large, unknown upload, no token.
+#define OPENSSL_SUPPRESS_DEPRECATED  // RAND_set_rand_method: the one way to stand in for RAND_bytes
 #include <gtest/gtest.h>
+#include <openssl/rand.h>
 #include <grpcpp/generic/generic_stub.h>
 #include <grpcpp/grpcpp.h>
 
+#include <atomic>
 #include <future>
 
 #include "core/net/http_client.h"
@@ -18,6 +21,32 @@ namespace {
 
 namespace pb = ::parca::debuginfo::v1alpha1;
 using extensions::symbolstore::SymbolStoreExtension;
+
+// Stands in for OpenSSL's random generator (what RAND_bytes calls) while alive.
+class RandomSource {
+ public:
+  explicit RandomSource(int (*bytes)(unsigned char* buf, int num)) : previous_(RAND_get_rand_method()) {
+    method_.bytes = bytes;
+    method_.status = [] { return 1; };
+    RAND_set_rand_method(&method_);
+  }
+  ~RandomSource() { RAND_set_rand_method(previous_); }
+  RandomSource(const RandomSource&) = delete;
+  RandomSource& operator=(const RandomSource&) = delete;
+
+  static int failing(unsigned char*, int) { return 0; }
+  // 0, 1, 2, ... big-endian in the last 8 bytes: each value larger than the ones before.
+  static int counting(unsigned char* buf, int num) {
+    static std::atomic<uint64_t> next{0};
+    uint64_t v = next++;
+    for (int i = num - 1; i >= 0; --i, v >>= 8) buf[i] = static_cast<unsigned char>(v & 0xff);
+    return 1;
+  }
+
+ private:
+  RAND_METHOD method_{};
+  const RAND_METHOD* previous_;
+};
 
 class GrpcUploadTest : public ::testing::Test {
  protected:
@@ -229,6 +258,59 @@ TEST_F(GrpcUploadTest, UnknownMethodsNeedTheTokenBeforeTheyAreSaidUnknown) {
   EXPECT_EQ(call("wrong").error_code(), grpc::StatusCode::UNAUTHENTICATED);
   EXPECT_EQ(call("ci-token").error_code(), grpc::StatusCode::UNIMPLEMENTED);
   EXPECT_EQ(refused("unauthenticated"), 2);
+}
+
+TEST_F(GrpcUploadTest, NoUploadIdIsMadeUpWhenRandomnessFails) {
+  std::string upload_id = "unset";
+  grpc::Status s;
+  {
+    RandomSource broken(&RandomSource::failing);
+    s = initiate(app_.build_id, static_cast<int64_t>(debug_.size()), &upload_id);
+  }
+  EXPECT_EQ(s.error_code(), grpc::StatusCode::UNAVAILABLE) << s.error_message();
+  EXPECT_TRUE(upload_id.empty());
+  EXPECT_EQ(refused("no_randomness"), 1);
+  // An all-zero id (what a failed RAND_bytes used to give) is not a valid upload.
+  pb::UploadResponse resp;
+  EXPECT_EQ(upload(app_.build_id, std::string(32, '0'), debug_, &resp).error_code(),
+            grpc::StatusCode::INVALID_ARGUMENT);
+}
+
+TEST_F(GrpcUploadTest, AnUploadReceivingDataIsNeverEvictedForNewOnes) {
+  constexpr int kSlots = 4096;  // upload ids held at once
+  RandomSource ordered(&RandomSource::counting);  // the live upload gets the smallest id of all
+  std::string live_id;
+  ASSERT_TRUE(initiate(app_.build_id, static_cast<int64_t>(debug_.size()), &live_id).ok());
+  auto ctx = context();
+  ctx->set_deadline(std::chrono::system_clock::now() + std::chrono::minutes(2));  // open across 4097 calls
+  pb::UploadResponse resp;
+  auto writer = stub_->Upload(ctx.get(), &resp);
+  pb::UploadRequest info;
+  info.mutable_info()->set_build_id(app_.build_id);
+  info.mutable_info()->set_upload_id(live_id);
+  ASSERT_TRUE(writer->Write(info));
+  pb::UploadRequest chunk;
+  chunk.set_chunk_data(debug_.substr(0, debug_.size() / 2));
+  ASSERT_TRUE(writer->Write(chunk));
+
+  // Every slot taken, then more: each new one evicts an abandoned upload, never the live one.
+  std::vector<std::string> abandoned(kSlots + 1);
+  for (auto& id : abandoned) ASSERT_TRUE(initiate("00112233445566778899aabbccddeeff00112233", 10, &id).ok());
+  chunk.set_chunk_data(debug_.substr(debug_.size() / 2));
+  ASSERT_TRUE(writer->Write(chunk));
+  writer->WritesDone();
+  ASSERT_TRUE(writer->Finish().ok());
+
+  pb::MarkUploadFinishedRequest mark;
+  mark.set_build_id(app_.build_id);
+  mark.set_upload_id(live_id);
+  pb::MarkUploadFinishedResponse done;
+  grpc::Status marked = stub_->MarkUploadFinished(context().get(), mark, &done);
+  EXPECT_TRUE(marked.ok()) << marked.error_message();
+  // The ones evicted were the oldest abandoned ones.
+  pb::UploadResponse ignored;
+  grpc::Status evicted = upload("00112233445566778899aabbccddeeff00112233", abandoned[0], "x", &ignored);
+  EXPECT_NE(evicted.error_message().find("unknown upload_id"), std::string::npos) << evicted.error_message();
 }
 
 }  // namespace
