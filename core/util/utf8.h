@@ -12,6 +12,13 @@ namespace proflow {
 // points above U+10FFFF.
 bool isValidUtf8(std::string_view s);
 
+// Byte length of the character that starts at s[i] (i < s.size()); 1 for a byte that starts no
+// well-formed sequence, so a walk over any bytes moves on.
+size_t utf8CharLength(std::string_view s, size_t i);
+
+// The longest prefix of `s` of at most `max_bytes` bytes that does not end inside a character.
+std::string_view utf8Prefix(std::string_view s, size_t max_bytes);
+
 // `s` with each byte that does not start a well-formed sequence replaced by U+FFFD.
 std::string sanitizeUtf8(std::string_view s);
 
