@@ -79,4 +79,14 @@ std::string sanitizeUtf8(std::string_view s) {
   return out;
 }
 
+Status checkUtf8Parameters(const std::multimap<std::string, std::string>& query) {
+  for (const auto& [name, value] : query) {
+    // The name is shown repaired: the message itself must be valid text.
+    if (!isValidUtf8(name))
+      return Status::invalid("query parameter name '" + sanitizeUtf8(name) + "' is not valid UTF-8");
+    if (!isValidUtf8(value)) return Status::invalid("query parameter '" + name + "' is not valid UTF-8");
+  }
+  return Status::ok();
+}
+
 }  // namespace proflow
