@@ -142,21 +142,21 @@ class Compactor {
         vt->type_strindex = str(vt->type_strindex);
         vt->unit_strindex = str(vt->unit_strindex);
       }
-    std::vector<bool> done(b_.key_values.size());
+    std::vector<uint8_t> done(b_.key_values.size());  // bytes: cheaper to test and set than bits
     forEachKeyValueList([&](Range r) {
       for (uint32_t k = r.begin; k < r.end(); ++k) {
         if (done[k]) continue;
-        done[k] = true;
+        done[k] = 1;
         KeyValue& kv = b_.key_values[k];
         if (kv.key_strindex != 0) kv.key_strindex = str(kv.key_strindex);
         repointValue(kv.value);
       }
     });
-    done.assign(b_.indices.size(), false);
+    done.assign(b_.indices.size(), 0);
     forEachAttributeList([&](Range r) {
       for (uint32_t k = r.begin; k < r.end(); ++k) {
         if (done[k]) continue;
-        done[k] = true;
+        done[k] = 1;
         b_.indices[k] = lookup(attributes_, b_.indices[k]);
       }
     });
