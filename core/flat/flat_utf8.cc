@@ -36,39 +36,43 @@ void appendLenField(std::string& out, uint32_t field, std::string_view payload) 
   out.append(payload);
 }
 
-// Copies the encoded message `in` into `out` with each string field made valid UTF-8; returns how
-// many it changed. Other fields are copied as they are. The decoder checked the structure; should
-// it not parse after all, the rest is copied unread.
-size_t repairMessage(std::string_view in, Message m, std::string& out, int depth) {
+// Copies the encoded message `in` into `*out` with each string field made valid UTF-8; returns how
+// many it changed. Other fields are copied as they are. With `out` null it only counts. The decoder
+// checked the structure; should it not parse after all, the rest is copied unread.
+size_t repairMessage(std::string_view in, Message m, std::string* out, int depth) {
   wire::Reader r(in);
   size_t changed = 0;
   uint32_t field = 0, type = 0;
   const char* at = in.data();
   auto consumed = [&] { return reinterpret_cast<const char*>(r.position()); };
+  auto copyRead = [&] {  // what was read since `at`, as it is
+    if (out) out->append(at, static_cast<size_t>(consumed() - at));
+    at = consumed();
+  };
   while (depth < kMaxDepth && r.next(&field, &type)) {
     const Message child = childOf(m, field);
     if (type != wire::kLen || (!isText(m, field) && child == Message::kNone)) {
       r.skip(type, field);
       if (r.failed()) break;
-      out.append(at, static_cast<size_t>(consumed() - at));
-      at = consumed();
+      copyRead();
       continue;
     }
     const std::string_view payload = r.bytes();
     if (r.failed()) break;
     if (child != Message::kNone) {
       std::string inner;
-      changed += repairMessage(payload, child, inner, depth + 1);
-      appendLenField(out, field, inner);
+      changed += repairMessage(payload, child, out ? &inner : nullptr, depth + 1);
+      if (out) appendLenField(*out, field, inner);
     } else if (isValidUtf8(payload)) {
-      out.append(at, static_cast<size_t>(consumed() - at));
+      copyRead();
+      continue;
     } else {
-      appendLenField(out, field, sanitizeUtf8(payload));
+      if (out) appendLenField(*out, field, sanitizeUtf8(payload));
       ++changed;
     }
     at = consumed();
   }
-  out.append(at, static_cast<size_t>(in.data() + in.size() - at));
+  if (out) out->append(at, static_cast<size_t>(in.data() + in.size() - at));
   return changed;
 }
 
@@ -112,13 +116,9 @@ void forEachText(B& b, Text&& text, Nested&& nested) {
 
 size_t countInvalidUtf8(const Batch& b) {
   size_t invalid = 0;
-  std::string scratch;
   forEachText(
       b, [&](const Bytes& s) { invalid += isValidUtf8(b.view(s)) ? 0 : 1; },
-      [&](const Value& v) {
-        scratch.clear();
-        invalid += repairMessage(b.view(v.bytes), listMessage(v), scratch, 0);
-      });
+      [&](const Value& v) { invalid += repairMessage(b.view(v.bytes), listMessage(v), nullptr, 0); });
   return invalid;
 }
 
@@ -134,7 +134,7 @@ size_t repairInvalidUtf8(Batch& b) {
       },
       [&](Value& v) {
         std::string out;
-        const size_t n = repairMessage(b.view(v.bytes), listMessage(v), out, 0);
+        const size_t n = repairMessage(b.view(v.bytes), listMessage(v), &out, 0);
         if (n == 0) return;
         v.bytes = b.addBytes(out);
         repaired += n;
