@@ -40,7 +40,7 @@ struct OtlpGrpcSender::Stub {
 };
 
 OtlpGrpcSender::OtlpGrpcSender(const CreateSettings& settings, OtlpGrpcConfig config)
-    : settings_(settings), config_(std::move(config)) {}
+    : settings_(settings), config_(std::move(config)), utf8_(settings) {}
 
 OtlpGrpcSender::~OtlpGrpcSender() = default;
 
@@ -65,7 +65,8 @@ void OtlpGrpcSender::cancel() {
 }
 
 Status OtlpGrpcSender::push(const Batch& batch, Deadline deadline) {
-  std::string wire = flat::encode(batch.data());
+  flat::Batch repaired;
+  std::string wire = flat::encode(utf8_.sendable(batch.data(), &repaired));
   const size_t size = wire.size();
   if (size > config_.max_request_size.bytes)
     return Status::tooLarge("batch of " + std::to_string(size) + " bytes exceeds max_request_size " +

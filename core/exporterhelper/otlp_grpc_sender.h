@@ -16,6 +16,7 @@
 #include "core/config/config_reader.h"
 #include "core/exporterhelper/exporter_helper_config.h"
 #include "core/exporterhelper/sender.h"
+#include "core/exporterhelper/utf8_guard.h"
 #include "core/net/tls_config.h"
 
 namespace grpc {
@@ -62,6 +63,7 @@ class OtlpGrpcSender final : public Sender {
   struct Stub;
   CreateSettings settings_;
   OtlpGrpcConfig config_;
+  Utf8Guard utf8_;
   const auth::ClientAuthenticator* client_auth_ = nullptr;  // from config `auth`; owned by the service
   std::shared_ptr<grpc::Channel> channel_;
   std::unique_ptr<Stub> stub_;

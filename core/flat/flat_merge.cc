@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "core/flat/flat_nested.h"
 #include "core/model/otlp_types.h"
 
 namespace proflow::flat {
@@ -519,24 +520,7 @@ class Merger::Remap {
 
   // Re-encodes a nested list with its reference-based strings re-pointed (a rare path: protobuf).
   std::string remapNested(const Value& v) {
-    otlp::AnyValue any = nestedMessage(v, src_);
-    remapMessage(&any);
-    return v.kind == ValueKind::kArray ? any.array_value().SerializeAsString() : any.kvlist_value().SerializeAsString();
-  }
-  void remapMessage(otlp::AnyValue* v) {
-    switch (v->value_case()) {
-      case otlp::AnyValue::kStringValueStrindex: v->set_string_value_strindex(str(v->string_value_strindex())); break;
-      case otlp::AnyValue::kArrayValue:
-        for (auto& e : *v->mutable_array_value()->mutable_values()) remapMessage(&e);
-        break;
-      case otlp::AnyValue::kKvlistValue:
-        for (auto& kv : *v->mutable_kvlist_value()->mutable_values()) {
-          if (kv.key_strindex() != 0) kv.set_key_strindex(str(kv.key_strindex()));
-          if (kv.has_value()) remapMessage(kv.mutable_value());
-        }
-        break;
-      default: break;
-    }
+    return flat::remapNested(v, src_, [this](int32_t i) { return str(i); });
   }
 
   const Batch& src_;

@@ -8,6 +8,7 @@
 #include "core/attributes/actions.h"
 #include "core/ottl/evaluator.h"
 #include "core/ottl/functions.h"
+#include "core/util/utf8.h"
 
 namespace proflow::ottl {
 namespace {
@@ -55,8 +56,12 @@ Value split(Evaluator& ev, const Expr&, const Args& a) {
   if (!target.isString()) Evaluator::fail(*a[0], std::string("Split takes a string, not a ") + kindName(target.kind));
   const std::string delimiter = requireString(ev, *a[1], "the delimiter");
   Value out = Value::list({});
-  if (delimiter.empty()) {
-    for (char c : target.s) out.items.push_back(Value::string(std::string(1, c)));
+  if (delimiter.empty()) {  // one item per character: a byte of a multi-byte one is no text
+    for (size_t i = 0; i < target.s.size();) {
+      const size_t n = utf8CharLength(target.s, i);
+      out.items.push_back(Value::string(target.s.substr(i, n)));
+      i += n;
+    }
     return out;
   }
   size_t pos = 0;
@@ -132,10 +137,17 @@ Value isKind(Evaluator& ev, const Expr&, const Args& a) {
   return Value::boolean(ev.eval(*a[0]).kind == K);
 }
 
+// Characters of `s` (what Substring counts in).
+size_t characters(std::string_view s) {
+  size_t n = 0;
+  for (size_t i = 0; i < s.size(); i += utf8CharLength(s, i)) ++n;
+  return n;
+}
+
 Value len(Evaluator& ev, const Expr&, const Args& a) {
   Value v = ev.eval(*a[0]);
   switch (v.kind) {
-    case Value::Kind::kString:
+    case Value::Kind::kString: return Value::integer(static_cast<int64_t>(characters(v.s)));
     case Value::Kind::kBytes: return Value::integer(static_cast<int64_t>(v.s.size()));
     case Value::Kind::kList:
     case Value::Kind::kMap: return Value::integer(static_cast<int64_t>(v.items.size()));
@@ -156,9 +168,15 @@ Value substring(Evaluator& ev, const Expr&, const Args& a) {
   Value v = ev.eval(*a[0]);
   if (!v.isString()) Evaluator::fail(*a[0], std::string("Substring takes a string, not a ") + kindName(v.kind));
   const int64_t start = requireInt(ev, *a[1], "start"), length = requireInt(ev, *a[2], "length");
-  if (start < 0 || length < 0 || static_cast<uint64_t>(start) + static_cast<uint64_t>(length) > v.s.size())
-    Evaluator::fail(*a[1], "start and length must lie inside the string (" + std::to_string(v.s.size()) + " bytes)");
-  return Value::string(v.s.substr(static_cast<size_t>(start), static_cast<size_t>(length)));
+  // Counted in characters, so a cut never falls inside one (its bytes alone are no text).
+  const size_t count = characters(v.s);
+  if (start < 0 || length < 0 || static_cast<uint64_t>(start) + static_cast<uint64_t>(length) > count)
+    Evaluator::fail(*a[1], "start and length must lie inside the string (" + std::to_string(count) + " characters)");
+  size_t from = 0;
+  for (int64_t c = 0; c < start; ++c) from += utf8CharLength(v.s, from);
+  size_t to = from;
+  for (int64_t c = 0; c < length; ++c) to += utf8CharLength(v.s, to);
+  return Value::string(v.s.substr(from, to - from));
 }
 
 template <bool Prefix>

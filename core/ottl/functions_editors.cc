@@ -5,6 +5,7 @@
 #include "core/ottl/evaluator.h"
 #include "core/ottl/functions.h"
 #include "core/ottl/patterns.h"
+#include "core/util/utf8.h"
 
 namespace proflow::ottl {
 namespace {
@@ -36,6 +37,33 @@ int64_t nonNegativeInt(Evaluator& ev, const Expr& arg, const char* what) {
   return v.i;
 }
 
+// True when every string in `v` (map keys, list and map members) is UTF-8; bytes may hold anything.
+bool validText(const Value& v) {
+  switch (v.kind) {
+    case Value::Kind::kString: return isValidUtf8(v.s);
+    case Value::Kind::kList:
+    case Value::Kind::kMap:
+      for (const auto& k : v.keys)
+        if (!isValidUtf8(k)) return false;
+      for (const auto& item : v.items)
+        if (!validText(item)) return false;
+      return true;
+    default: return true;
+  }
+}
+
+// OTLP strings must be UTF-8 and the next hop refuses a whole request holding one that is not:
+// an edit that would write other bytes (a `\xff` literal, a pattern replacing bytes of a character)
+// fails the statement instead, which the component's error_mode then handles.
+const Value& checkedText(const Expr& at, const Value& v) {
+  if (!validText(v)) Evaluator::fail(at, "the edit would write text that is not valid UTF-8");
+  return v;
+}
+void store(Evaluator& ev, const Expr& target, Value v) {
+  checkedText(target, v);
+  ev.set(target, std::move(v));
+}
+
 // Keeps the entries `keep` says yes to; writes the map back only when something went.
 template <class Pred>
 void filterMap(Evaluator& ev, const Expr& target, Pred keep) {
@@ -44,16 +72,16 @@ void filterMap(Evaluator& ev, const Expr& target, Pred keep) {
   Value out = Value::map();
   for (size_t i = 0; i < map->items.size(); ++i)
     if (keep(map->keys[i], map->items[i])) out.put(map->keys[i], std::move(map->items[i]));
-  if (out.items.size() != map->items.size()) ev.set(target, std::move(out));
+  if (out.items.size() != map->items.size()) ev.set(target, std::move(out));  // only removed: still text
 }
 
 Value set(Evaluator& ev, const Expr&, const Args& a) {
   if (a[1]->kind == ExprKind::kLiteral) {  // a constant, set from where it lies
-    if (!a[1]->literal.isNil()) ev.setConstant(*a[0], a[1]->literal);
+    if (!a[1]->literal.isNil()) ev.setConstant(*a[0], checkedText(*a[1], a[1]->literal));
     return Value::nil();
   }
   Value v = ev.eval(*a[1]);
-  if (!v.isNil()) ev.set(*a[0], std::move(v));  // setting nil leaves the target as it is
+  if (!v.isNil()) store(ev, *a[0], std::move(v));  // setting nil leaves the target as it is
   return Value::nil();
 }
 
@@ -105,10 +133,10 @@ Value truncateAll(Evaluator& ev, const Expr&, const Args& a) {
   bool changed = false;
   for (auto& v : map->items)
     if (v.isString() && v.s.size() > n) {
-      v.s.resize(n);
+      v.s.resize(utf8Prefix(v.s, n).size());  // never inside a character: its bytes alone are no text
       changed = true;
     }
-  if (changed) ev.set(*a[0], std::move(*map));
+  if (changed) store(ev, *a[0], std::move(*map));
   return Value::nil();
 }
 
@@ -138,7 +166,7 @@ Value replacePattern(Evaluator& ev, const Expr&, const Args& a) {
   if (!v.isString()) return Value::nil();  // only strings are replaced in
   const std::string tmpl = replacementText(ev, *a[2]);
   std::string out;
-  if (replaceAll(*a[1]->regex, v.s, tmpl, finisher(ev, a, 3), &out) && out != v.s) ev.set(*a[0], Value::string(out));
+  if (replaceAll(*a[1]->regex, v.s, tmpl, finisher(ev, a, 3), &out) && out != v.s) store(ev, *a[0], Value::string(out));
   return Value::nil();
 }
 
@@ -163,7 +191,7 @@ Value replaceAllPatterns(Evaluator& ev, const Expr&, const Args& a) {
     }
     out.put(key, std::move(v));
   }
-  if (changed) ev.set(*a[0], std::move(out));
+  if (changed) store(ev, *a[0], std::move(out));
   return Value::nil();
 }
 
@@ -175,7 +203,7 @@ std::string globReplacement(Evaluator& ev, const Args& a) {
 Value replaceMatch(Evaluator& ev, const Expr&, const Args& a) {
   Value v = ev.get(*a[0]);
   if (!v.isString() || !re2::RE2::FullMatch(v.s, *a[1]->regex)) return Value::nil();
-  ev.set(*a[0], Value::string(globReplacement(ev, a)));
+  store(ev, *a[0], Value::string(globReplacement(ev, a)));
   return Value::nil();
 }
 
@@ -188,7 +216,7 @@ Value replaceAllMatches(Evaluator& ev, const Expr&, const Args& a) {
       v.s = globReplacement(ev, a);
       changed = true;
     }
-  if (changed) ev.set(*a[0], std::move(*map));
+  if (changed) store(ev, *a[0], std::move(*map));
   return Value::nil();
 }
 
@@ -203,7 +231,7 @@ Value mergeMaps(Evaluator& ev, const Expr&, const Args& a) {
     if ((strategy == "insert" && !present) || (strategy == "update" && present) || strategy == "upsert")
       target.put(source.keys[i], source.items[i]);
   }
-  ev.set(*a[0], std::move(target));
+  store(ev, *a[0], std::move(target));
   return Value::nil();
 }
 
@@ -229,7 +257,7 @@ Value flatten(Evaluator& ev, const Expr&, const Args& a) {
   if (!map) return Value::nil();
   Value out = Value::map();
   flattenInto(out, prefix, *map, depth);
-  if (!equal(out, *map)) ev.set(*a[0], std::move(out));
+  if (!equal(out, *map)) store(ev, *a[0], std::move(out));
   return Value::nil();
 }
 

@@ -4,6 +4,8 @@
 #include <cctype>
 #include <vector>
 
+#include "core/util/utf8.h"
+
 namespace proflow::ottl {
 namespace {
 
@@ -74,9 +76,10 @@ bool replaceAll(const re2::RE2& re, std::string_view text, std::string_view tmpl
     out->append(text.substr(pos, start - pos));
     *out += finish(expand(re, tmpl, groups));
     any = true;
-    if (end == start) {  // an empty match: step over one character so the loop ends
-      if (start < text.size()) *out += text[start];
-      pos = start + 1;
+    if (end == start) {  // an empty match: step over one character (all its bytes) so the loop ends
+      const size_t n = start < text.size() ? utf8CharLength(text, start) : 1;
+      out->append(text.substr(start, n));
+      pos = start + n;
     } else {
       pos = end;
     }

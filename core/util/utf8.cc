@@ -48,6 +48,21 @@ bool isValidUtf8(std::string_view s) {
   return true;
 }
 
+size_t utf8CharLength(std::string_view s, size_t i) {
+  const size_t n = sequenceLength(s, i);
+  return n == 0 ? 1 : n;
+}
+
+std::string_view utf8Prefix(std::string_view s, size_t max_bytes) {
+  size_t end = 0;
+  while (end < s.size()) {
+    const size_t n = utf8CharLength(s, end);
+    if (end + n > max_bytes) break;
+    end += n;
+  }
+  return s.substr(0, end);
+}
+
 std::string sanitizeUtf8(std::string_view s) {
   std::string out;
   out.reserve(s.size());
@@ -62,6 +77,16 @@ std::string sanitizeUtf8(std::string_view s) {
     }
   }
   return out;
+}
+
+Status checkUtf8Parameters(const std::multimap<std::string, std::string>& query) {
+  for (const auto& [name, value] : query) {
+    // The name is shown repaired: the message itself must be valid text.
+    if (!isValidUtf8(name))
+      return Status::invalid("query parameter name '" + sanitizeUtf8(name) + "' is not valid UTF-8");
+    if (!isValidUtf8(value)) return Status::invalid("query parameter '" + name + "' is not valid UTF-8");
+  }
+  return Status::ok();
 }
 
 }  // namespace proflow

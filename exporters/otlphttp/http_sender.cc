@@ -9,9 +9,9 @@
 
 namespace proflow::exporters::otlphttp {
 
-Status encodeRequest(const OtlpHttpExporterConfig& config, const Batch& batch, EncodedRequest* out) {
+Status encodeRequest(const OtlpHttpExporterConfig& config, const flat::Batch& data, EncodedRequest* out) {
   // Both encodings straight from the flat batch.
-  std::string raw = config.encoding == "json" ? otlp_json::encode(batch.data()) : flat::encode(batch.data());
+  std::string raw = config.encoding == "json" ? otlp_json::encode(data) : flat::encode(data);
   out->uncompressed_size = raw.size();
   if (raw.size() > config.max_request_size.bytes)
     return Status::tooLarge("request of " + std::to_string(raw.size()) + " bytes exceeds max_request_size " +
@@ -30,7 +30,7 @@ Status encodeRequest(const OtlpHttpExporterConfig& config, const Batch& batch, E
 }
 
 HttpSender::HttpSender(const CreateSettings& settings, OtlpHttpExporterConfig config)
-    : settings_(settings), config_(std::move(config)), url_(config_.url()) {}
+    : settings_(settings), config_(std::move(config)), utf8_(settings_), url_(config_.url()) {}
 
 Status HttpSender::start(Host& host) {
   if (Status s = auth::findClientAuthenticator(host, config_.auth, &client_auth_); !s.isOk()) return s;
@@ -44,7 +44,8 @@ Status HttpSender::start(Host& host) {
 
 Status HttpSender::push(const Batch& batch, Deadline deadline) {
   EncodedRequest enc;
-  if (Status s = encodeRequest(config_, batch, &enc); !s.isOk()) return s;
+  flat::Batch repaired;
+  if (Status s = encodeRequest(config_, utf8_.sendable(batch.data(), &repaired), &enc); !s.isOk()) return s;
   auto timeout = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
   if (timeout.count() <= 0) return Status(StatusCode::kDeadlineExceeded, "no time left for the attempt");
   auth::addClientHeaders(client_auth_, &enc.headers);

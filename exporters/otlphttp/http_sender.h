@@ -5,6 +5,7 @@
 
 #include "core/auth/authenticator.h"
 #include "core/exporterhelper/sender.h"
+#include "core/exporterhelper/utf8_guard.h"
 #include "core/component/factory.h"
 #include "core/net/http_client.h"
 #include "exporters/otlphttp/config.h"
@@ -18,8 +19,12 @@ struct EncodedRequest {
   size_t uncompressed_size = 0;
 };
 
-// Pure encoding step (tests check payloads without a network).
-Status encodeRequest(const OtlpHttpExporterConfig& config, const Batch& batch, EncodedRequest* out);
+// Pure encoding step (tests check payloads without a network). `data` is the batch's flat data,
+// its strings valid UTF-8 (Utf8Guard).
+Status encodeRequest(const OtlpHttpExporterConfig& config, const flat::Batch& data, EncodedRequest* out);
+inline Status encodeRequest(const OtlpHttpExporterConfig& config, const Batch& batch, EncodedRequest* out) {
+  return encodeRequest(config, batch.data(), out);
+}
 
 class HttpSender final : public exporterhelper::Sender {
  public:
@@ -30,6 +35,7 @@ class HttpSender final : public exporterhelper::Sender {
  private:
   CreateSettings settings_;
   OtlpHttpExporterConfig config_;
+  exporterhelper::Utf8Guard utf8_;
   const auth::ClientAuthenticator* client_auth_ = nullptr;  // from config `auth`; owned by the service
   std::string url_;
   std::unique_ptr<net::HttpClient> client_;

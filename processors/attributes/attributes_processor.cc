@@ -7,6 +7,7 @@
 
 #include "core/attributes/flat_attr_list.h"
 #include "core/flat/flat_attributes.h"
+#include "core/flat/flat_compact.h"
 
 namespace proflow::processors::attributes {
 namespace {
@@ -81,7 +82,10 @@ AttributesProcessor::AttributesProcessor(const CreateSettings& settings, const A
 }
 
 Status AttributesProcessor::consume(Batch batch) {
-  EditCounts c = applyToSamples(actions_, matcher_, batch.mutableData());
+  flat::Batch& data = batch.mutableData();
+  EditCounts c = applyToSamples(actions_, matcher_, data);
+  // The entries an edit replaced (a hashed value's original) must not reach the exporters.
+  if (c.samples > 0) flat::dropUnreferenced(data);
   if (samples_changed_ && c.samples > 0) samples_changed_->add(c.samples);
   return next_->consume(std::move(batch));
 }

@@ -2,6 +2,8 @@
 
 #include <stdexcept>
 
+#include "core/flat/flat_compact.h"
+
 namespace proflow::processors::transform {
 namespace {
 
@@ -36,6 +38,10 @@ Status TransformProcessor::consume(Batch batch) {
                             stats.first_error);
     if (!s.isOk()) return s;
   }
+  // What the statements replaced or deleted (a redacted value, a deleted key) must not reach the
+  // exporters: a statement cannot tell whether another item still uses an entry, so the batch is
+  // compacted once after all groups.
+  flat::dropUnreferenced(b);
   return next_->consume(std::move(batch));
 }
 

@@ -11,6 +11,7 @@
 #include "core/net/http_util.h"
 #include "core/net/in_flight_budget.h"
 #include "core/receiverhelper/http_listener.h"
+#include "core/util/utf8.h"
 
 namespace proflow::receivers::folded {
 namespace {
@@ -57,6 +58,7 @@ net::HttpResponse FoldedReceiver::handle(const net::HttpRequest& req) {
     settings_.telemetry->record(telemetry::Event::kRefused, {});
     return refusal(s);
   };
+  if (Status s = checkUtf8Parameters(req.query); !s.isOk()) return refuse(s);
   // The body itself may be gzip/zstd (a .folded.gz file posted as is): bounded like Content-Encoding.
   std::string inflated;  // empty when the body is the text itself (no copy)
   std::string_view text;

@@ -4,6 +4,7 @@
 
 #include "core/net/in_flight_budget.h"
 #include "core/receiverhelper/http_listener.h"
+#include "core/util/utf8.h"
 #include "receivers/pprof/ingest.h"
 
 namespace proflow::receivers::pprof {
@@ -14,6 +15,12 @@ struct PushServer::Context {
   telemetry::ComponentTelemetry* telemetry;
 
   void handle(const net::HttpRequest& req, const net::Responder& respond) const {
+    if (Status s = checkUtf8Parameters(req.query); !s.isOk()) {
+      telemetry->record(telemetry::Event::kReceived, {});
+      telemetry->record(telemetry::Event::kRefused, {});
+      respond(errorResponse(s));
+      return;
+    }
     ::proflow::pprof::DecodeOptions options;
     // The server bounded Content-Encoding; the body may itself be gzip/zstd, bounded the same way.
     options.limits.max_output_bytes = config.max_request_body_size.bytes;

@@ -129,5 +129,45 @@ TEST(OttlFunctions, Converters) {
   EXPECT_THAT(run(b, {R"~(set(resource.attributes["x"], Split("a", ",")[3]))~"}), HasSubstr("index 3 is out of range"));
 }
 
+// OTLP strings must be UTF-8: functions count and cut in characters, and an edit that would write
+// other bytes fails the statement (honouring error_mode) instead of producing them.
+TEST(OttlFunctions, TextIsCutOnCharactersAndEditsNeverWriteInvalidUtf8) {
+  flat::Batch b = smallBatch();
+  EXPECT_EQ(run(b, {R"~(set(resource.attributes["sub"], Substring("h\u00e9llo", 0, 2)))~",
+                    R"~(set(resource.attributes["tail"], Substring("h\u00e9llo", 1, 4)))~",
+                    R"~(set(resource.attributes["len"], Len("h\u00e9llo")))~",
+                    R"~(set(resource.attributes["chars"], Split("h\u00e9", "")[1]))~",
+                    R"~(set(resource.attributes["empty_matches"], "\u00e9"))~",
+                    R"~(replace_pattern(resource.attributes["empty_matches"], "x*", "-"))~"}),
+            "");
+  EXPECT_EQ(resourceAttr(b, "sub"), "h\u00e9");
+  EXPECT_EQ(resourceAttr(b, "tail"), "\u00e9llo");
+  EXPECT_EQ(resourceAttr(b, "len"), "5");
+  EXPECT_EQ(resourceAttr(b, "chars"), "\u00e9");
+  EXPECT_EQ(resourceAttr(b, "empty_matches"), "-\u00e9-");
+  EXPECT_THAT(run(b, {R"~(set(resource.attributes["sub"], Substring("h\u00e9llo", 0, 6)))~"}),
+              HasSubstr("(5 characters)"));
+  flat::Batch cut = smallBatch();
+  EXPECT_EQ(run(cut, {R"~(set(resource.attributes["cut"], "a\u00e9b"))~", R"~(truncate_all(resource.attributes, 2))~"}), "");
+  EXPECT_EQ(resourceAttr(cut, "cut"), "a");  // 2 bytes would end inside the 'é'
+
+  EXPECT_THAT(run(b, {R"~(set(resource.attributes["raw"], "caf\xc3"))~"}), HasSubstr("not valid UTF-8"));
+  EXPECT_THAT(run(b, {R"~(set(resource.attributes["raw"], Concat(["a", "\xff"], "")))~"}), HasSubstr("not valid UTF-8"));
+  EXPECT_THAT(run(b, {R"~(set(resource.attributes["raw"], {"\xfe": 1}))~"}), HasSubstr("not valid UTF-8"));
+  EXPECT_THAT(run(b, {R"~(replace_pattern(resource.attributes["tail"], "^\\C", ""))~"}), HasSubstr("not valid UTF-8"));
+  EXPECT_THAT(run(b, {R"~(replace_all_patterns(resource.attributes, "key", "^len$", "\xff"))~"}),
+              HasSubstr("not valid UTF-8"));
+  EXPECT_EQ(resourceAttr(b, "raw"), "<absent>");
+  EXPECT_EQ(resourceAttr(b, "tail"), "\u00e9llo");
+  // error_mode ignore: the statement is skipped for the item, the others run.
+  EXPECT_EQ(run(b, {R"~(set(resource.attributes["raw"], "\xff"))~", R"~(set(resource.attributes["after"], "ok"))~"}, "", {},
+                ErrorMode::kIgnore),
+            "");
+  EXPECT_EQ(resourceAttr(b, "raw"), "<absent>");
+  EXPECT_EQ(resourceAttr(b, "after"), "ok");
+  // Bytes hold any bytes.
+  EXPECT_EQ(run(b, {R"~(set(resource.attributes["bytes"], 0xff00))~"}), "");
+}
+
 }  // namespace
 }  // namespace proflow::ottl

@@ -2,11 +2,13 @@
 #include <gmock/gmock.h>
 #include <grpcpp/grpcpp.h>
 
+#include "core/attributes/actions.h"
 #include "tests/support/dictionary_builder.h"
 #include "opentelemetry/proto/collector/profiles/v1development/profiles_service.grpc.pb.h"
 #include "tests/receivers/otlp/service_harness.h"
 #include "tests/support/daemon.h"
 #include "tests/support/otlp_files.h"
+#include "tests/support/pipeline_output.h"
 #include "tests/support/profile_builder.h"
 #include "tests/support/temp_dir.h"
 
@@ -66,6 +68,33 @@ service:
   EXPECT_EQ(service->metrics().value("proflow_processor_attributes_changed_samples_total",
                                      {{"processor", "attributes"}, {"pipeline", "profiles"}}),
             2);
+}
+
+// A hashed value's original entry (inline in the attribute table, or a string the entry references)
+// must not be sent: only the hash may leave.
+TEST(AttributesProcessorE2E, HashLeavesNoTraceOfTheOriginalInTheExport) {
+  auto req = testing::makeRequest("checkout", {testing::makeProfile(3)});
+  DictionaryBuilder b(req.mutable_dictionary());
+  const int32_t email = b.stringAttribute("user.email", "alice@secret.example");
+  otlp::KeyValueAndUnit token;
+  token.set_key_strindex(b.string("session.token"));
+  token.mutable_value()->set_string_value_strindex(b.string("tok-SECRET-42"));
+  const int32_t token_index = b.attribute(token);
+  for (auto& s : *req.mutable_resource_profiles(0)->mutable_scope_profiles(0)->mutable_profiles(0)->mutable_samples()) {
+    s.add_attribute_indices(email);
+    s.add_attribute_indices(token_index);
+  }
+  const std::string bytes = testing::exportedBytes(R"(
+  attributes:
+    actions:
+      - { key: user.email, action: hash }
+      - { key: session.token, action: hash })",
+                                                   "attributes", req);
+  ASSERT_FALSE(bytes.empty());
+  EXPECT_NE(bytes.find(attributes::sha256Hex("alice@secret.example")), std::string::npos) << "the hash is sent";
+  EXPECT_EQ(bytes.find("alice@secret.example"), std::string::npos);
+  EXPECT_EQ(bytes.find("tok-SECRET-42"), std::string::npos);
+  EXPECT_NE(bytes.find("user.email"), std::string::npos) << "the key stays";
 }
 
 }  // namespace

@@ -101,6 +101,21 @@ TEST_F(FoldedReceiverTest, BadLinesAreRefusedWithTheirNumberAndTheServerKeepsSer
   EXPECT_EQ(service_->metrics().value("proflow_receiver_refused_batches_total", {{"receiver", "folded"}}), 2);
 }
 
+// Query parameters become resource attributes or the sample type, OTLP strings that must be UTF-8.
+TEST_F(FoldedReceiverTest, QueryParametersThatAreNotUtf8Are400NamingTheParameter) {
+  net::HttpResult bad_value = post("?service.name=%FF%FE", kFolded);
+  EXPECT_EQ(bad_value.http_status, 400);
+  EXPECT_NE(bad_value.body.find("'service.name' is not valid UTF-8"), std::string::npos) << bad_value.body;
+  net::HttpResult bad_type = post("?sample_type=cpu%E2%82", kFolded);
+  EXPECT_EQ(bad_type.http_status, 400);
+  EXPECT_NE(bad_type.body.find("'sample_type' is not valid UTF-8"), std::string::npos) << bad_type.body;
+  std::string service;
+  EXPECT_EQ(post("?service.name=caf%C3%A9", kFolded).http_status, 200);
+  EXPECT_EQ(written(&service).size(), 3u);
+  EXPECT_EQ(service, "caf\xC3\xA9");
+  EXPECT_EQ(service_->metrics().value("proflow_receiver_refused_batches_total", {{"receiver", "folded"}}), 2);
+}
+
 TEST(FoldedReceiverConfig, ErrorsAreListed) {
   std::string errors = testing::configErrors(
       "receivers: { folded: { endpoint: 'nope', sample_type: '', period: -1 } }\n"

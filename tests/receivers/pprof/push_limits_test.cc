@@ -1,6 +1,7 @@
 // Bounds of the push listener against amplification: a small pprof that would convert into a huge
 // OTLP request is refused before conversion, by its sample-type count or by what conversion would
-// hold against the receiver's in-flight budget; and the receiver keeps serving.
+// hold against the receiver's in-flight budget; query parameters that would become invalid OTLP
+// strings are refused; and the receiver keeps serving.
 #include <gtest/gtest.h>
 
 #include "core/formats/pprof/pprof_codec.h"
@@ -46,9 +47,9 @@ class PprofPushLimitsTest : public ::testing::Test {
   void TearDown() override {
     if (receiver_) receiver_->shutdown(std::chrono::steady_clock::now() + std::chrono::seconds(5));
   }
-  net::testing::RawResponse push(const std::string& body) {
+  net::testing::RawResponse push(const std::string& body, const std::string& target = "/v1/pprof") {
     net::testing::RawConn c(static_cast<uint16_t>(receiver_->pushPort()));
-    c.send(net::testing::post("/v1/pprof", body));
+    c.send(net::testing::post(target, body));
     auto r = c.read();
     EXPECT_TRUE(r);
     return r ? *r : net::testing::RawResponse{};
@@ -66,6 +67,22 @@ TEST_F(PprofPushLimitsTest, ThousandsOfSampleTypesAre413NamingTheLimit) {
   EXPECT_NE(r.body.find("max_sample_types"), std::string::npos) << r.body;
   EXPECT_TRUE(h_.sink->batches().empty());
   EXPECT_EQ(push(makePprof(4, 10)).status, 200);  // a Go heap profile's shape still passes
+}
+
+// Query parameters become resource attributes, which OTLP requires to be UTF-8: accepted, one would
+// make the next OTLP hop refuse the whole request it is batched into.
+TEST_F(PprofPushLimitsTest, QueryParametersThatAreNotUtf8Are400NamingTheParameter) {
+  start({});
+  auto bad_value = push(makePprof(1, 3), "/v1/pprof?env=dev&service.name=%FF%FE");
+  EXPECT_EQ(bad_value.status, 400);
+  EXPECT_NE(bad_value.body.find("'service.name' is not valid UTF-8"), std::string::npos) << bad_value.body;
+  auto bad_name = push(makePprof(1, 3), "/v1/pprof?team%C3=payments");
+  EXPECT_EQ(bad_name.status, 400);
+  EXPECT_NE(bad_name.body.find("name 'team\xEF\xBF\xBD' is not valid UTF-8"), std::string::npos) << bad_name.body;
+  EXPECT_TRUE(h_.sink->batches().empty());
+  EXPECT_EQ(h_.metric("proflow_receiver_refused_batches_total"), 2);
+  EXPECT_EQ(push(makePprof(1, 3), "/v1/pprof?service.name=caf%C3%A9").status, 200);
+  EXPECT_EQ(h_.sink->batches().size(), 1u);
 }
 
 TEST_F(PprofPushLimitsTest, ConversionBeyondTheInFlightBudgetIsRefusedBeforeItAllocates) {
