@@ -1,6 +1,7 @@
 #include "processors/resource/resource_processor.h"
 
 #include "core/attributes/flat_attr_list.h"
+#include "core/flat/flat_compact.h"
 
 namespace proflow::processors::resource {
 
@@ -27,6 +28,8 @@ ResourceProcessor::ResourceProcessor(const CreateSettings& settings, const Resou
 Status ResourceProcessor::consume(Batch batch) {
   size_t n = applyToResources(actions_, batch.mutableData());
   if (changed_ && n > 0) changed_->add(n);
+  // A hashed, updated or deleted value must not leave in the dictionary entry nothing points at now.
+  if (n > 0) flat::dropUnreferenced(batch.mutableData());
   return next_->consume(std::move(batch));
 }
 

@@ -1,10 +1,13 @@
 // Through the daemon: OTLP/gRPC receiver -> resource processor -> file exporter.
 #include <grpcpp/grpcpp.h>
 
+#include <utility>
+
 #include "opentelemetry/proto/collector/profiles/v1development/profiles_service.grpc.pb.h"
 #include "tests/receivers/otlp/service_harness.h"
 #include "tests/support/daemon.h"
 #include "tests/support/otlp_files.h"
+#include "tests/support/pipeline_output.h"
 #include "tests/support/profile_builder.h"
 #include "tests/support/temp_dir.h"
 
@@ -52,6 +55,28 @@ service:
   EXPECT_EQ(service->metrics().value("proflow_processor_resource_changed_resources_total",
                                      {{"processor", "resource"}, {"pipeline", "profiles"}}),
             1);
+}
+
+// What the processor hashes or deletes on a resource attribute given by reference must not stay in
+// the exported string table.
+TEST(ResourceProcessorE2E, HashedAndDeletedValuesAreNotExported) {
+  auto req = testing::makeRequest("checkout", {testing::makeProfile(3)});
+  for (const auto& [key, value] : {std::pair{"user.email", "alice@secret.example"}, {"db.password", "pw-SECRET-9"}}) {
+    auto* kv = req.mutable_resource_profiles(0)->mutable_resource()->add_attributes();
+    kv->set_key(key);
+    kv->mutable_value()->set_string_value(value);
+  }
+  testing::referenceResourceAttributes(&req);
+  const std::string bytes = testing::exportedBytes(R"(
+  resource:
+    attributes:
+      - { key: user.email, action: hash }
+      - { key: db.password, action: delete })",
+                                                   "resource", req);
+  ASSERT_FALSE(bytes.empty());
+  EXPECT_EQ(bytes.find("alice@secret.example"), std::string::npos);
+  EXPECT_EQ(bytes.find("pw-SECRET-9"), std::string::npos);
+  EXPECT_NE(bytes.find("user.email"), std::string::npos) << "the hashed key stays";
 }
 
 }  // namespace
