@@ -4,15 +4,29 @@
 # default module cache.
 #
 # Exit codes: 0 built or up to date; 3 the module proxy could not be reached (the output says how);
-# 4 no Go toolchain; anything else: the build failed.
+# 4 no Go toolchain new enough; anything else: the build failed.
 set -u
 out=${1:?usage: build.sh OUT}
 src=$(cd "$(dirname "$0")" && pwd)
 
-go=$(command -v go || true)
-[ -z "$go" ] && [ -x /usr/local/go/bin/go ] && go=/usr/local/go/bin/go
+# go.mod needs Go 1.26 or newer; Debian 12's own `go` (1.19) may come first on PATH.
+new_enough() {
+  v=$("$1" env GOVERSION 2>/dev/null) || return 1
+  v=${v#go}
+  major=${v%%.*}
+  minor=${v#*.}
+  minor=${minor%%[!0-9]*}
+  [ "$major" -gt 1 ] || { [ "$major" -eq 1 ] && [ "$minor" -ge 26 ]; }
+}
+go=
+for candidate in /usr/local/go/bin/go "$(command -v go || true)"; do
+  if [ -n "$candidate" ] && [ -x "$candidate" ] && new_enough "$candidate"; then
+    go=$candidate
+    break
+  fi
+done
 if [ -z "$go" ]; then
-  echo "no Go toolchain: neither 'go' on PATH nor /usr/local/go/bin/go" >&2
+  echo "no Go 1.26 or newer: neither /usr/local/go/bin/go nor 'go' on PATH" >&2
   exit 4
 fi
 
