@@ -153,6 +153,24 @@ INSTANTIATE_TEST_SUITE_P(
         statements:
           - set(attributes["kind"], "cpu") where sample_type.type == "cpu"
 )"},
+        ProcessorCase{"transform_patterns", R"(  transform:
+    error_mode: ignore
+    profile_statements:
+      - context: resource
+        statements:
+          - replace_pattern(attributes["service.name"], "^go-", "golang-")
+          - keep_keys(attributes, ["service.name"])
+      - context: profile
+        statements:
+          - set(attributes["sampled.type"], sample_type.type)
+)"},
+        // Each path names its context: the Collector refuses `sample_type.type` here, proflow takes it.
+        ProcessorCase{"filter_inferred_context", R"(  filter:
+    error_mode: ignore
+    profile_conditions:
+      - resource.attributes["service.name"] == "svc"
+      - IsMatch(profile.sample_type.type, "^inuse_")
+)"},
         ProcessorCase{"filter", R"(  filter:
     error_mode: ignore
     profiles:
