@@ -14,6 +14,7 @@
 #include "tests/e2e/producer_fixtures.h"
 #include "tests/support/machine_permits.h"
 #include "tests/support/otlp_files.h"
+#include "tests/support/profile_builder.h"
 #include "tests/support/temp_dir.h"
 
 namespace proflow {
@@ -190,6 +191,32 @@ TEST_P(OtelcolInterop, CollectorToProflowToCollectorKeepsEveryProducersSamples) 
 
 INSTANTIATE_TEST_SUITE_P(Wires, OtelcolInterop, ::testing::Values(Wire::kGrpc, Wire::kHttpProto, Wire::kHttpJson),
                          [](const ::testing::TestParamInfo<Wire>& info) { return wireName(info.param); });
+
+// The Collector forwards a profile whose stack_index is past the stack table (it does not check
+// indices); proflow refuses that profile alone with an OTLP partial success, which the Collector's
+// exporter logs and does not retry, and the rest of the request goes on.
+TEST_P(OtelcolInterop, AProfileProflowRefusesBehindTheCollectorIsReportedAndTheRestArrives) {
+  Ring ring(GetParam(), collector_);
+  ASSERT_TRUE(ring.started()) << ring.logs();
+  otlp::Request request = testing::makeRequest("partial", {testing::makeProfile(5, 1), testing::makeProfile(7, 2)});
+  otlp::Request expected = request;
+  auto* broken = request.mutable_resource_profiles(0)->mutable_scope_profiles(0)->mutable_profiles(0);
+  broken->mutable_samples(0)->set_stack_index(request.dictionary().stack_table_size() + 5);
+  expected.mutable_resource_profiles(0)->mutable_scope_profiles(0)->mutable_profiles()->DeleteSubrange(0, 1);
+
+  const grpc::Status status = testing::exportTo(ring.collectorIn(), request, 30s);
+  ASSERT_TRUE(status.ok()) << status.error_message();
+  std::vector<std::string> received;
+  testing::waitFor([&] {
+    received = testing::expandSamples(testing::readOtlpProtoFileSoFar(ring.collectorFile()));
+    return !received.empty();
+  }, 30s);
+  EXPECT_EQ(testing::expansionDifference(testing::expandSamples(expected), received), "") << ring.logs();
+  EXPECT_TRUE(testing::waitFor([&] {
+    const std::string log = ring.logs();
+    return log.find("Partial success response") != std::string::npos && log.find("stack_index") != std::string::npos;
+  }, 10s)) << ring.logs();
+}
 
 // Each side decodes what the other's exporters compress with, where both implement the codec (the
 // defaults, gzip, are covered above). The Collector also offers snappy and x-snappy-framed over
