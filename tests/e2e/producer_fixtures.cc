@@ -16,12 +16,12 @@ namespace {
 
 const std::string kTests = std::string(PROFLOW_SOURCE_DIR) + "/tests/";
 
-bool goPprof(const std::string& file, otlp::Request* out) {
-  const std::string data = readFile(kTests + "core/flat/testdata/" + file);
+// A gzip-compressed pprof file under tests/, as the pprof receivers convert it.
+bool pprofFile(const std::string& path, const std::string& service, otlp::Request* out) {
   pprof::PprofToOtlpOptions options;
-  options.resource_attributes = {{"service.name", "go-" + file}};
-  const Status s = pprof::pprofBytesToOtlp(data, options, out);
-  EXPECT_TRUE(s.isOk()) << file << ": " << s.message();
+  options.resource_attributes = {{"service.name", service}};
+  const Status s = pprof::pprofBytesToOtlp(readFile(kTests + path), options, out);
+  EXPECT_TRUE(s.isOk()) << path << ": " << s.message();
   return s.isOk();
 }
 
@@ -70,8 +70,13 @@ std::vector<ProducerFixture> producerFixtures() {
     ProducerFixture f{std::move(name), {}};
     if (load(&f.request)) out.push_back(std::move(f));
   };
-  add("Go runtime pprof, CPU", [](otlp::Request* r) { return goPprof("go_cpu.pb.gz", r); });
-  add("Go runtime pprof, heap (4 sample types)", [](otlp::Request* r) { return goPprof("go_heap.pb.gz", r); });
+  add("Go runtime pprof, CPU",
+      [](otlp::Request* r) { return pprofFile("core/flat/testdata/go_cpu.pb.gz", "go-cpu", r); });
+  add("Go runtime pprof, heap (4 sample types)",
+      [](otlp::Request* r) { return pprofFile("core/flat/testdata/go_heap.pb.gz", "go-heap", r); });
+  add("Node.js pprof from @pyroscope/nodejs, wall time", [](otlp::Request* r) {
+    return pprofFile("receivers/pyroscope/testdata/ingest_wall.pb.gz", "node-wall", r);
+  });
   add("JFR, pyroscope-java with span context", [](otlp::Request* r) { return jfrRecording("new_spancontext", r); });
   add("JFR, async-profiler wall clock", [](otlp::Request* r) { return jfrRecording("wall", r); });
   add("Linux perf record", perfRecording);

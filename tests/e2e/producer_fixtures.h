@@ -1,7 +1,7 @@
 // Committed recordings of several producers, each converted to the OTLP request that proflow's
-// receivers would make of it: Go's runtime pprof (CPU and heap), JFR from async-profiler and
-// pyroscope-java, Linux perf, and OTLP requests as agents send them. End-to-end tests send these
-// through other implementations and check that what comes back means the same.
+// receivers would make of it: Go's runtime pprof (CPU and heap), Node.js pprof, JFR from
+// async-profiler and pyroscope-java, Linux perf, and OTLP requests as agents send them. End-to-end
+// tests send these through other implementations and check that what comes back means the same.
 #pragma once
 
 #include <string>
