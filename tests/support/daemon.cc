@@ -129,8 +129,11 @@ int exitCode(int status) {
 }  // namespace
 
 Daemon::Daemon(std::vector<std::string> args, std::string log_path, const Env& env)
+    : Daemon(Program{proflowBinary()}, std::move(args), std::move(log_path), env) {}
+
+Daemon::Daemon(Program program, std::vector<std::string> args, std::string log_path, const Env& env)
     : log_path_(std::move(log_path)) {
-  args.insert(args.begin(), proflowBinary());
+  args.insert(args.begin(), std::move(program.path));
   int fd = open(log_path_.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
   pid_ = spawn(args, fd, env);
   close(fd);

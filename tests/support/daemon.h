@@ -23,6 +23,11 @@ class Daemon {
   using Env = std::vector<std::pair<std::string, std::string>>;
   // Starts `proflow <args...>` with stderr/stdout going to `log_path`.
   Daemon(std::vector<std::string> args, std::string log_path, const Env& env = {});
+  // Starts another program the same way (a peer of the test, such as another vendor's collector).
+  struct Program {
+    std::string path;
+  };
+  Daemon(Program program, std::vector<std::string> args, std::string log_path, const Env& env = {});
   ~Daemon();  // SIGKILLs if still running
   Daemon(const Daemon&) = delete;
   Daemon& operator=(const Daemon&) = delete;
