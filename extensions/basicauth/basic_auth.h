@@ -4,15 +4,15 @@
 // instance on a receiver (or the reverse) fails at start with a clear message.
 #pragma once
 
-#include <array>
-#include <map>
-#include <mutex>
 #include <string>
+#include <string_view>
 
 #include "core/auth/authenticator.h"
 #include "core/component/factory.h"
 #include "extensions/basicauth/check_queue.h"
 #include "extensions/basicauth/config.h"
+#include "extensions/basicauth/password_book.h"
+#include "extensions/basicauth/verified_credentials.h"
 
 namespace proflow::extensions::basicauth {
 
@@ -33,30 +33,21 @@ class BasicAuthServer final : public Extension, public auth::ServerAuthenticator
   static constexpr size_t kQueuedChecks = 16;
 
  private:
-  using Digest = std::array<unsigned char, 32>;
   struct Credentials {
     std::string user;
     std::string password;
   };
-  static Digest fingerprint(std::string_view user, std::string_view password);
   // The user and password of an `Authorization: Basic` header, or why there are none.
   static Status parse(const auth::HeaderLookup& header, Credentials* out);
-  // True when this user's password was verified before (a hash of a few bytes).
-  bool verifiedBefore(const Credentials& c) const;
-  // The full check. An unknown user costs the same as a known one: its password is hashed against
-  // the slowest entry's hash and refused whatever the result, so timing does not tell names apart.
+  // The full check (PasswordBook::check), remembering a verified credential.
   bool verify(const Credentials& c) const;
 
   CreateSettings settings_;
   HtpasswdConfig config_;
-  std::map<std::string, std::string> users_;  // user -> hash, fixed after start()
-  std::string unknown_user_hash_;              // checked for users not in users_
-  // Last verified password per user (SHA-256 of user:password), so a slow hash such as bcrypt is
-  // computed once per credential rather than on every request. Bounded by the number of users.
-  mutable std::mutex mu_;
-  mutable std::map<std::string, Digest> verified_;
+  PasswordBook users_;  // fixed after start()
+  mutable VerifiedCredentials verified_;
   // Declared last, so destroyed first: its destructor joins the check thread while everything a
-  // running check reads and writes (users_, mu_, verified_) is still alive, shut down or not.
+  // running check reads and writes (users_, verified_) is still alive, shut down or not.
   mutable CheckQueue checks_{kQueuedChecks};
 };
 

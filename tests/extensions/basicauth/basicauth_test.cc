@@ -10,6 +10,9 @@
 #include "extensions/basicauth/basic_auth.h"
 #include "extensions/basicauth/check_queue.h"
 #include "extensions/basicauth/htpasswd.h"
+#include "extensions/basicauth/password_book.h"
+#include "extensions/basicauth/verified_credentials.h"
+#include <openssl/evp.h>
 
 namespace proflow::extensions::basicauth {
 namespace {
@@ -224,6 +227,54 @@ TEST(CheckQueue, RefusesBeyondItsCapacityAndAnswersWhatItDidNotRunAtStop) {
   release.set_value();
   stopper.join();
   EXPECT_FALSE(queue.trySubmit([](bool) {}));
+}
+
+// A wrong password for a user with a fast entry ({SHA}) is also checked against the slowest entry,
+// as an unknown user's is: a refusal costs a slow check either way, so its time does not tell
+// whether the user exists. A right password is not slowed down.
+TEST(PasswordBook, EveryRefusalIsCheckedAgainstTheSlowestEntry) {
+  char setting[CRYPT_GENSALT_OUTPUT_SIZE];
+  ASSERT_NE(crypt_gensalt_rn("$2y$", 10, nullptr, 0, setting, sizeof setting), nullptr);
+  struct crypt_data data {};
+  const std::string bcrypt10 = crypt_r("wonderland", setting, &data);
+  const std::string sha = "{SHA}87u9ZqY9S/F0eUBXjsPQEDUw4h0=";  // hunter2
+  PasswordBook book({{"alice", bcrypt10}, {"bob", sha}});
+  std::vector<std::string> checked;
+  const PasswordBook::Verifier recording = [&](std::string_view password, const std::string& hash) {
+    checked.push_back(hash);
+    return verifyPassword(password, hash);
+  };
+  EXPECT_FALSE(book.check("bob", "wrong", recording));
+  EXPECT_EQ(checked, (std::vector<std::string>{sha, bcrypt10})) << "a {SHA} refusal costs a bcrypt check too";
+  checked.clear();
+  EXPECT_FALSE(book.check("nobody", "wrong", recording));
+  EXPECT_EQ(checked, std::vector<std::string>{bcrypt10});
+  checked.clear();
+  EXPECT_FALSE(book.check("alice", "wrong", recording));
+  EXPECT_EQ(checked, std::vector<std::string>{bcrypt10}) << "already the slowest: checked once";
+  checked.clear();
+  EXPECT_TRUE(book.check("bob", "hunter2", recording));
+  EXPECT_EQ(checked, std::vector<std::string>{sha});
+}
+
+// What is remembered of a verified password cannot be checked against guesses by whoever reads the
+// process's memory: it is keyed by a random secret of the instance, not a plain hash.
+TEST(VerifiedCredentials, RemembersKeyedDigestsOnly) {
+  VerifiedCredentials first, second;
+  first.remember("alice", "wonderland");
+  second.remember("alice", "wonderland");
+  EXPECT_TRUE(first.matches("alice", "wonderland"));
+  EXPECT_FALSE(first.matches("alice", "wonderlanD"));
+  EXPECT_FALSE(first.matches("bob", "wonderland"));
+  const auto a = first.digestOf("alice"), b = second.digestOf("alice");
+  ASSERT_TRUE(a && b);
+  EXPECT_NE(*a, *b) << "each instance has its own key";
+  for (const std::string& plain : {std::string("alice:wonderland"), std::string("wonderland")}) {
+    VerifiedCredentials::Digest sha256{};
+    unsigned int n = 0;
+    EVP_Digest(plain.data(), plain.size(), sha256.data(), &n, EVP_sha256(), nullptr);
+    EXPECT_NE(*a, sha256) << "an unkeyed SHA-256 of " << plain;
+  }
 }
 
 TEST(BasicAuthClient, SendsBasicCredentials) {
