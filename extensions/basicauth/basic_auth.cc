@@ -62,15 +62,18 @@ Status BasicAuthServer::authenticate(const auth::HeaderLookup& header) const {
   return unauthenticated("invalid user or password");
 }
 
-void BasicAuthServer::authenticateAsync(const auth::HeaderLookup& header, std::function<void(Status)> done) const {
+void BasicAuthServer::authenticateAsync(const auth::HeaderLookup& header, std::string_view client,
+                                        std::function<void(Status)> done) const {
   Credentials c;
   if (Status s = parse(header, &c); !s.isOk()) return done(s);
   if (verified_.matches(c.user, c.password)) return done(Status::ok());
   auto check = [this, c = std::move(c), done](bool run) {
-    if (!run) return done(Status::unavailable("basic auth is stopping").withRetryAfter(std::chrono::seconds(1)));
+    if (!run)
+      return done(Status::unavailable("password check not made (too many checks waiting, or stopping); retry later")
+                      .withRetryAfter(std::chrono::seconds(1)));
     done(verify(c) ? Status::ok() : unauthenticated("invalid user or password"));
   };
-  if (!checks_.trySubmit(std::move(check)))
+  if (!checks_.trySubmit(std::string(client), std::move(check)))
     done(Status::unavailable("too many password checks in progress; retry later").withRetryAfter(std::chrono::seconds(1)));
 }
 

@@ -25,12 +25,17 @@ class BasicAuthServer final : public Extension, public auth::ServerAuthenticator
   void shutdown(Deadline) override { checks_.stop(); }
 
   Status authenticate(const auth::HeaderLookup& header) const override;
-  // A credential verified before is answered at once; any other is hashed on the check queue.
-  void authenticateAsync(const auth::HeaderLookup& header, std::function<void(Status)> done) const override;
+  // A credential verified before is answered at once, never queued: a verified user does not wait
+  // behind anyone's unverified checks. Any other is hashed on the check queue, in `client`'s turn.
+  void authenticateAsync(const auth::HeaderLookup& header, std::string_view client,
+                         std::function<void(Status)> done) const override;
   std::string challenge() const override { return "Basic realm=\"proflow\", charset=\"UTF-8\""; }
 
-  // Checks that may wait or run at once; beyond it a check is refused UNAVAILABLE (503 + Retry-After).
-  static constexpr size_t kQueuedChecks = 16;
+  // Checks that may wait in all; beyond it a check is refused UNAVAILABLE (503 + Retry-After),
+  // unless it can take the place of one from a client with more waiting.
+  static constexpr size_t kQueuedChecks = 64;
+  // Checks one client (address, or IPv6 /64) may have waiting or running.
+  static constexpr size_t kChecksPerClient = 4;
 
  private:
   struct Credentials {
@@ -48,7 +53,7 @@ class BasicAuthServer final : public Extension, public auth::ServerAuthenticator
   mutable VerifiedCredentials verified_;
   // Declared last, so destroyed first: its destructor joins the check thread while everything a
   // running check reads and writes (users_, verified_) is still alive, shut down or not.
-  mutable CheckQueue checks_{kQueuedChecks};
+  mutable CheckQueue checks_{kQueuedChecks, kChecksPerClient};
 };
 
 class BasicAuthClient final : public Extension, public auth::ClientAuthenticator {
