@@ -18,29 +18,32 @@ namespace collector = ::opentelemetry::proto::collector::profiles::v1development
 
 class OtlpGrpcFairnessTest : public ::testing::Test {
  protected:
-  std::unique_ptr<Service> start(const std::string& grpc_extra = "") {
+  // With `tokens`, the listener authenticates with bearertokenauth accepting them.
+  std::unique_ptr<Service> start(const std::string& grpc_extra = "", const std::string& tokens = "") {
     port_ = testing::freePort();
-    return testing::startService(R"(
+    const bool auth = !tokens.empty();
+    return testing::startService((auth ? "extensions: { bearertokenauth: { tokens: [" + tokens + "] } }\n" : "") + R"(
 receivers:
   otlp:
     protocols:
       grpc:
         endpoint: 127.0.0.1:)" + std::to_string(port_) + "\n" +
-                                 grpc_extra + R"(
+                                 grpc_extra + (auth ? "        auth: { authenticator: bearertokenauth }\n" : "") + R"(
 exporters:
   debug: { verbosity: basic }
 service:
-  shutdown_timeout: 1s
+)" + (auth ? "  extensions: [bearertokenauth]\n" : "") + R"(  shutdown_timeout: 1s
   telemetry: { metrics: { address: "127.0.0.1:0" } }
   pipelines:
     profiles: { receivers: [otlp], exporters: [debug] }
 )");
   }
 
-  grpc::Status exportOnce() {
+  grpc::Status exportOnce(const std::string& authorization = "") {
     auto stub = collector::ProfilesService::NewStub(
         grpc::CreateChannel("127.0.0.1:" + std::to_string(port_), grpc::InsecureChannelCredentials()));
     grpc::ClientContext ctx;
+    if (!authorization.empty()) ctx.AddMetadata("authorization", authorization);
     ctx.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(30));
     otlp::Response response;
     return stub->Export(&ctx, otlp::Request(), &response);
@@ -119,6 +122,26 @@ TEST_F(OtlpGrpcFairnessTest, ConnectionsOfOneAddressShareItsHalf) {
   second.openCalls(4, true);
   EXPECT_EQ(second.waitDecided(), 4) << "127.0.0.1 already holds its 4 (half of 8)";
   grpc::Status s = exportOnce();
+  EXPECT_EQ(s.error_code(), grpc::StatusCode::RESOURCE_EXHAUSTED);
+  EXPECT_NE(s.error_message().find("max_concurrent_requests_per_client"), std::string::npos) << s.error_message();
+}
+
+// With auth, a client is its credential over however many connections, and calls without valid
+// credentials take no slot at all.
+TEST_F(OtlpGrpcFairnessTest, AnAuthenticatedClientsConnectionsShareItsHalfAndAnonymousCallsHoldNone) {
+  auto service = start(R"(        max_concurrent_requests: 8
+        max_concurrent_requests_per_connection: 4
+)", "agent-a, agent-b");
+  ASSERT_TRUE(service);
+  testing::StallingH2Client anonymous(port_), a1(port_), a2(port_);
+  anonymous.openCalls(8, true);
+  EXPECT_EQ(anonymous.waitDecided(), 8) << "refused UNAUTHENTICATED, holding nothing";
+  a1.openCalls(4, true, "Bearer agent-a");
+  EXPECT_EQ(a1.waitDecided(), 0);
+  a2.openCalls(4, true, "Bearer agent-a");
+  EXPECT_EQ(a2.waitDecided(), 4) << "agent-a already holds its 4 (half of 8) on another connection";
+  EXPECT_TRUE(exportOnce("Bearer agent-b").ok()) << "another credential from the same address";
+  grpc::Status s = exportOnce("Bearer agent-a");
   EXPECT_EQ(s.error_code(), grpc::StatusCode::RESOURCE_EXHAUSTED);
   EXPECT_NE(s.error_message().find("max_concurrent_requests_per_client"), std::string::npos) << s.error_message();
 }

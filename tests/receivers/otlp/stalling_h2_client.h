@@ -46,8 +46,8 @@ class StallingH2Client {
   bool connected() const { return connected_; }
 
   // Opens `n` Export calls; with `send_message` each carries an empty request and half-closes,
-  // without it each sends only its headers.
-  void openCalls(int n, bool send_message) {
+  // without it each sends only its headers. `authorization`: the header's value, if any.
+  void openCalls(int n, bool send_message, const std::string& authorization = "") {
     std::string out;
     for (int i = 0; i < n; ++i) {
       const uint32_t id = next_stream_;
@@ -61,6 +61,7 @@ class StallingH2Client {
             {"content-type", "application/grpc"},
             {"te", "trailers"}})
         block += literal(name, value);
+      if (!authorization.empty()) block += literal("authorization", authorization);
       out += frame(0x1, 0x4, id, block);  // HEADERS, END_HEADERS
       if (send_message) out += frame(0x0, 0x1, id, std::string(5, '\0'));  // DATA: empty message, END_STREAM
       std::lock_guard lock(mu_);
