@@ -29,7 +29,7 @@ struct GrpcProtocolConfig {
   int max_concurrent_requests_per_client = 0;
   // A call holds its slot while its message arrives and while its answer is written: a client that
   // stalls either (never sends, never reads) has its call cancelled and the slot freed after these.
-  config::Duration read_message_timeout = std::chrono::minutes(1);
+  config::Duration read_message_timeout = std::chrono::minutes(5);  // as HTTP's read_body_timeout
   config::Duration write_response_timeout = std::chrono::seconds(30);
   // gRPC's own decompression is off: it inflates a whole message before checking its size. proflow
   // inflates gzip/deflate messages itself, bounded by max_recv_msg_size and this ratio.
