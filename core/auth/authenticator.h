@@ -29,9 +29,14 @@ class ServerAuthenticator {
   virtual Status authenticate(const HeaderLookup& header) const = 0;
   // The same check, answered through `done`: once, from any thread, possibly before this returns.
   // A check that takes time runs elsewhere, so the calling I/O thread never waits for it; one that
-  // cannot be run now is answered UNAVAILABLE with a retry hint (servers answer 503 + Retry-After). `header` is used only during
-  // this call. The default answers authenticate() at once (cheap checks: a token comparison).
-  virtual void authenticateAsync(const HeaderLookup& header, std::function<void(Status)> done) const {
+  // cannot be run now is answered UNAVAILABLE with a retry hint (servers answer 503 + Retry-After).
+  // `client` is who asks (net::clientGroup() of the peer: an address, or an IPv6 /64), so that
+  // checks that wait are served fairly between clients: one client's flood of guesses does not
+  // keep the others' checks out. `header` is used only during this call. The default answers
+  // authenticate() at once (cheap checks: a token comparison).
+  virtual void authenticateAsync(const HeaderLookup& header, std::string_view client,
+                                 std::function<void(Status)> done) const {
+    (void)client;
     done(authenticate(header));
   }
   // The WWW-Authenticate value of a 401, e.g. `Bearer realm="proflow"`.

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "core/net/grpc_status.h"
+#include "core/net/peer_address.h"
 #include "core/util/ascii.h"
 
 namespace proflow::auth {
@@ -50,7 +51,7 @@ void authenticateCall(const ServerAuthenticator* authenticator, const grpc::Serv
         if (it == md.end()) return std::nullopt;
         return std::string_view(it->second.data(), it->second.size());
       },
-      [done = std::move(done)](Status s) { done(verdict(std::move(s))); });
+      net::clientGroup(ctx.peer()), [done = std::move(done)](Status s) { done(verdict(std::move(s))); });
 }
 
 Status authenticateCallBlocking(const ServerAuthenticator* authenticator, const grpc::ServerContextBase& ctx) {

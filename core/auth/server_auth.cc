@@ -1,5 +1,7 @@
 #include "core/auth/server_auth.h"
 
+#include "core/net/peer_address.h"
+
 namespace proflow::auth {
 
 void protectHttpServer(const ServerAuthenticator* authenticator, net::HttpServerOptions* opts) {
@@ -13,7 +15,7 @@ void protectHttpServer(const ServerAuthenticator* authenticator, net::HttpServer
           if (it == head.headers.end()) return std::nullopt;
           return std::string_view(it->second);
         },
-        std::move(done));
+        net::clientGroup(head.remote_address), std::move(done));
   };
 }
 

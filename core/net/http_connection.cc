@@ -9,6 +9,7 @@
 #include <type_traits>
 #include <limits>
 
+#include "core/net/http_syntax.h"
 #include "core/net/http_util.h"
 #include "core/telemetry/component_telemetry.h"
 #include "core/util/ascii.h"
@@ -134,7 +135,9 @@ void Connection<Stream>::onHeader(beast::error_code ec) {
   version_ = h.version();
   req_.method = std::string(h.method_string());
   req_.target = std::string(h.target());
-  std::string_view target(h.target().data(), h.target().size());
+  // Routed on the origin form, so an absolute-form target reaches the same handler.
+  const std::string origin = originForm(req_.target);
+  std::string_view target(origin);
   size_t q = target.find('?');
   req_.path = std::string(target.substr(0, q));
   if (q != std::string_view::npos) req_.query = parseQuery(target.substr(q + 1));

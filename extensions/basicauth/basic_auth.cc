@@ -1,7 +1,5 @@
 #include "extensions/basicauth/basic_auth.h"
 
-#include <openssl/evp.h>
-
 #include <chrono>
 #include <fstream>
 #include <sstream>
@@ -23,48 +21,24 @@ BasicAuthServer::BasicAuthServer(const CreateSettings& settings, HtpasswdConfig 
     : settings_(settings), config_(std::move(config)) {}
 
 Status BasicAuthServer::start(Host&) {
-  users_.clear();
+  std::map<std::string, std::string> users;
   if (!config_.file.empty()) {
     std::ifstream in(config_.file, std::ios::binary);
     if (!in) return Status::invalid("cannot read htpasswd file '" + config_.file + "'");
     std::ostringstream text;
     text << in.rdbuf();
-    if (Status s = parseHtpasswd(text.str(), config_.file, &users_); !s.isOk()) return s;
+    if (Status s = parseHtpasswd(text.str(), config_.file, &users); !s.isOk()) return s;
   }
-  if (Status s = parseHtpasswd(config_.inline_entries, "htpasswd.inline", &users_); !s.isOk()) return s;
-  if (users_.empty()) return Status::invalid("htpasswd has no users");
-  unknown_user_hash_ = slowestHash(users_);
+  if (Status s = parseHtpasswd(config_.inline_entries, "htpasswd.inline", &users); !s.isOk()) return s;
+  if (users.empty()) return Status::invalid("htpasswd has no users");
+  users_ = PasswordBook(std::move(users));
   settings_.logger->info("basic auth: {} user(s)", users_.size());
   return Status::ok();
 }
 
-BasicAuthServer::Digest BasicAuthServer::fingerprint(std::string_view user, std::string_view password) {
-  Digest d{};
-  unsigned int n = 0;
-  std::string input = std::string(user) + ":" + std::string(password);
-  EVP_Digest(input.data(), input.size(), d.data(), &n, EVP_sha256(), nullptr);
-  return d;
-}
-
-bool BasicAuthServer::verifiedBefore(const Credentials& c) const {
-  if (users_.find(c.user) == users_.end()) return false;
-  const Digest print = fingerprint(c.user, c.password);
-  std::lock_guard lock(mu_);
-  auto it = verified_.find(c.user);
-  return it != verified_.end() &&
-         auth::constantTimeEquals(std::string_view(reinterpret_cast<const char*>(it->second.data()), it->second.size()),
-                                  std::string_view(reinterpret_cast<const char*>(print.data()), print.size()));
-}
-
 bool BasicAuthServer::verify(const Credentials& c) const {
-  auto entry = users_.find(c.user);
-  if (entry == users_.end()) {
-    (void)verifyPassword(c.password, unknown_user_hash_);
-    return false;
-  }
-  if (!verifyPassword(c.password, entry->second)) return false;
-  std::lock_guard lock(mu_);
-  verified_[c.user] = fingerprint(c.user, c.password);
+  if (!users_.check(c.user, c.password)) return false;
+  verified_.remember(c.user, c.password);
   return true;
 }
 
@@ -84,19 +58,22 @@ Status BasicAuthServer::parse(const auth::HeaderLookup& header, Credentials* out
 Status BasicAuthServer::authenticate(const auth::HeaderLookup& header) const {
   Credentials c;
   if (Status s = parse(header, &c); !s.isOk()) return s;
-  if (verifiedBefore(c) || verify(c)) return Status::ok();
+  if (verified_.matches(c.user, c.password) || verify(c)) return Status::ok();
   return unauthenticated("invalid user or password");
 }
 
-void BasicAuthServer::authenticateAsync(const auth::HeaderLookup& header, std::function<void(Status)> done) const {
+void BasicAuthServer::authenticateAsync(const auth::HeaderLookup& header, std::string_view client,
+                                        std::function<void(Status)> done) const {
   Credentials c;
   if (Status s = parse(header, &c); !s.isOk()) return done(s);
-  if (verifiedBefore(c)) return done(Status::ok());
+  if (verified_.matches(c.user, c.password)) return done(Status::ok());
   auto check = [this, c = std::move(c), done](bool run) {
-    if (!run) return done(Status::unavailable("basic auth is stopping").withRetryAfter(std::chrono::seconds(1)));
+    if (!run)
+      return done(Status::unavailable("password check not made (too many checks waiting, or stopping); retry later")
+                      .withRetryAfter(std::chrono::seconds(1)));
     done(verify(c) ? Status::ok() : unauthenticated("invalid user or password"));
   };
-  if (!checks_.trySubmit(std::move(check)))
+  if (!checks_.trySubmit(std::string(client), std::move(check)))
     done(Status::unavailable("too many password checks in progress; retry later").withRetryAfter(std::chrono::seconds(1)));
 }
 

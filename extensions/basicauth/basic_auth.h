@@ -4,15 +4,15 @@
 // instance on a receiver (or the reverse) fails at start with a clear message.
 #pragma once
 
-#include <array>
-#include <map>
-#include <mutex>
 #include <string>
+#include <string_view>
 
 #include "core/auth/authenticator.h"
 #include "core/component/factory.h"
 #include "extensions/basicauth/check_queue.h"
 #include "extensions/basicauth/config.h"
+#include "extensions/basicauth/password_book.h"
+#include "extensions/basicauth/verified_credentials.h"
 
 namespace proflow::extensions::basicauth {
 
@@ -25,39 +25,35 @@ class BasicAuthServer final : public Extension, public auth::ServerAuthenticator
   void shutdown(Deadline) override { checks_.stop(); }
 
   Status authenticate(const auth::HeaderLookup& header) const override;
-  // A credential verified before is answered at once; any other is hashed on the check queue.
-  void authenticateAsync(const auth::HeaderLookup& header, std::function<void(Status)> done) const override;
+  // A credential verified before is answered at once, never queued: a verified user does not wait
+  // behind anyone's unverified checks. Any other is hashed on the check queue, in `client`'s turn.
+  void authenticateAsync(const auth::HeaderLookup& header, std::string_view client,
+                         std::function<void(Status)> done) const override;
   std::string challenge() const override { return "Basic realm=\"proflow\", charset=\"UTF-8\""; }
 
-  // Checks that may wait or run at once; beyond it a check is refused UNAVAILABLE (503 + Retry-After).
-  static constexpr size_t kQueuedChecks = 16;
+  // Checks that may wait in all; beyond it a check is refused UNAVAILABLE (503 + Retry-After),
+  // unless it can take the place of one from a client with more waiting.
+  static constexpr size_t kQueuedChecks = 64;
+  // Checks one client (address, or IPv6 /64) may have waiting or running.
+  static constexpr size_t kChecksPerClient = 4;
 
  private:
-  using Digest = std::array<unsigned char, 32>;
   struct Credentials {
     std::string user;
     std::string password;
   };
-  static Digest fingerprint(std::string_view user, std::string_view password);
   // The user and password of an `Authorization: Basic` header, or why there are none.
   static Status parse(const auth::HeaderLookup& header, Credentials* out);
-  // True when this user's password was verified before (a hash of a few bytes).
-  bool verifiedBefore(const Credentials& c) const;
-  // The full check. An unknown user costs the same as a known one: its password is hashed against
-  // the slowest entry's hash and refused whatever the result, so timing does not tell names apart.
+  // The full check (PasswordBook::check), remembering a verified credential.
   bool verify(const Credentials& c) const;
 
   CreateSettings settings_;
   HtpasswdConfig config_;
-  std::map<std::string, std::string> users_;  // user -> hash, fixed after start()
-  std::string unknown_user_hash_;              // checked for users not in users_
-  // Last verified password per user (SHA-256 of user:password), so a slow hash such as bcrypt is
-  // computed once per credential rather than on every request. Bounded by the number of users.
-  mutable std::mutex mu_;
-  mutable std::map<std::string, Digest> verified_;
+  PasswordBook users_;  // fixed after start()
+  mutable VerifiedCredentials verified_;
   // Declared last, so destroyed first: its destructor joins the check thread while everything a
-  // running check reads and writes (users_, mu_, verified_) is still alive, shut down or not.
-  mutable CheckQueue checks_{kQueuedChecks};
+  // running check reads and writes (users_, verified_) is still alive, shut down or not.
+  mutable CheckQueue checks_{kQueuedChecks, kChecksPerClient};
 };
 
 class BasicAuthClient final : public Extension, public auth::ClientAuthenticator {

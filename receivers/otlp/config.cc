@@ -6,6 +6,16 @@
 
 namespace proflow::receivers::otlp {
 
+int GrpcProtocolConfig::perConnectionLimit() const {
+  if (max_concurrent_requests_per_connection > 0) return max_concurrent_requests_per_connection;
+  return std::max(1, max_concurrent_requests / 4);
+}
+
+int GrpcProtocolConfig::perClientLimit() const {
+  if (max_concurrent_requests_per_client > 0) return max_concurrent_requests_per_client;
+  return std::max(1, max_concurrent_requests / 2);
+}
+
 void OtlpReceiverConfig::validate(config::ValidationContext& ctx) const {
   if (!protocols.grpc && !protocols.http)
     ctx.error("protocols", "enable at least one protocol: protocols: { grpc: {}, http: {} }");
@@ -22,6 +32,14 @@ void OtlpReceiverConfig::validate(config::ValidationContext& ctx) const {
     if (protocols.grpc->max_inflate_ratio < 1) ctx.error("protocols.grpc.max_inflate_ratio", "must be at least 1");
     if (protocols.grpc->max_concurrent_requests < 1)
       ctx.error("protocols.grpc.max_concurrent_requests", "must be at least 1");
+    if (protocols.grpc->max_concurrent_requests_per_connection < 0)
+      ctx.error("protocols.grpc.max_concurrent_requests_per_connection", "must be 0 (default) or more");
+    if (protocols.grpc->max_concurrent_requests_per_client < 0)
+      ctx.error("protocols.grpc.max_concurrent_requests_per_client", "must be 0 (default) or more");
+    if (protocols.grpc->read_message_timeout.zero())
+      ctx.error("protocols.grpc.read_message_timeout", "must be greater than 0");
+    if (protocols.grpc->write_response_timeout.zero())
+      ctx.error("protocols.grpc.write_response_timeout", "must be greater than 0");
     if (protocols.grpc->tls) {
       auto tls = ctx.nested("protocols.grpc.tls");
       protocols.grpc->tls->validate(tls);

@@ -10,15 +10,22 @@
 #include <grpcpp/resource_quota.h>
 #include <grpcpp/support/proto_buffer_reader.h>
 
+#include <functional>
+#include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/auth/auth_config.h"
 #include "core/auth/grpc_auth.h"
+#include "core/auth/keyed_digest.h"
 #include "core/compression/compression.h"
+#include "core/net/call_slots.h"
+#include "core/net/grpc_call_watchdog.h"
 #include "core/net/grpc_status.h"
 #include "core/net/grpc_server.h"
+#include "core/net/peer_address.h"
 #include "core/net/tls_server.h"
 #include "core/model/otlp_profiles_version.h"
 #include "core/model/otlp_types.h"
@@ -97,7 +104,9 @@ class GrpcTransport::Service final : public grpc::Service {
         config_(config),
         next_(std::move(next)),
         authenticator_(authenticator),
-        budget_(std::move(budget)) {
+        budget_(std::move(budget)),
+        slots_(net::CallSlots::make({config.max_concurrent_requests, config.perConnectionLimit(),
+                                     config.perClientLimit()})) {
     AddMethod(new grpc::internal::RpcServiceMethod(kExportMethod, grpc::internal::RpcMethod::CLIENT_STREAMING,
                                                    nullptr));
     MarkMethodRawCallback(0, new grpc::internal::CallbackClientStreamingHandler<grpc::ByteBuffer, grpc::ByteBuffer>(
@@ -108,58 +117,91 @@ class GrpcTransport::Service final : public grpc::Service {
 
  private:
   // One Export call: admitted on its metadata, then its one message is read, then decoded on the
-  // worker pool. Deletes itself when gRPC is done with it.
+  // worker pool. Deletes itself when gRPC is done with it. While it holds a concurrency slot, a
+  // watchdog bounds the two waits the client controls: for its message and for its answer to be
+  // taken; past either the call is cancelled and the slot freed for others.
   class ExportCall final : public grpc::ServerReadReactor<grpc::ByteBuffer> {
    public:
     ExportCall(Service& service, grpc::CallbackServerContext* ctx, grpc::ByteBuffer* response)
-        : service_(service), response_(response) {
+        : service_(service), response_(response), watchdog_(service.settings_.runtime->io(), ctx) {
       // The credentials may cost a password hash: it runs on the authenticator's thread and the call
       // goes on from there (a reactor's operations may be started from any thread).
       auth::authenticateCall(service_.authenticator_, *ctx, [this, ctx](Status s) {
         if (!s.isOk()) service_.countRejected(auth::authRefusalReason(s));
-        if (s.isOk()) s = service_.admit(*ctx, &counted_);
+        if (s.isOk()) s = service_.admit(*ctx, &slot_);
         if (!s.isOk()) return Finish(service_.refused(s));
+        watchdog_.arm(service_.config_.read_message_timeout.value, onStall("read"));
         StartRead(&request_);
       });
     }
 
     void OnReadDone(bool ok) override {
+      watchdog_.disarm();
       // No message: the client half-closed without one, or the read failed (too large, cancelled),
       // in which case gRPC's own status wins over this one.
-      if (!ok) return Finish(service_.refused(Status::invalid("Export call carried no request message")));
+      if (!ok) return finish(service_.refused(Status::invalid("Export call carried no request message")));
       // Held until the answer: the message, its inflated form and the parsed request count here.
       net::InFlightLeasePtr lease;
       if (Status s = service_.budget_->acquire(request_.Length(), &lease, "request message"); !s.isOk())
-        return Finish(service_.refused(s));
+        return finish(service_.refused(s));
       boost::asio::post(service_.settings_.runtime->workers(), [this, lease = std::move(lease)] {
-        Finish(service_.handle(request_, response_, *lease));
+        finish(service_.handle(request_, response_, *lease));
       });
     }
 
     void OnDone() override {
-      if (counted_) service_.in_flight_.fetch_sub(1);
-      delete this;
+      watchdog_.done();
+      delete this;  // releases the slot
     }
 
    private:
+    void finish(grpc::Status status) {
+      watchdog_.arm(service_.config_.write_response_timeout.value, onStall("write"));
+      Finish(std::move(status));
+    }
+
+    // What the watchdog does after cancelling a stalled call: frees its slot at once (the call
+    // itself may linger until its connection closes) and counts it.
+    std::function<void()> onStall(const char* phase) {
+      return [slot = slot_, &service = service_, phase] {
+        if (slot) slot->release();
+        service.stalled(phase).add();
+      };
+    }
+
     Service& service_;
     grpc::ByteBuffer* response_;
     grpc::ByteBuffer request_;
-    bool counted_ = false;  // holds one of max_concurrent_requests
+    std::shared_ptr<net::CallSlots::Slot> slot_;  // one of max_concurrent_requests, once admitted
+    net::GrpcCallWatchdog watchdog_;
   };
 
-  // What can refuse an authenticated call before its message is read. `counted` is set once the
-  // call holds a max_concurrent_requests slot (released in OnDone).
-  Status admit(const grpc::CallbackServerContext& ctx, bool* counted) {
+  // What can refuse an authenticated call before its message is read; on success `slot` holds one
+  // of max_concurrent_requests, within the caller's connection and client shares.
+  Status admit(const grpc::CallbackServerContext& ctx, std::shared_ptr<net::CallSlots::Slot>* slot) {
     if (Status s = checkVersion(ctx); !s.isOk()) return s;
-    if (in_flight_.fetch_add(1) >= config_.max_concurrent_requests) {
-      in_flight_.fetch_sub(1);
-      return Status::exhausted("too many concurrent requests (max_concurrent_requests " +
-                               std::to_string(config_.max_concurrent_requests) + "); retry later")
-          .withRetryAfter(std::chrono::seconds(1));
-    }
-    *counted = true;
+    std::unique_ptr<net::CallSlots::Slot> held;
+    if (Status s = slots_->acquire(ctx.peer(), clientOf(ctx), &held); !s.isOk()) return s;
+    *slot = std::move(held);
     return Status::ok();
+  }
+
+  // Who the caller is, for its share of the slots: the credential it authenticated with (any number
+  // of connections with one credential count together), else its address. Only a keyed digest of
+  // the credential is kept.
+  std::string clientOf(const grpc::CallbackServerContext& ctx) const {
+    if (!authenticator_) return net::clientGroup(ctx.peer());
+    const auto& md = ctx.client_metadata();
+    auto it = md.find("authorization");
+    if (it == md.end()) return "anonymous";
+    return "credential:" + credential_digest_.hex(std::string_view(it->second.data(), it->second.size()));
+  }
+
+  telemetry::Counter& stalled(const char* phase) {
+    auto labels = settings_.telemetry->labels();
+    labels.emplace_back("phase", phase);
+    return settings_.telemetry->registry().counter(settings_.telemetry->prefix() + "grpc_stalled_calls_total",
+                                                   "gRPC calls cancelled because the client stalled, by phase", labels);
   }
 
   Status checkVersion(const grpc::CallbackServerContext& ctx) {
@@ -232,7 +274,8 @@ class GrpcTransport::Service final : public grpc::Service {
   const auth::ServerAuthenticator* authenticator_;
   telemetry::LogThrottle log_throttle_;  // a sender can trigger the refusal line on every request
   std::shared_ptr<net::InFlightBudget> budget_;
-  std::atomic<int> in_flight_{0};
+  std::shared_ptr<net::CallSlots> slots_;
+  auth::KeyedDigest credential_digest_;
 };
 
 GrpcTransport::GrpcTransport(const CreateSettings& settings, GrpcProtocolConfig config, ConsumerPtr next,

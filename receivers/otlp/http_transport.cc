@@ -5,6 +5,7 @@
 #include "core/auth/server_auth.h"
 #include "core/formats/otlp_json/otlp_json.h"
 #include "core/net/grpc_status.h"
+#include "core/net/http_syntax.h"
 #include "core/net/http_util.h"
 #include "core/net/in_flight_budget.h"
 #include "core/net/receiver_server.h"
@@ -22,11 +23,9 @@ constexpr const char* kJson = "application/json";
 enum class Encoding { kProtobuf, kJson, kUnsupported };
 
 Encoding encodingOf(const net::HttpRequest& req) {
-  std::string ct(req.header("content-type"));
-  if (auto semi = ct.find(';'); semi != std::string::npos) ct.resize(semi);
-  while (!ct.empty() && ct.back() == ' ') ct.pop_back();
-  if (ct == kProtobuf) return Encoding::kProtobuf;
-  if (ct == kJson) return Encoding::kJson;
+  const std::string_view ct = req.header("content-type");
+  if (net::isMediaType(ct, kProtobuf)) return Encoding::kProtobuf;
+  if (net::isMediaType(ct, kJson)) return Encoding::kJson;
   return Encoding::kUnsupported;
 }
 

@@ -74,7 +74,7 @@ class GateAuth final : public Extension, public auth::ServerAuthenticator {
     auto value = header("authorization");
     return check(value ? std::optional<std::string>(*value) : std::nullopt);
   }
-  void authenticateAsync(const auth::HeaderLookup& header, std::function<void(Status)> done) const override {
+  void authenticateAsync(const auth::HeaderLookup& header, std::string_view, std::function<void(Status)> done) const override {
     auto value = header("authorization");
     if (value && *value == "Bearer busy")
       return done(Status::unavailable("checks are full").withRetryAfter(std::chrono::seconds(2)));

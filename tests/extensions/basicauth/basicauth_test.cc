@@ -10,6 +10,9 @@
 #include "extensions/basicauth/basic_auth.h"
 #include "extensions/basicauth/check_queue.h"
 #include "extensions/basicauth/htpasswd.h"
+#include "extensions/basicauth/password_book.h"
+#include "extensions/basicauth/verified_credentials.h"
+#include <openssl/evp.h>
 
 namespace proflow::extensions::basicauth {
 namespace {
@@ -138,7 +141,7 @@ TEST(BasicAuthServer, PasswordChecksRunOffTheCallingThread) {
   // The answer and the thread it came from.
   auto check = [&](const std::string& user, const std::string& password) {
     std::promise<std::pair<Status, std::thread::id>> answer;
-    server.authenticateAsync(headers({{"authorization", basic(user, password)}}),
+    server.authenticateAsync(headers({{"authorization", basic(user, password)}}), "10.0.0.1",
                              [&](Status s) { answer.set_value({s, std::this_thread::get_id()}); });
     return answer.get_future().get();
   };
@@ -157,7 +160,7 @@ TEST(BasicAuthServer, PasswordChecksRunOffTheCallingThread) {
   // A malformed header needs no hash: answered at once.
   auto [malformed, malformed_thread] = [&] {
     std::pair<Status, std::thread::id> out;
-    server.authenticateAsync(headers({{"authorization", "Basic !!!"}}),
+    server.authenticateAsync(headers({{"authorization", "Basic !!!"}}), "10.0.0.1",
                              [&](Status s) { out = {s, std::this_thread::get_id()}; });
     return out;
   }();
@@ -181,18 +184,18 @@ TEST(BasicAuthServer, DestroyedWhileACheckRunsWithoutShutdown) {
   NoHost host;
   ASSERT_TRUE(server->start(host).isOk());
   std::promise<Status> alice;
-  server->authenticateAsync(headers({{"authorization", basic("alice", "wonderland")}}),
+  server->authenticateAsync(headers({{"authorization", basic("alice", "wonderland")}}), "10.0.0.1",
                             [&](Status s) { alice.set_value(s); });
   ASSERT_TRUE(alice.get_future().get().isOk());
   // A check that holds the queue until released, then Bob's, which starts as soon as it is let go.
   std::promise<void> release;
   std::promise<void> holding;
-  server->authenticateAsync(headers({{"authorization", basic("alice", "wrong")}}), [&](Status) {
+  server->authenticateAsync(headers({{"authorization", basic("alice", "wrong")}}), "10.0.0.1", [&](Status) {
     holding.set_value();
     release.get_future().wait();
   });
   std::promise<Status> bob;
-  server->authenticateAsync(headers({{"authorization", basic("bob", "builder")}}),
+  server->authenticateAsync(headers({{"authorization", basic("bob", "builder")}}), "10.0.0.2",
                             [&](Status s) { bob.set_value(s); });
   holding.get_future().wait();
   release.set_value();
@@ -207,23 +210,103 @@ TEST(BasicAuthServer, DestroyedWhileACheckRunsWithoutShutdown) {
 }
 
 TEST(CheckQueue, RefusesBeyondItsCapacityAndAnswersWhatItDidNotRunAtStop) {
-  CheckQueue queue(2);
+  CheckQueue queue(1, 2);
   std::promise<void> release, started;
-  ASSERT_TRUE(queue.trySubmit([&](bool run) {
+  ASSERT_TRUE(queue.trySubmit("a", [&](bool run) {
     EXPECT_TRUE(run);
     started.set_value();
     release.get_future().wait();
   }));
   started.get_future().wait();
   std::promise<bool> second_ran;
-  ASSERT_TRUE(queue.trySubmit([&](bool run) { second_ran.set_value(run); }));
-  EXPECT_FALSE(queue.trySubmit([](bool) { ADD_FAILURE() << "a refused task must not be kept"; }));
+  ASSERT_TRUE(queue.trySubmit("a", [&](bool run) { second_ran.set_value(run); }));
+  EXPECT_FALSE(queue.trySubmit("a", [](bool) { ADD_FAILURE() << "a refused task must not be kept"; }));
+  EXPECT_FALSE(queue.trySubmit("b", [](bool) { ADD_FAILURE() << "no client has more waiting than b would"; }));
   std::thread stopper([&] { queue.stop(); });
   auto second = second_ran.get_future();
   EXPECT_FALSE(second.get());  // answered by stop() without running
   release.set_value();
   stopper.join();
-  EXPECT_FALSE(queue.trySubmit([](bool) {}));
+  EXPECT_FALSE(queue.trySubmit("a", [](bool) {}));
+}
+
+// A wrong password for a user with a fast entry ({SHA}) is also checked against the slowest entry,
+// as an unknown user's is: a refusal costs a slow check either way, so its time does not tell
+// whether the user exists. A right password is not slowed down.
+TEST(PasswordBook, EveryRefusalIsCheckedAgainstTheSlowestEntry) {
+  char setting[CRYPT_GENSALT_OUTPUT_SIZE];
+  ASSERT_NE(crypt_gensalt_rn("$2y$", 10, nullptr, 0, setting, sizeof setting), nullptr);
+  struct crypt_data data {};
+  const std::string bcrypt10 = crypt_r("wonderland", setting, &data);
+  const std::string sha = "{SHA}87u9ZqY9S/F0eUBXjsPQEDUw4h0=";  // hunter2
+  PasswordBook book({{"alice", bcrypt10}, {"bob", sha}});
+  std::vector<std::string> checked;
+  const PasswordBook::Verifier recording = [&](std::string_view password, const std::string& hash) {
+    checked.push_back(hash);
+    return verifyPassword(password, hash);
+  };
+  EXPECT_FALSE(book.check("bob", "wrong", recording));
+  EXPECT_EQ(checked, (std::vector<std::string>{sha, bcrypt10})) << "a {SHA} refusal costs a bcrypt check too";
+  checked.clear();
+  EXPECT_FALSE(book.check("nobody", "wrong", recording));
+  EXPECT_EQ(checked, std::vector<std::string>{bcrypt10});
+  checked.clear();
+  EXPECT_FALSE(book.check("alice", "wrong", recording));
+  EXPECT_EQ(checked, std::vector<std::string>{bcrypt10}) << "already the slowest: checked once";
+  checked.clear();
+  EXPECT_TRUE(book.check("bob", "hunter2", recording));
+  EXPECT_EQ(checked, std::vector<std::string>{sha});
+}
+
+// What is remembered of a verified password cannot be checked against guesses by whoever reads the
+// process's memory: it is keyed by a random secret of the instance, not a plain hash.
+TEST(VerifiedCredentials, RemembersKeyedDigestsOnly) {
+  VerifiedCredentials first, second;
+  first.remember("alice", "wonderland");
+  second.remember("alice", "wonderland");
+  EXPECT_TRUE(first.matches("alice", "wonderland"));
+  EXPECT_FALSE(first.matches("alice", "wonderlanD"));
+  EXPECT_FALSE(first.matches("bob", "wonderland"));
+  const auto a = first.digestOf("alice"), b = second.digestOf("alice");
+  ASSERT_TRUE(a && b);
+  EXPECT_NE(*a, *b) << "each instance has its own key";
+  for (const std::string& plain : {std::string("alice:wonderland"), std::string("wonderland")}) {
+    VerifiedCredentials::Digest sha256{};
+    unsigned int n = 0;
+    EVP_Digest(plain.data(), plain.size(), sha256.data(), &n, EVP_sha256(), nullptr);
+    EXPECT_NE(*a, sha256) << "an unkeyed SHA-256 of " << plain;
+  }
+}
+
+// One client's checks fill only its share of the queue; the others' are taken in turns.
+TEST(CheckQueue, ClientsTakeTurnsAndANewcomerPushesOutTheLongestQueue) {
+  CheckQueue queue(4, 4);
+  std::promise<void> release, started;
+  ASSERT_TRUE(queue.trySubmit("hold", [&](bool) {
+    started.set_value();
+    release.get_future().wait();
+  }));
+  started.get_future().wait();
+  std::mutex mu;
+  std::condition_variable answered;
+  std::vector<std::string> order;
+  auto record = [&](std::string name) {
+    return [&, name](bool run) {
+      std::lock_guard lock(mu);
+      order.push_back(name + (run ? "" : " (pushed out)"));
+      answered.notify_all();
+    };
+  };
+  for (int i = 0; i < 4; ++i) ASSERT_TRUE(queue.trySubmit("flood", record("flood" + std::to_string(i))));
+  EXPECT_FALSE(queue.trySubmit("flood", record("flood4"))) << "beyond its share";
+  ASSERT_TRUE(queue.trySubmit("user", record("user"))) << "full, but the flood has more waiting";
+  release.set_value();
+  {
+    std::unique_lock lock(mu);
+    answered.wait(lock, [&] { return order.size() == 5; });
+  }
+  queue.stop();
+  EXPECT_EQ(order, (std::vector<std::string>{"flood3 (pushed out)", "flood0", "user", "flood1", "flood2"}));
 }
 
 TEST(BasicAuthClient, SendsBasicCredentials) {

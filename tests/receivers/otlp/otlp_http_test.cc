@@ -7,6 +7,7 @@
 #include "tests/support/hostile_otlp.h"
 #include "tests/support/otlp_files.h"
 #include "tests/support/profile_builder.h"
+#include "tests/support/raw_http.h"
 #include "tests/support/temp_dir.h"
 
 namespace proflow {
@@ -156,6 +157,23 @@ TEST_F(OtlpHttpTest, BadRequestsGetClearErrorsAndTheServerKeepsServing) {
 
   r = post(dir_.write("ok.pb", sampleRequest().SerializeAsString()), {"Content-Type: application/x-protobuf"});
   EXPECT_EQ(r.http_status, 200);
+}
+
+// Media types compare without ASCII case (RFC 9110 8.3.1), and an absolute-form request target
+// (RFC 9112 3.2.2, what a client configured with a proxy-style URL sends) reaches the same route.
+TEST_F(OtlpHttpTest, MediaTypesIgnoreCaseAndAbsoluteTargetsAreRouted) {
+  auto service = start();
+  ASSERT_TRUE(service);
+  auto r = post(dir_.write("ok.json", "{}"), {"Content-Type: Application/JSON; charset=utf-8"});
+  EXPECT_EQ(r.http_status, 200) << r.body;
+  EXPECT_NE(r.headers.find("application/json"), std::string::npos) << "answered in the request's encoding";
+  r = post(dir_.write("ok.pb", sampleRequest().SerializeAsString()), {"Content-Type: APPLICATION/X-PROTOBUF"});
+  EXPECT_EQ(r.http_status, 200) << r.body;
+  const std::string body = sampleRequest().SerializeAsString();
+  const testing::RawResponse raw =
+      testing::rawPost(port_, "http://127.0.0.1:" + std::to_string(port_) + "/v1development/profiles",
+                       {{"Content-Type", "application/x-protobuf"}}, body);
+  EXPECT_EQ(raw.status, 200) << raw.headers << raw.body;
 }
 
 TEST_F(OtlpHttpTest, DecodingIsChargedWhatItAllocatesAndSplitFieldsCostTheirSize) {
