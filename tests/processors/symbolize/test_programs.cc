@@ -57,7 +57,8 @@ Programs buildPrograms(const std::string& dir) {
 }
 
 std::string buildGoProgram(const std::string& out, const std::string& ldflags) {
-  return goBuild(std::string(PROFLOW_SOURCE_DIR) + "/tests/processors/symbolize/testdata/goprog", out, ldflags);
+  return proflow::testing::goBuild(std::string(PROFLOW_SOURCE_DIR) + "/tests/processors/symbolize/testdata/goprog", out,
+                                   ldflags);
 }
 
 std::vector<uint64_t> functionAddresses(const std::string& binary, size_t limit, size_t stride) {
