@@ -104,7 +104,8 @@ void HttpTransport::handle(net::HttpRequest&& req, net::Responder respond) {
       const size_t body = req.in_flight->bytes();
       claim = [lease = req.in_flight, body](size_t decoded) { return lease->resize(body + decoded, "decoded request"); };
     }
-    IngestResult r = enc == Encoding::kJson ? ingestJson(req.body, *next_, *settings_.telemetry, std::move(claim))
+    IngestResult r = enc == Encoding::kJson ? ingestJson(req.body, *next_, *settings_.telemetry, std::move(claim),
+                                                         config_.max_request_body_size.bytes)
                                             : ingestWire(req.body, *next_, *settings_.telemetry, std::move(claim));
     if (!r.status.isOk()) {
       respond(otlpErrorResponse(r.status, req));
