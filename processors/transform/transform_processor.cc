@@ -35,7 +35,13 @@ Status TransformProcessor::consume(Batch batch) {
   edits.after_item = [&charge](const flat::Batch& edited) { return charge.update(edited); };
   for (const auto& g : groups_) {
     ottl::RunStats stats;
-    Status s = g.group.run(b, g.error_mode, &stats, &edits);
+    Status s;
+    try {
+      s = g.group.run(b, g.error_mode, &stats, &edits);
+    } catch (const std::length_error& e) {
+      // The batch's 32-bit offsets (flat::Batch::addBytes) or a column's size would be passed.
+      return Status::tooLarge(std::string("transform: the edited batch cannot be held: ") + e.what());
+    }
     if (stats.errors == 0) {
       if (!s.isOk()) return s;  // no statement failed: the charge of the edits was refused
       continue;
