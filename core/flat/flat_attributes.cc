@@ -1,6 +1,8 @@
 #include "core/flat/flat_attributes.h"
 
+#include <algorithm>
 #include <span>
+#include <unordered_set>
 
 #include "core/flat/range_append.h"
 #include "core/model/otlp_types.h"
@@ -56,11 +58,30 @@ std::optional<std::string> resourceAttribute(const Batch& b, const Resource& r, 
   return keyValueAttribute(b, r.attributes, key);
 }
 
+void forEachKeyValue(const Batch& b, Range key_values,
+                     const std::function<void(std::string_view key, const KeyValue& kv)>& fn) {
+  // Lists are short: a scan of the keys seen; a long one (a hostile sender's) gets a set.
+  constexpr size_t kScanned = 16;
+  std::vector<std::string_view> seen;
+  std::unordered_set<std::string_view> seen_set;
+  for (const KeyValue& kv : Batch::slice(b.key_values, key_values)) {
+    const std::string_view key = keyOf(b, kv);
+    if (key_values.size <= kScanned) {
+      if (std::find(seen.begin(), seen.end(), key) != seen.end()) continue;
+      seen.push_back(key);
+    } else if (!seen_set.insert(key).second) {
+      continue;
+    }
+    fn(key, kv);
+  }
+}
+
 std::vector<std::pair<std::string, std::string>> scalarKeyValues(const Batch& b, Range key_values) {
   std::vector<std::pair<std::string, std::string>> out;
   out.reserve(key_values.size);
-  for (const KeyValue& kv : Batch::slice(b.key_values, key_values))
-    if (auto text = scalarText(b, kv.value)) out.emplace_back(std::string(keyOf(b, kv)), std::move(*text));
+  forEachKeyValue(b, key_values, [&](std::string_view key, const KeyValue& kv) {
+    if (auto text = scalarText(b, kv.value)) out.emplace_back(std::string(key), std::move(*text));
+  });
   return out;
 }
 
@@ -100,7 +121,7 @@ void addResourceAttribute(Batch& b, uint32_t r, std::string_view key, std::strin
   kv.value.kind = ValueKind::kString;
   if (replace)
     for (KeyValue& existing : std::span<KeyValue>(b.key_values.data() + res.attributes.begin, res.attributes.size))
-      if (existing.key_strindex == 0 && b.view(existing.key) == key) {
+      if (keyOf(b, existing) == key) {  // the attribute every reader sees for `key`
         existing.value = kv.value;
         existing.value.bytes = b.addBytes(value);
         return;

@@ -3,6 +3,7 @@
 // labels or tags.
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -26,8 +27,16 @@ std::optional<std::string> resourceAttribute(const Batch& b, const Resource& r, 
 // The same over any resource or scope attribute list (`key_values` of the batch).
 std::optional<std::string> keyValueAttribute(const Batch& b, Range key_values, std::string_view key);
 
-// The key of a resource/scope attribute: key_strindex resolved, else the inline key.
+// How a resource/scope attribute list is read everywhere in proflow (routing, processors,
+// exporters), so all of them see one list alike. OTLP says `key` MUST NOT be set when key_strindex
+// is used and keys MUST be unique; when a sender breaks either:
+// - keyOf: key_strindex when it is not 0 (index 0 is "", never a key), else the inline key;
+// - forEachKeyValue: the first attribute of a key; later ones with the same key are not seen (as
+//   the Collector's Map.Get finds the first).
 std::string_view keyOf(const Batch& b, const KeyValue& kv);
+// Calls fn(key, attribute) for each attribute of the list whose key did not come earlier in it.
+void forEachKeyValue(const Batch& b, Range key_values,
+                     const std::function<void(std::string_view key, const KeyValue& kv)>& fn);
 
 // Resource/scope attributes with scalar values as (key, text), in order.
 std::vector<std::pair<std::string, std::string>> scalarKeyValues(const Batch& b, Range key_values);
@@ -52,7 +61,8 @@ std::optional<std::string> lookupAttribute(const Batch& b, const ProfileRef& ref
 std::string profileIdHex(const Batch& b, const Profile& p);
 
 // Adds string attribute key=value (inline key) to resource `r`, which becomes present. With
-// `replace`, an attribute with that inline key takes the value instead. The resource's list is
+// `replace`, the attribute readers see for that key (keyOf, inline or by reference) takes the
+// value instead. The resource's list is
 // moved to the end of key_values first unless it is there already.
 void addResourceAttribute(Batch& b, uint32_t r, std::string_view key, std::string_view value, bool replace);
 

@@ -1,5 +1,8 @@
 #include "core/flat/flat_batch.h"
 
+#include <stdexcept>
+#include <string>
+
 namespace proflow::flat {
 namespace {
 
@@ -23,6 +26,11 @@ void forEachColumn(B& b, Fn&& fn) {
 }
 
 }  // namespace
+
+void throwArenaFull(size_t arena, size_t adding) {
+  throw std::length_error("flat batch arena of " + std::to_string(arena) + " bytes cannot take " +
+                          std::to_string(adding) + " more: its offsets are 32-bit (4 GiB)");
+}
 
 uint32_t Batch::addScope(uint32_t r, const Scope& scope) {
   const auto index = static_cast<uint32_t>(scopes.size());

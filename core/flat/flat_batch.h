@@ -130,6 +130,9 @@ struct SampleColumns {
   size_t size() const { return stack_index.size(); }
 };
 
+// Throws std::length_error: `adding` bytes do not fit in an arena of `arena` bytes (addBytes).
+[[noreturn]] void throwArenaFull(size_t arena, size_t adding);
+
 struct Counts {
   uint64_t resources = 0, profiles = 0, samples = 0;
 };
@@ -162,7 +165,11 @@ struct Batch {
   std::string_view string(int32_t i) const {
     return i >= 0 && static_cast<size_t>(i) < strings.size() ? view(strings[static_cast<size_t>(i)]) : std::string_view();
   }
+  // Appends `s` to the arena. Its offsets are 32-bit: bytes that would take the arena past 4 GiB
+  // throw std::length_error (as a vector grown past its own limit does), nothing appended, instead
+  // of an offset that wraps onto other data.
   Bytes addBytes(std::string_view s) {
+    if (s.size() > UINT32_MAX || arena.size() > UINT32_MAX - s.size()) throwArenaFull(arena.size(), s.size());
     Bytes b{static_cast<uint32_t>(arena.size()), static_cast<uint32_t>(s.size())};
     arena.append(s);
     return b;

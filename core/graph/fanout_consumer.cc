@@ -10,16 +10,12 @@ FanoutConsumer::FanoutConsumer(std::vector<ConsumerPtr> consumers) : consumers_(
 }
 
 Status FanoutConsumer::consume(Batch batch) {
-  // The original can go to the last mutating consumer only if no read-only consumer shares it.
-  int last_mutator = -1;
-  bool any_reader = false;
-  for (size_t i = 0; i < consumers_.size(); ++i) {
-    if (mutates_[i]) last_mutator = static_cast<int>(i);
-    else any_reader = true;
-  }
   CombinedAnswer answer;
   for (size_t i = 0; i < consumers_.size(); ++i) {
-    Batch b = (!mutates_[i] || (!any_reader && static_cast<int>(i) == last_mutator)) ? batch : batch.deepCopy();
+    // The last one takes the batch itself: nobody here needs it after, so an editor downstream
+    // edits it in place when the others kept nothing of it (Batch::mutableData copies otherwise).
+    const bool last = i + 1 == consumers_.size();
+    Batch b = last ? std::move(batch) : mutates_[i] ? batch.deepCopy() : batch;
     answer.add(consumers_[i]->consume(std::move(b)));
   }
   return answer.result();

@@ -1,5 +1,6 @@
 // Hands one batch to several consumers: read-only consumers share the request, each mutating
-// consumer gets its own deep copy (the last one may take the original when nobody else reads it).
+// consumer gets its own deep copy, and the last consumer takes the batch itself (moved, so what
+// edits it downstream copies it only if another consumer kept it).
 #pragma once
 
 #include <vector>

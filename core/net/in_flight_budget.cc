@@ -24,7 +24,15 @@ std::string mib(size_t n) {
   return std::to_string(n) + " bytes";
 }
 
+thread_local InFlightLease* current_lease = nullptr;
+
 }  // namespace
+
+CurrentLease::CurrentLease(InFlightLease* lease) : previous_(current_lease) { current_lease = lease; }
+
+CurrentLease::~CurrentLease() { current_lease = previous_; }
+
+InFlightLease* CurrentLease::get() { return current_lease; }
 
 InFlightLease::~InFlightLease() {
   if (budget_) budget_->release(bytes_);

@@ -62,6 +62,24 @@ class InFlightLease {
 };
 using InFlightLeasePtr = std::shared_ptr<InFlightLease>;
 
+// The lease of the request this thread is handing to the pipelines, while a receiver does so:
+// components that run on the caller's thread and make the request grow (a transform editing the
+// batch) charge their growth to it, so the request is refused at its receiver's budget instead of
+// growing without bound. Scoped; nests (the previous one is restored).
+class CurrentLease {
+ public:
+  explicit CurrentLease(InFlightLease* lease);  // null: no lease for this scope
+  ~CurrentLease();
+  CurrentLease(const CurrentLease&) = delete;
+  CurrentLease& operator=(const CurrentLease&) = delete;
+
+  // The innermost lease set on this thread; null when none.
+  static InFlightLease* get();
+
+ private:
+  InFlightLease* previous_;
+};
+
 class InFlightBudget : public std::enable_shared_from_this<InFlightBudget> {
  public:
   // How long a growth waits for the budget before it is answered 429. It holds a worker meanwhile.

@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <span>
 #include <string>
@@ -19,11 +20,17 @@
 #include "core/flat/flat_merge.h"
 #include "core/ottl/value.h"
 #include "core/util/index_set.h"
+#include "core/util/status.h"
 
 namespace proflow::ottl {
 
 class BatchEdits {
  public:
+  // Asked after each item a statement group visited, with the batch as edited so far: a non-OK
+  // answer stops the run and is its result. Lets the caller bound what edits add while they add it
+  // (the transform processor charges the batch's growth to its request's memory budget).
+  std::function<Status(const flat::Batch&)> after_item;
+
   // The index of string `s` in the batch's table, appended when absent.
   int32_t string(flat::Batch& b, std::string_view s);
   // The dictionary attribute {key, unit, v} (v a string, bytes, bool, int or float), appended

@@ -90,7 +90,8 @@ Value Evaluator::readMap(MapLevel level) const {
   Value out = Value::map();
   if (level == kResourceMap || level == kScopeMap) {
     const flat::Range r = level == kResourceMap ? b.resources[item_.resource].attributes : b.scopes[item_.scope].attributes;
-    for (const flat::KeyValue& kv : flat::Batch::slice(b.key_values, r)) out.put(flat::keyOf(b, kv), flatValue(b, kv.value));
+    // Read as every lookup reads it (a repeated key: its first value), not overwritten by a later one.
+    flat::forEachKeyValue(b, r, [&](std::string_view key, const flat::KeyValue& kv) { out.put(key, flatValue(b, kv.value)); });
     return out;
   }
   for (int32_t i : currentList(level)) {

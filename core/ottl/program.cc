@@ -221,6 +221,7 @@ Status StatementGroup::run(flat::Batch& batch, ErrorMode mode, RunStats* stats, 
       }
     }
     ev.end();
+    if (edits && edits->after_item && result.isOk()) result = edits->after_item(batch);
   });
   return result;
 }

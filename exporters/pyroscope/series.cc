@@ -43,20 +43,19 @@ std::string metricName(const flat::Batch& b, const std::vector<const flat::Profi
 std::map<std::string, std::string> resourceLabels(const flat::Batch& b, const flat::Resource& r) {
   std::map<std::string, std::string> labels;
   std::string service = "unknown_service";
-  for (const flat::KeyValue& kv : flat::Batch::slice(b.key_values, r.attributes)) {
+  flat::forEachKeyValue(b, r.attributes, [&](std::string_view key, const flat::KeyValue& kv) {
     std::optional<std::string> text = flat::scalarText(b, kv.value);
-    if (!text) continue;
+    if (!text) return;
     std::string value = std::move(*text);
-    const std::string key(kv.key_strindex != 0 ? b.string(kv.key_strindex) : b.view(kv.key));
-    if (value.empty() || value.size() > kMaxLabelValue) continue;
+    if (value.empty() || value.size() > kMaxLabelValue) return;
     if (key == "service.name") {
       service = std::move(value);
-      continue;
+      return;
     }
     std::string name = key == kSpyNameAttr ? "pyroscope_spy" : sanitizeLabelName(key);
-    if (name.rfind("__", 0) == 0 || name.size() > kMaxLabelName) continue;  // __*: reserved for Pyroscope
+    if (name.rfind("__", 0) == 0 || name.size() > kMaxLabelName) return;  // __*: reserved for Pyroscope
     labels[name] = std::move(value);
-  }
+  });
   labels["service_name"] = service;
   return labels;
 }

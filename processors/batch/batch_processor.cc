@@ -5,6 +5,7 @@
 #include "core/component/durable_acceptance.h"
 #include "core/flat/flat_split.h"
 #include "core/runtime/thread_name.h"
+#include "processors/batch/bisect.h"
 #include "processors/batch/shard_router.h"
 
 namespace proflow::processors::batch {
@@ -42,6 +43,8 @@ BatchProcessor::BatchProcessor(const CreateSettings& settings, const BatchProces
     retries_ = &settings_.telemetry->counter("batch_retries_total", "flushes retried after a retryable refusal");
     inboxed_parts_ = &settings_.telemetry->counter(
         "batch_inboxed_parts_total", "parts left in a busy shard's inbox and merged by the caller holding the shard");
+    splits_ = &settings_.telemetry->counter(
+        "batch_refusal_splits_total", "requests refused for their data and cut in two to find the profiles refused");
   }
 }
 
@@ -125,7 +128,7 @@ Status BatchProcessor::consumePart(Shard& shard, Batch batch, const BatchCounts&
                                "of a batch; retry after its flush");
     }
     mergeLocked(shard, batch, counts.profiles, bytes);
-    return flushAndWait(shard, lock);
+    return flushAndWait(shard, lock, batch);
   }
   Inboxed part{std::move(batch), counts.profiles, bytes};
   std::unique_lock lock(shard.mu, std::try_to_lock);
@@ -203,6 +206,7 @@ void BatchProcessor::mergeLocked(Shard& shard, const Batch& batch, uint64_t prof
     if (!wait_for_flush_) shard.due = ticks(shard.pending->first_arrival + config_.timeout.value);
   }
   shard.pending->merger.append(batch.data());
+  ++shard.pending->outcome->callers;
   shard.pending->profiles += profiles;
   shard.pending->bytes += bytes;
 }
@@ -234,7 +238,7 @@ std::vector<BatchProcessor::Ready> BatchProcessor::cutLocked(Shard& shard) {
   return out;
 }
 
-Status BatchProcessor::flushAndWait(Shard& shard, std::unique_lock<std::mutex>& lock) {
+Status BatchProcessor::flushAndWait(Shard& shard, std::unique_lock<std::mutex>& lock, const Batch& own) {
   const std::shared_ptr<FlushOutcome> outcome = shard.pending->outcome;
   ++waiting_;
   while (!outcome->done) {
@@ -255,9 +259,13 @@ Status BatchProcessor::flushAndWait(Shard& shard, std::unique_lock<std::mutex>& 
     outcome->status = s;
     shard.flushed.notify_all();
   }
+  const bool shared = outcome->callers > 1;
   lock.unlock();
   --waiting_;
   updateGauges();
+  // Refused for data that may be another caller's: this caller's own data goes alone, so its
+  // client gets the answer to its own data (others' data may then arrive twice, as OTLP allows).
+  if (shared && refusedForData(outcome->status)) return next_->consume(own);
   return outcome->status;
 }
 
@@ -328,9 +336,13 @@ void BatchProcessor::senderLoop() {
     if (!ready_.empty() && now >= retry_at_) {
       Batch batch = ready_.front().batch;  // shares the request; only this thread pops ready_
       lock.unlock();
-      Status s = next_->consume(std::move(batch));
+      Status s = next_->consume(batch);
+      // Cut outside the lock, so callers keep handing requests over meanwhile.
+      std::vector<flat::Batch> parts = refusedForData(s) ? halves(batch.data()) : std::vector<flat::Batch>();
+      batch = Batch();
       lock.lock();
-      handleResultLocked(s, Clock::now());
+      if (parts.empty()) handleResultLocked(s, Clock::now());
+      else splitFrontLocked(std::move(parts), s);
       continue;
     }
     const auto wake = nextWakeLocked();
@@ -351,9 +363,11 @@ void BatchProcessor::handleResultLocked(const Status& s, Clock::time_point now) 
     if (!s.isOk()) {
       // The downstream will never take this request: counted, logged, and let go.
       if (settings_.telemetry) settings_.telemetry->record(telemetry::Event::kDropped, front.counts);
+      // Cutting refused requests can drop many single profiles of one bad sender: one line per interval.
       if (settings_.logger)
-        settings_.logger->error("batch processor {}: dropped {} profiles, downstream refused them permanently: {}",
-                                settings_.id.str(), front.counts.profiles, s.toString());
+        drop_log_.log(*settings_.logger, spdlog::level::err, "refused",
+                      "batch processor " + settings_.id.str() + ": dropped " + std::to_string(front.counts.profiles) +
+                          " profiles, downstream refused them permanently: " + s.toString());
     }
     release(front.counts.profiles, front.bytes);
     ready_.pop_front();
@@ -370,6 +384,30 @@ void BatchProcessor::handleResultLocked(const Status& s, Clock::time_point now) 
       settings_.logger->warn("batch processor {}: downstream refused {} profiles ({}), retrying in {} ms",
                              settings_.id.str(), front.counts.profiles, s.toString(), wait.count());
   }
+  if (settings_.telemetry) settings_.telemetry->queueSize().set(static_cast<int64_t>(ready_.size()));
+  updateGauges();
+}
+
+void BatchProcessor::splitFrontLocked(std::vector<flat::Batch> parts, const Status& s) {
+  const Ready front = std::move(ready_.front());
+  ready_.pop_front();
+  uint64_t bytes = 0;
+  // In the front, in order: the halves go out next, before requests cut after this one.
+  for (auto it = parts.rbegin(); it != parts.rend(); ++it) {
+    Ready r;
+    const flat::Counts c = it->counts();
+    r.counts = {c.resources, c.profiles, c.samples};
+    r.bytes = it->memoryBytes();
+    r.batch = Batch(std::move(*it));
+    bytes += r.bytes;
+    ready_.push_front(std::move(r));
+  }
+  buffered_bytes_.fetch_add(bytes);
+  buffered_bytes_.fetch_sub(front.bytes);
+  if (splits_) splits_->add();
+  if (settings_.logger)
+    settings_.logger->debug("batch processor {}: downstream refused {} profiles for their data ({}); sending them in two parts",
+                            settings_.id.str(), front.counts.profiles, s.toString());
   if (settings_.telemetry) settings_.telemetry->queueSize().set(static_cast<int64_t>(ready_.size()));
   updateGauges();
 }

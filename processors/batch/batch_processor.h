@@ -19,7 +19,10 @@
 //   meanwhile and goes out in the next flush as soon as the current one returns, so a flush never
 //   waits for the timeout while a caller waits for it.
 // Data is dropped (and counted) only on a permanent downstream error or when the shutdown deadline
-// passes, and only in the not-waiting mode (waiting callers get the refusal instead).
+// passes, and only in the not-waiting mode (waiting callers get the refusal instead). A request
+// refused for its data holds other callers' data too: it is cut in two and each half sent again
+// (bisect.h) until only the refused profiles are left to drop; a waiting caller whose shared flush
+// was refused so sends its own data alone and gets the answer to it.
 #pragma once
 
 #include <atomic>
@@ -35,6 +38,7 @@
 
 #include "core/component/factory.h"
 #include "core/flat/flat_merge.h"
+#include "core/telemetry/log_throttle.h"
 #include "processors/batch/config.h"
 
 namespace proflow::processors::batch {
@@ -62,6 +66,7 @@ class BatchProcessor final : public Processor {
   struct FlushOutcome {
     bool done = false;
     Status status;
+    int callers = 0;  // callers whose data the flush holds
   };
   // The batch being filled in one shard (flat: appended through remap tables, linear time).
   struct Pending {
@@ -115,7 +120,8 @@ class BatchProcessor final : public Processor {
   bool flushDueLocked(const Shard& shard) const;
   // Cuts the shard's pending request into requests of at most send_batch_max_size profiles.
   std::vector<Ready> cutLocked(Shard& shard);
-  Status flushAndWait(Shard& shard, std::unique_lock<std::mutex>& lock);
+  // `own` is the caller's data, sent alone when the shared flush was refused for its data.
+  Status flushAndWait(Shard& shard, std::unique_lock<std::mutex>& lock, const Batch& own);
   Status deliverNow(std::vector<Ready> parts);
 
   // With the shard's lock held (locks nest shard -> sender, never the other way).
@@ -126,6 +132,8 @@ class BatchProcessor final : public Processor {
   Clock::time_point nextWakeLocked() const;
   bool drained() const { return buffered_profiles_.load() == 0; }
   void handleResultLocked(const Status& s, Clock::time_point now);
+  // Replaces the front request, refused for its data, by `parts` (bisect.h).
+  void splitFrontLocked(std::vector<flat::Batch> parts, const Status& s);
   void dropLeftoversLocked(const char* why);
   void updateGauges();
 
@@ -155,6 +163,8 @@ class BatchProcessor final : public Processor {
   telemetry::Gauge* buffered_bytes_gauge_ = nullptr;
   telemetry::Counter* retries_ = nullptr;
   telemetry::Counter* inboxed_parts_ = nullptr;
+  telemetry::Counter* splits_ = nullptr;
+  telemetry::LogThrottle drop_log_;
 };
 
 }  // namespace proflow::processors::batch

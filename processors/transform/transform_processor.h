@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "core/component/factory.h"
+#include "core/net/in_flight_budget.h"
 #include "core/telemetry/log_throttle.h"
 #include "processors/transform/config.h"
 
@@ -25,6 +26,10 @@ class TransformProcessor final : public Processor {
   CreateSettings settings_;
   ConsumerPtr next_;
   std::vector<CompiledGroup> groups_;
+  // What edits may add to the batches handled outside a receiver's request (behind a batch
+  // processor), where no request's in-flight claim is there to charge (edit_charge.h).
+  static constexpr size_t kEditBudgetBytes = size_t{512} << 20;
+  std::shared_ptr<net::InFlightBudget> edit_budget_;
   telemetry::Counter* errors_ = nullptr;
   telemetry::LogThrottle log_throttle_;
 };

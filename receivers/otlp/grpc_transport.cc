@@ -278,6 +278,8 @@ class GrpcTransport::Service final : public grpc::Service {
     }
     // What decoding allocates is charged as it is allocated, on top of the message.
     const size_t message = lease.bytes();
+    // Processors running on this thread (a transform) charge what they add to the request's claim.
+    net::CurrentLease current(&lease);
     IngestResult r = ingestWire(wire, *next_, *settings_.telemetry, [&lease, message](size_t decoded) {
       return lease.resize(message + decoded, "decoded request message");
     });

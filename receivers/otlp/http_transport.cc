@@ -103,7 +103,10 @@ void HttpTransport::handle(net::HttpRequest&& req, net::Responder respond) {
       const size_t body = req.in_flight->bytes();
       claim = [lease = req.in_flight, body](size_t decoded) { return lease->resize(body + decoded, "decoded request"); };
     }
-    IngestResult r = enc == Encoding::kJson ? ingestJson(req.body, *next_, *settings_.telemetry, std::move(claim))
+    // Processors running on this thread (a transform) charge what they add to the request's claim.
+    net::CurrentLease current(req.in_flight.get());
+    IngestResult r = enc == Encoding::kJson ? ingestJson(req.body, *next_, *settings_.telemetry, std::move(claim),
+                                                         config_.max_request_body_size.bytes)
                                             : ingestWire(req.body, *next_, *settings_.telemetry, std::move(claim));
     if (!r.status.isOk()) {
       respond(otlpErrorResponse(r.status, req));

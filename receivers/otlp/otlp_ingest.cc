@@ -66,10 +66,12 @@ IngestResult ingestWire(std::string_view wire, ProfilesConsumer& next, telemetry
 }
 
 IngestResult ingestJson(std::string_view json, ProfilesConsumer& next, telemetry::ComponentTelemetry& telemetry,
-                        std::function<Status(size_t)> claim_memory) {
+                        std::function<Status(size_t)> claim_memory, size_t max_body) {
   auto batch = std::make_shared<flat::Batch>();
   otlp_json::DecodeLimits limits;
   limits.claim = std::move(claim_memory);
+  limits.max_memory = kJsonDecodeBytesPerBodyLimitByte * max_body;
+  limits.max_memory_key = std::to_string(kJsonDecodeBytesPerBodyLimitByte) + " x max_request_body_size";
   otlp_json::DecodeResult decoded = otlp_json::decode(json, batch.get(), limits);
   if (!decoded.status.isOk()) {
     refusedHere(telemetry, {});

@@ -29,8 +29,13 @@ IngestResult ingestWire(std::string_view wire, ProfilesConsumer& next, telemetry
                         std::function<Status(size_t)> claim_memory = {});
 
 // The same request in OTLP/JSON, decoded straight into a flat batch (core/formats/otlp_json);
-// `claim_memory` as for ingestWire.
+// `claim_memory` as for ingestWire. A receiver taking bodies of up to `max_body` bytes (0: no
+// bound) refuses (413 / RESOURCE_EXHAUSTED) a document whose decoding needs more than
+// kJsonDecodeBytesPerBodyLimitByte times that (the batch with the next growth of its columns) as
+// soon as decoding gets there: an honest document decodes into about its size or less, and
+// without the bound one body of dense small values could hold most of the in-flight budget.
+inline constexpr size_t kJsonDecodeBytesPerBodyLimitByte = 4;
 IngestResult ingestJson(std::string_view json, ProfilesConsumer& next, telemetry::ComponentTelemetry& telemetry,
-                        std::function<Status(size_t)> claim_memory = {});
+                        std::function<Status(size_t)> claim_memory = {}, size_t max_body = 0);
 
 }  // namespace proflow::receivers::otlp

@@ -77,14 +77,34 @@ class Decoder {
     return claimNow();
   }
   bool claimNow() {
+    // Columns grow by doubling: the batch's memory and its next growth.
+    const size_t holds = 2 * b_.memoryBytes();
+    if (Status s = withinBounds(holds); !s.isOk()) {
+      error_code_ = s.code();
+      if (error_.empty()) error_ = s.message();
+      return false;
+    }
     if (!limits_.claim) return true;
-    // Columns grow by doubling: claim the batch's memory and its next growth.
-    if (Status s = limits_.claim(2 * b_.memoryBytes()); !s.isOk()) {
+    if (Status s = limits_.claim(holds); !s.isOk()) {
       error_code_ = s.code();
       if (error_.empty()) error_ = s.message();
       return false;
     }
     return true;
+  }
+
+  // Checked as the batch grows, so a document that decodes into far more than its size is refused
+  // once it has been read that far, before the rest of it is built.
+  Status withinBounds(size_t holds) const {
+    const size_t read = r_.offset();
+    if (holds > kMaxDecodeBytesPerJsonByte * read + kDecodeBytesBase)
+      return Status::tooLarge("OTLP/JSON request decodes into more than " + std::to_string(kMaxDecodeBytesPerJsonByte) +
+                              " bytes of memory per byte (" + std::to_string(holds) + " bytes after " +
+                              std::to_string(read) + " bytes read): refused");
+    if (limits_.max_memory > 0 && holds > limits_.max_memory)
+      return Status::tooLarge("OTLP/JSON request needs more than " + std::to_string(limits_.max_memory) +
+                              " bytes of memory once decoded (" + limits_.max_memory_key + "): refused");
+    return Status::ok();
   }
 
   // Reads the object that `first` opened, calling on_field(field number, first token of its value)

@@ -28,10 +28,23 @@
 
 namespace proflow::otlp_json {
 
+// What decoding may hold, whatever `claim` allows: the batch's memory with its next growth (twice
+// what it holds, as columns double), at most this many bytes per byte of the document read so far,
+// plus kDecodeBytesBase. An honest document decodes into at most ~4 bytes per byte (one-digit
+// sample values, each an int64), twice that while a column doubles; a document of empty messages
+// (`{}` profiles: ~32 bytes per byte) passes it early and is refused then, having built little.
+inline constexpr size_t kMaxDecodeBytesPerJsonByte = 32;
+inline constexpr size_t kDecodeBytesBase = 64u << 10;
+
 struct DecodeLimits {
   size_t max_bytes = size_t{1} << 32;  // offsets in the flat batch are 32-bit
   uint32_t max_depth = 100;            // nesting of arrays and objects (protobuf's JSON parser allows 100)
   size_t max_values = size_t{64} << 20;
+  // Bytes decoding may hold (the batch's memory with its next growth, as `claim` is asked); 0 = no
+  // bound but the per-byte one. Past it, decoding stops with PAYLOAD_TOO_LARGE naming
+  // `max_memory_key` (the receiver's limit it comes from).
+  size_t max_memory = 0;
+  std::string max_memory_key = "max_memory";
   // Called as the batch grows (every few thousand values, and at the end) with the bytes decoding
   // holds: the batch's memory, its next growth included. A non-OK answer stops decoding with it.
   std::function<Status(size_t bytes)> claim;

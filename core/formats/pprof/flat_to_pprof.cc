@@ -7,6 +7,7 @@
 #include <string>
 #include <string_view>
 
+#include "core/flat/flat_attributes.h"
 #include "core/flat/wire.h"
 #include "core/formats/pprof/pprof_ids.h"
 #include "core/formats/pprof/profile_draft.h"
@@ -81,8 +82,7 @@ struct ScopeInfo {
 
 ScopeInfo readScope(const flat::Batch& b, const flat::Scope& scope) {
   ScopeInfo info;
-  for (const flat::KeyValue& kv : flat::Batch::slice(b.key_values, scope.attributes)) {
-    std::string_view key = kv.key_strindex != 0 ? b.string(kv.key_strindex) : b.view(kv.key);
+  flat::forEachKeyValue(b, scope.attributes, [&](std::string_view key, const flat::KeyValue& kv) {
     const bool array = kv.value.kind == flat::ValueKind::kArray;
     if (key == attr::kSampleTypeOrder && array) {
       forEachElement(b.view(kv.value.bytes), [&](std::string_view v) { info.order.push_back(readAny(v).intValue()); });
@@ -94,7 +94,7 @@ ScopeInfo readScope(const flat::Batch& b, const flat::Scope& scope) {
                                  : kv.value.kind == flat::ValueKind::kStrindex ? b.string(kv.value.strindex())
                                                                                : std::string_view();
     }
-  }
+  });
   return info;
 }
 

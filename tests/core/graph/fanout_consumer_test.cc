@@ -105,5 +105,36 @@ TEST(FanoutConsumer, RetryableRefusalWinsOverPermanent) {
   EXPECT_EQ(fan2->consume(someBatch()).code(), StatusCode::kInvalidArgument);
 }
 
+// Reads what it is handed and keeps nothing of it.
+class Glance final : public ProfilesConsumer {
+ public:
+  Status consume(Batch b) override {
+    profiles += b.counts().profiles;
+    return {};
+  }
+  uint64_t profiles = 0;
+};
+
+// A read-only consumer whose downstream edits (a pipeline starting with a transform after one that
+// reads): tells whether the edit could take the data it was handed without copying it.
+class EditsDownstream final : public ProfilesConsumer {
+ public:
+  Status consume(Batch b) override {
+    const flat::Batch* handed = &b.data();
+    edited_in_place = &b.mutableData() == handed;
+    return {};
+  }
+  bool edited_in_place = false;
+};
+
+TEST(FanoutConsumer, TheLastConsumerTakesTheBatchItselfSoItsEditsNeedNoCopy) {
+  auto first = std::make_shared<Glance>();
+  auto last = std::make_shared<EditsDownstream>();
+  auto fan = graph::makeFanout({first, last});
+  ASSERT_TRUE(fan->consume(someBatch()).isOk());
+  EXPECT_EQ(first->profiles, 1u);
+  EXPECT_TRUE(last->edited_in_place);
+}
+
 }  // namespace
 }  // namespace proflow

@@ -144,5 +144,26 @@ TEST(InFlightBudgetTest, ZeroMeansUnlimitedButStillCounts) {
   EXPECT_EQ(budget->used(), size_t{1} << 40);
 }
 
+TEST(InFlightBudgetTest, TheCurrentLeaseIsPerThreadAndScoped) {
+  auto budget = std::make_shared<InFlightBudget>(100);
+  InFlightLeasePtr outer, inner;
+  ASSERT_TRUE(budget->acquire(10, &outer).isOk());
+  ASSERT_TRUE(budget->acquire(10, &inner).isOk());
+  EXPECT_EQ(CurrentLease::get(), nullptr);
+  {
+    CurrentLease a(outer.get());
+    EXPECT_EQ(CurrentLease::get(), outer.get());
+    {
+      CurrentLease b(inner.get());
+      EXPECT_EQ(CurrentLease::get(), inner.get());
+      InFlightLease* elsewhere = outer.get();
+      std::thread([&] { elsewhere = CurrentLease::get(); }).join();
+      EXPECT_EQ(elsewhere, nullptr);  // another thread hands its own request over
+    }
+    EXPECT_EQ(CurrentLease::get(), outer.get());
+  }
+  EXPECT_EQ(CurrentLease::get(), nullptr);
+}
+
 }  // namespace
 }  // namespace proflow::net

@@ -3,11 +3,13 @@
 
 #include <regex>
 
+#include "core/flat/flat_attributes.h"
 #include "tests/support/flat_request.h"
 #include "core/formats/pprof/pprof_codec.h"
 #include "exporters/pyroscope/series.h"
 #include "tests/exporters/pyroscope/test_profiles.h"
 #include "tests/support/profile_builder.h"
+#include "tests/support/rule_breaking_attributes.h"
 
 namespace proflow::exporters::pyroscope {
 namespace {
@@ -56,6 +58,21 @@ TEST(SeriesTest, ReferenceBasedResourceAttributesAreReadLikeInlineOnes) {
   const Labels want = {{"__delta__", "false"}, {"__name__", "process_cpu"}, {"k8s_pod_name", "p-1"},
                        {"service_name", "shop"}};
   EXPECT_EQ(series[0].labels, want);
+}
+
+// Labels read a resource's attributes as routing and every other reader does (flat::forEachKeyValue):
+// a repeated key by its first value, a key given inline and by key_strindex by the latter.
+TEST(SeriesTest, RuleBreakingAttributesAreReadAsEveryReaderReadsThem) {
+  otlp::Request req = toOtlp(cpuPprof(), {{"service.name", "shop"}});
+  proflow::testing::addRuleBreakingAttributes(&req);
+  const flat::Batch b = flatOf(req);
+  std::vector<Series> series;
+  ASSERT_TRUE(buildSeries(b, {}, &series).isOk());
+  ASSERT_EQ(series.size(), 1u);
+  const Labels want = {{"__delta__", "false"}, {"__name__", "process_cpu"}, {"region", "eu"},
+                       {"service_name", "shop"}, {"tenant", "first"}};
+  EXPECT_EQ(series[0].labels, want);
+  EXPECT_EQ(flat::resourceAttribute(b, b.resources[0], "tenant"), "first");
 }
 
 TEST(SeriesTest, MetricFromAttributeOrSampleTypeAndUnknownService) {

@@ -216,12 +216,13 @@ TEST_F(OtlpHttpTest, JsonDecodingIsChargedWhatItAllocates) {
   // Repetitive bodies below: let them inflate, so what stops them is the claim.
   auto service = start("        max_inflate_ratio: 100000\n    max_in_flight_bytes: 64MiB");
   ASSERT_TRUE(service);
-  // 60 MB of empty resources (20 million rows of the flat batch), a few hundred KB of gzip.
-  std::string json = "{\"resourceProfiles\":[";
-  json.reserve(60'000'100);
-  for (int i = 0; i < 20'000'000; ++i) json += i ? ",{}" : "{}";
-  json += "]}";
-  const std::string path = dir_.write("empty_resources.json", json);
+  // 60 MB of one-digit sample values (30 million int64s: within the decode's per-byte bound, a
+  // document of empty messages is refused by, see otlp_request_bounds_test.cc), a few hundred KB of gzip.
+  std::string json = R"({"resourceProfiles":[{"scopeProfiles":[{"profiles":[{"samples":[{"stackIndex":1,"values":[)";
+  json.reserve(60'000'200);
+  for (int i = 0; i < 30'000'000; ++i) json += i ? ",0" : "0";
+  json += "]}]}]}]}]}";
+  const std::string path = dir_.write("dense_values.json", json);
   json = {};
   std::string out;
   ASSERT_EQ(testing::runCommand({"gzip", "-1", "-k", "-f", path}, &out), 0) << out;

@@ -134,8 +134,9 @@ TEST(OtlpJson, NestedValuesKeepProtobufsEncoding) {
 }
 
 TEST(OtlpJson, ValuesAreCountedAndTheClaimStopsTheDecode) {
+  // Resources with a schema URL: a document of empty ones is refused for its size (below).
   std::string json = R"({"resourceProfiles":[)";
-  for (int i = 0; i < 100'000; ++i) json += i ? ",{}" : "{}";
+  for (int i = 0; i < 100'000; ++i) json += i ? R"(,{"schemaUrl":"s"})" : R"({"schemaUrl":"s"})";
   json += "]}";
   flat::Batch batch;
   DecodeLimits limits;
@@ -158,6 +159,44 @@ TEST(OtlpJson, ValuesAreCountedAndTheClaimStopsTheDecode) {
   ASSERT_TRUE(r.status.isOk());
   EXPECT_EQ(batch.resources.size(), 100'000u);
   EXPECT_EQ(largest, 2 * batch.memoryBytes());  // the last claim: what the batch holds, and its next growth
+}
+
+// A document of empty messages decodes into up to ~64 bytes of memory per byte: it is refused once
+// it has been read far enough to tell, having built little, whatever the claim would allow.
+TEST(OtlpJson, ADocumentDecodingIntoFarMoreThanItsSizeIsRefusedEarly) {
+  std::string json = R"({"resourceProfiles":[{"scopeProfiles":[{"profiles":[)";
+  constexpr int kProfiles = 500'000;
+  for (int i = 0; i < kProfiles; ++i) json += i ? ",{}" : "{}";
+  json += "]}]}]}";
+  size_t largest = 0;
+  DecodeLimits limits;
+  limits.claim = [&](size_t bytes) { return largest = std::max(largest, bytes), Status::ok(); };
+  flat::Batch batch;
+  DecodeResult r = otlp_json::decode(json, &batch, limits);
+  EXPECT_EQ(r.status.code(), StatusCode::kPayloadTooLarge) << r.status.toString();
+  EXPECT_NE(r.status.message().find("bytes of memory per byte"), std::string::npos) << r.status.message();
+  // Refused near its start: what was built stays far below the ~100 MiB the whole would take.
+  EXPECT_LT(largest, size_t{4} << 20);
+}
+
+// The receiver's bound on what a request may decode into (dense small values are honest JSON of
+// ~4 bytes of memory per byte, within the per-byte bound): refused as decoding reaches it.
+TEST(OtlpJson, MaxMemoryRefusesTheDecodeWhenItGetsThere) {
+  std::string json = R"({"resourceProfiles":[{"scopeProfiles":[{"profiles":[{"samples":[{"stackIndex":1,"values":[)";
+  for (int i = 0; i < 1'000'000; ++i) json += i ? ",0" : "0";
+  json += "]}]}]}]}]}";
+  DecodeLimits limits;
+  limits.max_memory = 4u << 20;
+  limits.max_memory_key = "4 x max_request_body_size";
+  size_t largest = 0;
+  limits.claim = [&](size_t bytes) { return largest = std::max(largest, bytes), Status::ok(); };
+  flat::Batch batch;
+  DecodeResult r = otlp_json::decode(json, &batch, limits);
+  EXPECT_EQ(r.status.code(), StatusCode::kPayloadTooLarge) << r.status.toString();
+  EXPECT_NE(r.status.message().find("(4 x max_request_body_size)"), std::string::npos) << r.status.message();
+  EXPECT_LE(largest, limits.max_memory);
+  limits.max_memory = 0;  // the same document within the per-byte bound alone
+  EXPECT_TRUE(otlp_json::decode(json, &batch, limits).status.isOk());
 }
 
 TEST(OtlpJson, ResponsesAsProtobufPrintsThem) {
