@@ -42,7 +42,7 @@ std::vector<Part> split(const flat::Batch& batch, std::string_view tenant_attrib
 // The message body of `batch` in `encoding`.
 Status encode(const flat::Batch& batch, std::string_view encoding, std::string* out);
 
-struct Decoded {
+struct [[nodiscard]] Decoded {
   Status status;  // non-OK: the message can never be accepted (undecodable or invalid as a whole)
   flat::Batch batch;
   int64_t rejected_profiles = 0;  // removed by validation (the rest is delivered)

@@ -47,7 +47,7 @@ struct DecodeOptions {
 inline constexpr size_t kMaxDecodeBytesPerWireByte = 2 * sizeof(Profile);
 inline constexpr size_t kDecodeBytesBase = 64u << 10;
 
-struct DecodeResult {
+struct [[nodiscard]] DecodeResult {
   Status request;                           // non-OK: nothing accepted (INVALID_ARGUMENT)
   std::vector<std::string> profile_errors;  // one per profile removed by validation
   int64_t rejected_profiles = 0;

@@ -35,7 +35,7 @@ struct HttpClientOptions {
   std::string user_agent = "proflow";
 };
 
-struct HttpResult {
+struct [[nodiscard]] HttpResult {
   // Transport outcome only: kUnavailable (resolve/connect/TLS/IO errors), kDeadlineExceeded
   // (timeout), kPayloadTooLarge (response over the cap), kInvalidArgument (bad URL/method).
   // OK means an HTTP response arrived, whatever its code.

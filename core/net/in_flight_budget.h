@@ -112,9 +112,9 @@ class InFlightBudget : public std::enable_shared_from_this<InFlightBudget> {
   Status grow(size_t more, size_t claim_total, const char* what, InFlightLease::Growth growth);
   // Adds `bytes` of a body within the share kept for bodies (the whole budget when `alone`, nothing
   // else being in flight).
-  bool tryAdmit(size_t bytes, bool alone);
+  [[nodiscard]] bool tryAdmit(size_t bytes, bool alone);
   // Adds `more` when the used bytes stay within `cap`.
-  bool tryReserve(size_t more, size_t cap);
+  [[nodiscard]] bool tryReserve(size_t more, size_t cap);
   void release(size_t bytes);
   Status busy(const char* what, size_t claim_total);
   Status tooLarge(const char* what, size_t claim_total);

@@ -21,7 +21,7 @@ class PendingRequests {
   void add() { count_.fetch_add(1); }
 
   // Counts one more request, or returns false (counting nothing) when `limit` are pending.
-  bool tryAdd() {
+  [[nodiscard]] bool tryAdd() {
     if (count_.fetch_add(1) >= limit_) {
       count_.fetch_sub(1);
       return false;

@@ -32,7 +32,7 @@ class CheckQueue {
 
   // Queues `task` for `client`; false (and `task` is not kept) when the client has its share
   // waiting or running, or when the queue is full and no client has more waiting than this one.
-  bool trySubmit(const std::string& client, Task task);
+  [[nodiscard]] bool trySubmit(const std::string& client, Task task);
   // Answers what is still queued with run=false and joins the thread. Idempotent.
   void stop();
 

@@ -63,7 +63,7 @@ class BatchProcessor final : public Processor {
   using Clock = std::chrono::steady_clock;
 
   // How a flush that waiting callers share ended.
-  struct FlushOutcome {
+  struct [[nodiscard]] FlushOutcome {
     bool done = false;
     Status status;
     int callers = 0;  // callers whose data the flush holds

@@ -13,7 +13,7 @@
 
 namespace proflow::receivers::otlp {
 
-struct IngestResult {
+struct [[nodiscard]] IngestResult {
   Status status;           // non-OK: the whole request was refused
   ::proflow::otlp::Response response;  // on OK, possibly with partial_success
 };

@@ -33,7 +33,7 @@ struct ConvertOptions {
   std::function<Status(size_t bytes)> reserve_memory;
 };
 
-struct ConvertResult {
+struct [[nodiscard]] ConvertResult {
   bool ok = true;      // false: the input was malformed; samples of complete chunks are still in the output
   ParseError error;    // set when !ok
   Status refused;      // reserve_memory's refusal (then !ok, and error.message is its message)

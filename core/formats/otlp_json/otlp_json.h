@@ -50,7 +50,7 @@ struct DecodeLimits {
   std::function<Status(size_t bytes)> claim;
 };
 
-struct DecodeResult {
+struct [[nodiscard]] DecodeResult {
   Status status;  // non-OK: nothing decoded (INVALID_ARGUMENT naming the byte and the field)
   // Sample rows that carried unknown fields (for validateAndPrune's pre-v1.10 layout hint).
   std::vector<uint32_t> samples_with_unknown_fields;
