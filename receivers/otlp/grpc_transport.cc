@@ -38,38 +38,21 @@ namespace collector = ::opentelemetry::proto::collector::profiles::v1development
 
 namespace {
 
-// How a message may be compressed: by the call's grpc-encoding. gRPC's own decompression is off (see
-// start()), so a message arrives as sent, and a compressed one is recognised by its first bytes:
-// gzip and zlib magic cannot start a valid ExportProfilesServiceRequest (0x1f is wire type 7; 0x78
-// would be field 15), nor can zstd's (28 b5 2f fd would be an unknown field 5). A message whose
-// compressed flag is off starts with protobuf and is read as it is.
-std::optional<compression::Codec> messageCodec(std::string_view head, bool zstd_offered) {
+// gRPC's own decompression is off (see start()), so a message arrives as sent and a compressed one
+// is recognised by its first bytes: gzip and zlib magic cannot start a valid
+// ExportProfilesServiceRequest (0x1f is wire type 7; 0x78 would be field 15), nor can zstd's
+// (28 b5 2f fd would be an unknown field 5). The call's grpc-encoding cannot tell: gRPC 1.51 drops
+// the header when it names a codec it does not know, as it does zstd (what the Collector's
+// otlp_grpc exporter offers besides gzip).
+std::optional<compression::Codec> messageCodec(std::string_view head) {
   if (head.size() >= 2 && static_cast<unsigned char>(head[0]) == 0x1f && static_cast<unsigned char>(head[1]) == 0x8b)
     return compression::Codec::kGzip;
   if (head.size() >= 2) {
     const auto b0 = static_cast<unsigned char>(head[0]), b1 = static_cast<unsigned char>(head[1]);
     if ((b0 & 0x0f) == 8 && (b0 >> 4) <= 7 && ((b0 << 8) | b1) % 31 == 0) return compression::Codec::kZlib;
   }
-  if (zstd_offered && compression::detectCodec(head) == compression::Codec::kZstd) return compression::Codec::kZstd;
+  if (compression::detectCodec(head) == compression::Codec::kZstd) return compression::Codec::kZstd;
   return std::nullopt;
-}
-
-// The call's grpc-encoding: "" (none), or a message codec this receiver reads (gzip, deflate, and
-// zstd as the Collector's exporters send it). Any other is refused as the gRPC spec asks
-// (UNIMPLEMENTED): read as protobuf, its messages would only fail as malformed.
-Status checkMessageEncoding(const grpc::CallbackServerContext& ctx, bool* zstd) {
-  const auto& md = ctx.client_metadata();
-  const auto it = md.find("grpc-encoding");
-  *zstd = false;
-  if (it == md.end()) return Status::ok();
-  const std::string_view encoding(it->second.data(), it->second.size());
-  if (encoding == "identity" || encoding == "gzip" || encoding == "deflate") return Status::ok();
-  if (encoding == "zstd") {
-    *zstd = true;
-    return Status::ok();
-  }
-  return Status(StatusCode::kUnimplemented, "grpc-encoding '" + std::string(encoding) +
-                                                "' is not supported: send gzip, deflate, zstd or uncompressed messages");
 }
 
 std::string flatten(const grpc::ByteBuffer& raw) {
@@ -149,8 +132,6 @@ class GrpcTransport::Service final : public grpc::Service {
       // goes on from there (a reactor's operations may be started from any thread).
       auth::authenticateCall(service_.authenticator_, *ctx, [this, ctx](Status s) {
         if (!s.isOk()) service_.countRejected(auth::authRefusalReason(s));
-        if (s.isOk() && !(s = checkMessageEncoding(*ctx, &zstd_offered_)).isOk())
-          service_.countRejected("unsupported_encoding");
         if (s.isOk()) s = service_.admit(*ctx, &slot_);
         if (!s.isOk()) return Finish(service_.refused(s));
         watchdog_.arm(service_.config_.read_message_timeout.value, onStall("read"));
@@ -168,7 +149,7 @@ class GrpcTransport::Service final : public grpc::Service {
       if (Status s = service_.budget_->acquire(request_.Length(), &lease, "request message"); !s.isOk())
         return finish(service_.refused(s));
       boost::asio::post(service_.settings_.runtime->workers(), [this, lease = std::move(lease)] {
-        finish(service_.handle(request_, zstd_offered_, response_, *lease));
+        finish(service_.handle(request_, response_, *lease));
       });
     }
 
@@ -195,7 +176,6 @@ class GrpcTransport::Service final : public grpc::Service {
     Service& service_;
     grpc::ByteBuffer* response_;
     grpc::ByteBuffer request_;
-    bool zstd_offered_ = false;  // grpc-encoding: zstd
     std::shared_ptr<net::CallSlots::Slot> slot_;  // one of max_concurrent_requests, once admitted
     net::GrpcCallWatchdog watchdog_;
   };
@@ -264,12 +244,12 @@ class GrpcTransport::Service final : public grpc::Service {
     return lease.resize(raw.Length() + out->size(), "decompressed request message");
   }
 
-  grpc::Status handle(const grpc::ByteBuffer& raw, bool zstd_offered, grpc::ByteBuffer* out, net::InFlightLease& lease) {
+  grpc::Status handle(const grpc::ByteBuffer& raw, grpc::ByteBuffer* out, net::InFlightLease& lease) {
     settings_.telemetry->bytesIn(raw.Length());
     // Decoded straight from the message's bytes into a flat batch (no protobuf request).
     std::string storage;
     std::string_view wire;
-    if (auto codec = messageCodec(head(raw), zstd_offered)) {
+    if (auto codec = messageCodec(head(raw))) {
       if (Status s = inflate(raw, *codec, lease, &storage); !s.isOk()) return refused(s);
       wire = storage;
     } else {

@@ -220,8 +220,8 @@ TEST_P(OtelcolInterop, AProfileProflowRefusesBehindTheCollectorIsReportedAndTheR
 
 // Each side decodes what the other's exporters compress with, where both implement the codec (the
 // defaults, gzip, are covered above), zstd over gRPC included. The Collector also offers snappy and
-// x-snappy-framed over HTTP (proflow answers 415) and snappy over gRPC (UNIMPLEMENTED, as the gRPC
-// spec asks for an encoding the server does not take).
+// x-snappy-framed over HTTP (proflow answers 415) and snappy over gRPC (INVALID_ARGUMENT: gRPC 1.51
+// drops a grpc-encoding it does not know, so the message cannot be told from a malformed one).
 struct CompressionCase {
   Wire wire;
   Compression compression;
