@@ -22,7 +22,7 @@ std::string quote(const std::string& s) {
   return out + "'";
 }
 
-// Module mode with go.sum enforced, the toolchain on PATH only (GOTOOLCHAIN=local: a go line newer
+// Module mode with go.sum enforced, the chosen toolchain only (GOTOOLCHAIN=local: a go line newer
 // than it fails instead of fetching another Go), and the build cache in the build tree. GOFLAGS
 // from the caller's environment would change what is built, so it is reset.
 std::string goEnv(bool offline) {
@@ -36,7 +36,6 @@ bool hasDependencies(const std::string& module_dir) {
   return std::filesystem::exists(std::filesystem::path(module_dir) / "go.sum");
 }
 
-
 // "1.26.0" -> {1, 26}; {0, 0} when not a version.
 std::pair<int, int> majorMinor(const std::string& version) {
   int major = 0, minor = 0;
@@ -44,33 +43,50 @@ std::pair<int, int> majorMinor(const std::string& version) {
   return {major, minor};
 }
 
-// Why the go command on PATH is older than the `go` line of module_dir/go.mod ("" when it is not).
-std::string goTooOld(const std::string& module_dir) {
+// The `go` line of module_dir/go.mod ("" when it has none).
+std::string wantedGo(const std::string& module_dir) {
   std::ifstream mod(module_dir + "/go.mod");
   std::string line, wanted;
   while (std::getline(mod, line))
     if (line.rfind("go ", 0) == 0) wanted = line.substr(3);
+  return wanted;
+}
+
+// "go1.26.8" from `go env GOVERSION` of the go command `go`, "" when it does not run.
+std::string versionOf(const std::string& go) {
   std::string have;
-  if (runCommand({"sh", "-c", "GOTOOLCHAIN=local go env GOVERSION"}, &have) != 0) return "go env failed: " + have;
+  if (runCommand({"sh", "-c", "GOTOOLCHAIN=local " + quote(go) + " env GOVERSION 2>/dev/null"}, &have) != 0) return "";
   while (!have.empty() && (have.back() == '\n' || have.back() == ' ')) have.pop_back();
-  const std::string have_number = have.rfind("go", 0) == 0 ? have.substr(2) : have;
-  if (majorMinor(have_number) >= majorMinor(wanted)) return "";
-  return module_dir + "/go.mod needs Go " + wanted + " or newer; the go command on PATH is " + have;
+  return have;
+}
+
+// The go command that builds module_dir: the one on PATH when it is new enough for the module's go
+// line, else the Go toolchain installed at /usr/local/go (where Go's own distribution goes; Debian's
+// golang-go, 1.19, may come first on PATH). "" with `why` when neither is new enough.
+std::string goFor(const std::string& module_dir, std::string* why) {
+  const std::string wanted = wantedGo(module_dir);
+  std::string seen;
+  for (const std::string go : {"go", "/usr/local/go/bin/go"}) {
+    const std::string have = versionOf(go);
+    if (have.empty()) continue;
+    const std::string number = have.rfind("go", 0) == 0 ? have.substr(2) : have;
+    if (majorMinor(number) >= majorMinor(wanted)) return go;
+    seen += (seen.empty() ? "" : ", ") + go + " is " + have;
+  }
+  *why = seen.empty() ? "no go command: neither on PATH nor at /usr/local/go (Debian golang-go, or a Go toolchain)"
+                      : module_dir + "/go.mod needs Go " + wanted + " or newer (" + seen + ")";
+  return "";
 }
 
 }  // namespace
 
-std::string goMissing() {
-  std::string out;
-  if (runCommand({"sh", "-c", "command -v go"}, &out) != 0)
-    return "the go command is not on PATH (Debian golang-go, or a Go toolchain)";
-  return "";
-}
-
 std::string goBuild(const std::string& module_dir, const std::string& output, const std::string& ldflags) {
-  if (std::string missing = goMissing(); !missing.empty()) return missing;
-  const std::string cmd = "cd " + quote(module_dir) + " && " + goEnv(!hasDependencies(module_dir)) + "go build" +
-                          (ldflags.empty() ? "" : " -ldflags=" + quote(ldflags)) + " -o " + quote(output) + " .";
+  std::string why;
+  const std::string go = goFor(module_dir, &why);
+  if (go.empty()) return why;
+  const std::string cmd = "cd " + quote(module_dir) + " && " + goEnv(!hasDependencies(module_dir)) + quote(go) +
+                          " build" + (ldflags.empty() ? "" : " -ldflags=" + quote(ldflags)) + " -o " + quote(output) +
+                          " .";
   std::string out;
   if (runCommand({"sh", "-c", cmd}, &out) != 0) return "go build in " + module_dir + " failed: " + out;
   return "";
@@ -81,11 +97,10 @@ std::string goModulesRefused(const std::string& module_dir) {
   static std::map<std::string, std::string> answers;
   std::lock_guard lock(mu);
   if (auto it = answers.find(module_dir); it != answers.end()) return it->second;
-  std::string answer = goMissing();
-  if (answer.empty()) answer = goTooOld(module_dir);
-  if (answer.empty()) {
+  std::string answer;
+  if (const std::string go = goFor(module_dir, &answer); !go.empty()) {
     std::string out;
-    const std::string cmd = "cd " + quote(module_dir) + " && " + goEnv(false) + "go mod download";
+    const std::string cmd = "cd " + quote(module_dir) + " && " + goEnv(false) + quote(go) + " mod download";
     if (runCommand({"sh", "-c", cmd}, &out, std::chrono::minutes(3)) != 0)
       answer = "the Go module proxy did not serve the modules pinned in " + module_dir + "/go.mod: " + out;
   }
@@ -102,10 +117,12 @@ std::string pprofTool(std::string* error) {
     *error = refused;
     return "";
   }
+  std::string why;
+  const std::string go = goFor(pprofToolModule(), &why);
   // Several test processes may start at once: one builds, the others wait on the lock and find it.
   const std::string cmd = "flock " + quote(kGoDir + "/.pprof.lock") + " sh -c " +
                           quote("test -x " + quote(tool) + " || (cd " + quote(pprofToolModule()) + " && " +
-                                goEnv(false) + "go build -o " + quote(tool + ".tmp") +
+                                goEnv(false) + quote(go) + " build -o " + quote(tool + ".tmp") +
                                 " github.com/google/pprof && mv " + quote(tool + ".tmp") + " " + quote(tool) + ")");
   std::string out;
   if (runCommand({"sh", "-c", cmd}, &out, std::chrono::minutes(8)) != 0) {

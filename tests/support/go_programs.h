@@ -1,7 +1,8 @@
 // Go programs the tests build and run: each lives in a module of its own under testdata/ (go.mod, and
 // go.sum where it has dependencies, every version pinned). Builds run in module mode with the go
-// command on PATH as it is (no toolchain switch), go.sum enforced, and one build cache per build
-// tree. Programs that use only the standard library build offline, with any Go from 1.19 (Debian
+// command on PATH, or Go's own toolchain at /usr/local/go when the one on PATH is older than the
+// module's go line (never a toolchain fetched at build time), go.sum enforced, and one build cache per
+// build tree. Programs that use only the standard library build offline, with any Go from 1.19 (Debian
 // 12's) on; those with dependencies need the Go module proxy, and their tests skip with the reason
 // where it cannot be reached (or fail, where every test is required).
 #pragma once
@@ -9,9 +10,6 @@
 #include <string>
 
 namespace proflow::testing {
-
-// Why `go` cannot be used at all ("" when it can): not on PATH.
-std::string goMissing();
 
 // Builds the main package of the module in `module_dir` into `output`; `ldflags` may be empty.
 // Programs without dependencies (no go.sum) build with the proxy off. Returns "" or what went
