@@ -47,17 +47,17 @@ void mergeInto(ConfigNode& base, const ConfigNode& overlay) {
     for (size_t i = 0; i < overlay.entries.size(); ++i) {
       const auto& [key, value] = overlay.entries[i];
       const SourceLocation& key_location = i < overlay.key_locations.size() ? overlay.key_locations[i] : value.location;
-      ConfigNode* existing = base.find(key);
-      if (existing == nullptr) {
+      size_t at = 0;
+      while (at < base.entries.size() && base.entries[at].first != key) ++at;
+      if (at == base.entries.size()) {
         base.entries.emplace_back(key, value);
         base.key_locations.push_back(key_location);
-      } else if (existing->isMap() && value.isMap()) {
-        mergeInto(*existing, value);
+      } else if (base.entries[at].second.isMap() && value.isMap()) {
+        mergeInto(base.entries[at].second, value);
       } else {
         // Replaced: errors about this key now point where its value came from.
-        *existing = value;
-        for (size_t e = 0; e < base.entries.size(); ++e)
-          if (&base.entries[e].second == existing && e < base.key_locations.size()) base.key_locations[e] = key_location;
+        base.entries[at].second = value;
+        if (at < base.key_locations.size()) base.key_locations[at] = key_location;
       }
     }
     return;

@@ -16,19 +16,13 @@ namespace {
 
 const std::string kGoDir = std::string(PROFLOW_BINARY_DIR) + "/tests/go";
 
-std::string quote(const std::string& s) {
-  std::string out = "'";
-  for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return out + "'";
-}
-
 // Module mode with go.sum enforced, the chosen toolchain only (GOTOOLCHAIN=local: a go line newer
 // than it fails instead of fetching another Go), and the build cache in the build tree. GOFLAGS
 // from the caller's environment would change what is built, so it is reset.
 std::string goEnv(bool offline) {
   std::filesystem::create_directories(kGoDir);
   return std::string("GO111MODULE=on GOTOOLCHAIN=local GOFLAGS=-mod=readonly GOWORK=off ") +
-         (offline ? "GOPROXY=off " : "") + "GOCACHE=" + quote(kGoDir + "/gocache") + " ";
+         (offline ? "GOPROXY=off " : "") + "GOCACHE=" + shellQuote(kGoDir + "/gocache") + " ";
 }
 
 // A module with no require line needs nothing from the proxy.
@@ -55,7 +49,7 @@ std::string wantedGo(const std::string& module_dir) {
 // "go1.26.8" from `go env GOVERSION` of the go command `go`, "" when it does not run.
 std::string versionOf(const std::string& go) {
   std::string have;
-  if (runCommand({"sh", "-c", "GOTOOLCHAIN=local " + quote(go) + " env GOVERSION 2>/dev/null"}, &have) != 0) return "";
+  if (runCommand({"sh", "-c", "GOTOOLCHAIN=local " + shellQuote(go) + " env GOVERSION 2>/dev/null"}, &have) != 0) return "";
   while (!have.empty() && (have.back() == '\n' || have.back() == ' ')) have.pop_back();
   return have;
 }
@@ -80,12 +74,19 @@ std::string goFor(const std::string& module_dir, std::string* why) {
 
 }  // namespace
 
+std::string shellQuote(const std::string& s) {
+  std::string out = "'";
+  for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
+
 std::string goBuild(const std::string& module_dir, const std::string& output, const std::string& ldflags) {
   std::string why;
   const std::string go = goFor(module_dir, &why);
   if (go.empty()) return why;
-  const std::string cmd = "cd " + quote(module_dir) + " && " + goEnv(!hasDependencies(module_dir)) + quote(go) +
-                          " build" + (ldflags.empty() ? "" : " -ldflags=" + quote(ldflags)) + " -o " + quote(output) +
+  const std::string cmd = "cd " + shellQuote(module_dir) + " && " + goEnv(!hasDependencies(module_dir)) + shellQuote(go) +
+                          " build" + (ldflags.empty() ? "" : " -ldflags=" + shellQuote(ldflags)) + " -o " + shellQuote(output) +
                           " .";
   std::string out;
   if (runCommand({"sh", "-c", cmd}, &out) != 0) return "go build in " + module_dir + " failed: " + out;
@@ -100,7 +101,7 @@ std::string goModulesRefused(const std::string& module_dir) {
   std::string answer;
   if (const std::string go = goFor(module_dir, &answer); !go.empty()) {
     std::string out;
-    const std::string cmd = "cd " + quote(module_dir) + " && " + goEnv(false) + quote(go) + " mod download";
+    const std::string cmd = "cd " + shellQuote(module_dir) + " && " + goEnv(false) + shellQuote(go) + " mod download";
     if (runCommand({"sh", "-c", cmd}, &out, std::chrono::minutes(3)) != 0)
       answer = "the Go module proxy did not serve the modules pinned in " + module_dir + "/go.mod: " + out;
   }
@@ -120,10 +121,10 @@ std::string pprofTool(std::string* error) {
   std::string why;
   const std::string go = goFor(pprofToolModule(), &why);
   // Several test processes may start at once: one builds, the others wait on the lock and find it.
-  const std::string cmd = "flock " + quote(kGoDir + "/.pprof.lock") + " sh -c " +
-                          quote("test -x " + quote(tool) + " || (cd " + quote(pprofToolModule()) + " && " +
-                                goEnv(false) + quote(go) + " build -o " + quote(tool + ".tmp") +
-                                " github.com/google/pprof && mv " + quote(tool + ".tmp") + " " + quote(tool) + ")");
+  const std::string cmd = "flock " + shellQuote(kGoDir + "/.pprof.lock") + " sh -c " +
+                          shellQuote("test -x " + shellQuote(tool) + " || (cd " + shellQuote(pprofToolModule()) + " && " +
+                                goEnv(false) + shellQuote(go) + " build -o " + shellQuote(tool + ".tmp") +
+                                " github.com/google/pprof && mv " + shellQuote(tool + ".tmp") + " " + shellQuote(tool) + ")");
   std::string out;
   if (runCommand({"sh", "-c", cmd}, &out, std::chrono::minutes(8)) != 0) {
     *error = "building the pprof tool failed: " + out;

@@ -11,6 +11,9 @@
 
 namespace proflow::testing {
 
+// `s` as one word for /bin/sh, in single quotes.
+std::string shellQuote(const std::string& s);
+
 // Builds the main package of the module in `module_dir` into `output`; `ldflags` may be empty.
 // Programs without dependencies (no go.sum) build with the proxy off. Returns "" or what went
 // wrong, with go's output.

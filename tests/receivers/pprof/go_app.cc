@@ -18,13 +18,6 @@ namespace {
 
 const std::string kSourceDir = std::string(PROFLOW_SOURCE_DIR) + "/tests/receivers/pprof/testdata/pprofapp";
 const std::string kGoDir = std::string(PROFLOW_BINARY_DIR) + "/tests/receivers/pprof/go";
-
-std::string quote(const std::string& s) {
-  std::string out = "'";
-  for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return out + "'";
-}
-
 }  // namespace
 
 std::string pprofAppBinary(std::string* error) {

@@ -9,13 +9,6 @@ namespace proflow::testing {
 namespace {
 
 const std::string kSourceDir = std::string(PROFLOW_SOURCE_DIR) + "/tests/core/formats/pprof/testdata/profgen";
-
-std::string quote(const std::string& s) {
-  std::string out = "'";
-  for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return out + "'";
-}
-
 }  // namespace
 
 int runCommand(const std::string& cmd, std::string* output, bool stdout_only) {
@@ -39,7 +32,7 @@ bool generateGoProfiles(const std::string& dir, std::string* error) {
     *error = "building testdata/profgen failed (needs gcc for external linking): " + failed;
     return false;
   }
-  if (runCommand(quote(bin) + " -dir " + quote(dir) + " -cpu 1500ms", &out) != 0) {
+  if (runCommand(shellQuote(bin) + " -dir " + shellQuote(dir) + " -cpu 1500ms", &out) != 0) {
     *error = "running profgen failed: " + out;
     return false;
   }
@@ -49,8 +42,8 @@ bool generateGoProfiles(const std::string& dir, std::string* error) {
 std::string pprofRaw(const std::string& tool, const std::string& file, std::string* error) {
   std::string out;
   const std::string dir = std::filesystem::path(file).parent_path().string();
-  if (runCommand("PPROF_TMPDIR=" + quote(dir) + " PPROF_BINARY_PATH=" + quote(dir) + " " + quote(tool) +
-                     " -raw -symbolize=none " + quote(file) + " 2>" + quote(file + ".stderr"),
+  if (runCommand("PPROF_TMPDIR=" + shellQuote(dir) + " PPROF_BINARY_PATH=" + shellQuote(dir) + " " + shellQuote(tool) +
+                     " -raw -symbolize=none " + shellQuote(file) + " 2>" + shellQuote(file + ".stderr"),
                  &out, true) != 0) {
     *error = "pprof -raw " + file + " failed: " + out;
     return "";
