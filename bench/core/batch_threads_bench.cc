@@ -1,7 +1,7 @@
 // Receive-decode -> batch -> encode in one process with 1, 2, 4 and 8 threads: each thread decodes
 // an agent's request (its own service) and hands it to one shared batch processor
 // (send_batch_size 100), which hands what it flushes to an exporter helper with the default queue
-// (10 consumers) whose sender encodes the OTLP wire, as the daemon's `otlp` exporter does. Items are
+// (10 consumers) whose sender encodes the OTLP wire, as the daemon's `otlp_grpc` exporter does. Items are
 // requests.
 //
 //   build/bench/bench_batch_threads --benchmark_counters_tabular=true

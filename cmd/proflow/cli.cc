@@ -23,7 +23,8 @@ Usage:
   proflow validate [--config SOURCE]... [--set KEY=VALUE]...
                                          check the config, print every error, open no sockets
   proflow components                     list every registered component type by kind
-  proflow components [--help] TYPE       print the options of a component type: key, type, default, help
+  proflow components [--help] TYPE       print a component type: stability, aliases, trust posture, options
+  proflow components --markdown TYPE     the status table of its README, from its metadata.yaml
   proflow convert IN OUT [--to FORMAT] [--from FORMAT] [--sample-type T]
                  [--symbolize [--debug-dir D]... [--binary-dir D]... [--debuginfod URL]...]
                  [--keep-generated-names]
@@ -60,7 +61,7 @@ const std::map<std::string, std::set<std::string>>& commandOptions() {
   static const std::map<std::string, std::set<std::string>> kTakes = {
       {"run", {"--config", "--set", "--watch-config"}},
       {"validate", {"--config", "--set"}},
-      {"components", {"--help"}},
+      {"components", {"--help", "--markdown"}},
       {"convert",
        {"--to", "--from", "--sample-type", "--symbolize", "--debug-dir", "--binary-dir", "--debuginfod",
         "--keep-generated-names"}},
@@ -97,7 +98,7 @@ CliArgs parseCli(int argc, char** argv) {
                                                      "--address",    "--ca-file",    "--server-name",
                                                      "--cert-file",  "--key-file"};
   static const std::set<std::string> kFlags = {"--symbolize", "--keep-generated-names", "--tls",
-                                               "--insecure-skip-verify"};
+                                               "--insecure-skip-verify", "--markdown"};
   CliArgs args;
   std::vector<std::string> given;  // option names as the command will check them
   int i = 1;

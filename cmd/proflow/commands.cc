@@ -3,6 +3,7 @@
 #include <signal.h>
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 
@@ -59,13 +60,16 @@ bool loadConfig(const CliArgs& args, const Registry& registry, config::ServiceCo
 constexpr ComponentKind kAllKinds[] = {ComponentKind::kReceiver, ComponentKind::kProcessor, ComponentKind::kExporter,
                                        ComponentKind::kExtension, ComponentKind::kConnector};
 
-// Prints the options of every kind that has a component named `type` (otlp is a receiver and an exporter).
-int describeType(const Registry& registry, const std::string& type) {
+// Prints every kind that has a component named `type` (by its type or a deprecated alias): its
+// description and options, or with `markdown` its README status table.
+int describeType(const Registry& registry, const std::string& type, bool markdown) {
   bool found = false;
   for (auto kind : kAllKinds) {
     const Factory* f = registry.find(kind, type);
     if (f == nullptr) continue;
-    std::printf("%s%s", found ? "\n" : "", describeComponent(*f).c_str());
+    const ComponentMetadata* metadata = registry.metadata(kind, f->type());
+    const std::string text = markdown ? componentStatusTable(*metadata) : describeComponent(*f, *metadata);
+    std::printf("%s%s", found ? "\n" : "", text.c_str());
     found = true;
   }
   if (found) return 0;
@@ -83,15 +87,23 @@ int commandVersion() {
 int commandComponents(const CliArgs& args) {
   Registry registry;
   if (!buildRegistry(registry)) return 1;
-  if (!args.positional.empty()) return describeType(registry, args.positional.front());
+  const bool markdown =
+      std::find(args.flags.begin(), args.flags.end(), "--markdown") != args.flags.end();
+  if (!args.positional.empty()) return describeType(registry, args.positional.front(), markdown);
   for (auto kind : kAllKinds) {
     std::printf("%ss:\n", componentKindName(kind));
     auto factories = registry.all(kind);
     if (factories.empty()) std::printf("  (none)\n");
-    for (const auto* f : factories)
-      std::printf("  %-20s %s\n", std::string(f->type()).c_str(), std::string(f->description()).c_str());
+    for (const auto* f : factories) {
+      const ComponentMetadata* m = registry.metadata(kind, f->type());
+      std::string aliases;
+      for (const auto& a : m->deprecated_aliases) aliases += (aliases.empty() ? " (deprecated alias: " : ", ") + a;
+      if (!aliases.empty()) aliases += ")";
+      std::printf("  %-20s %-24s %s%s\n", m->type.c_str(), stabilitySummary(*m).c_str(), m->description.c_str(),
+                  aliases.c_str());
+    }
   }
-  std::printf("\n`proflow components TYPE` prints the options of a type.\n");
+  std::printf("\n`proflow components TYPE` prints a type's stability, trust posture and options.\n");
   return 0;
 }
 

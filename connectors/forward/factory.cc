@@ -9,9 +9,6 @@ namespace {
 class ForwardConnectorFactory final : public ConnectorFactoryFor<ForwardConnectorConfig> {
  public:
   std::string_view type() const override { return "forward"; }
-  std::string_view description() const override {
-    return "joins pipelines: what one pipeline exports goes on to every pipeline receiving from it";
-  }
 
  protected:
   std::unique_ptr<Connector> createConnector(const CreateSettings&, const ForwardConnectorConfig&,

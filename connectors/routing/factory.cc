@@ -9,9 +9,6 @@ namespace {
 class RoutingConnectorFactory final : public ConnectorFactoryFor<RoutingConnectorConfig> {
  public:
   std::string_view type() const override { return "routing"; }
-  std::string_view description() const override {
-    return "routes each resource to the pipelines of the first route whose OTTL condition it matches";
-  }
 
  protected:
   void checkConnectorRoutes(const RoutingConnectorConfig& c, const std::set<std::string>& routes,

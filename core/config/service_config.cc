@@ -26,7 +26,8 @@ const char* sectionName(ComponentKind kind) {
 }
 
 void decodeSection(const ConfigNode& root, ComponentKind kind, const Registry& registry,
-                   std::map<ComponentId, ComponentEntry>& out, ConfigErrors& errors) {
+                   std::map<ComponentId, ComponentEntry>& out, ConfigErrors& errors,
+                   std::vector<std::string>* warnings) {
   const std::string section = sectionName(kind);
   const ConfigNode* node = root.find(section);
   if (!node || node->isNull()) return;
@@ -50,6 +51,10 @@ void decodeSection(const ConfigNode& root, ComponentKind kind, const Registry& r
                      "; known types: " + joinNames(registry.types(kind)));
       continue;
     }
+    // An old name keeps working, as in the Collector, with its deprecation line; the id stays as
+    // written (pipelines name it so).
+    if (const std::string* current = registry.aliasTarget(kind, id->type); current && warnings)
+      warnings->push_back(key_loc.str() + ": " + path + ": " + deprecatedAliasMessage(id->type, *current));
     ComponentEntry entry;
     entry.id = *id;
     entry.factory = factory;
@@ -246,7 +251,8 @@ void decodeRuntime(const ConfigNode& node, RuntimeConfig& runtime, ConfigErrors&
 
 }  // namespace
 
-ServiceConfig buildServiceConfig(const ConfigNode& root, const Registry& registry, ConfigErrors& errors) {
+ServiceConfig buildServiceConfig(const ConfigNode& root, const Registry& registry, ConfigErrors& errors,
+                                 std::vector<std::string>* warnings) {
   ServiceConfig cfg;
   static const std::set<std::string> kTopLevel = {"receivers",  "processors", "exporters",
                                                   "extensions", "connectors", "service"};
@@ -256,11 +262,11 @@ ServiceConfig buildServiceConfig(const ConfigNode& root, const Registry& registr
                  "unknown top-level key " + quoteValue(root.entries[i].first) +
                      "; valid keys: connectors, exporters, extensions, processors, receivers, service");
 
-  decodeSection(root, ComponentKind::kReceiver, registry, cfg.receivers, errors);
-  decodeSection(root, ComponentKind::kProcessor, registry, cfg.processors, errors);
-  decodeSection(root, ComponentKind::kExporter, registry, cfg.exporters, errors);
-  decodeSection(root, ComponentKind::kExtension, registry, cfg.extensions, errors);
-  decodeSection(root, ComponentKind::kConnector, registry, cfg.connectors, errors);
+  decodeSection(root, ComponentKind::kReceiver, registry, cfg.receivers, errors, warnings);
+  decodeSection(root, ComponentKind::kProcessor, registry, cfg.processors, errors, warnings);
+  decodeSection(root, ComponentKind::kExporter, registry, cfg.exporters, errors, warnings);
+  decodeSection(root, ComponentKind::kExtension, registry, cfg.extensions, errors, warnings);
+  decodeSection(root, ComponentKind::kConnector, registry, cfg.connectors, errors, warnings);
 
   const ConfigNode* service = root.find("service");
   if (!service || !service->isMap()) {
@@ -320,8 +326,9 @@ namespace {
 
 Status finishLoad(const LoadResult& loaded, const Registry& registry, ConfigErrors& errors, ServiceConfig* out,
                   std::string* error_text, std::vector<std::string>* warnings) {
-  if (warnings) *warnings = loaded.warnings;
-  if (errors.empty()) *out = buildServiceConfig(loaded.root, registry, errors);
+  std::vector<std::string> found = loaded.warnings;
+  if (errors.empty()) *out = buildServiceConfig(loaded.root, registry, errors, &found);
+  if (warnings) *warnings = std::move(found);
   if (!errors.empty()) {
     if (error_text) *error_text = errors.format();
     return Status::invalid(std::to_string(errors.size()) + " configuration error(s)");

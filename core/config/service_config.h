@@ -125,6 +125,8 @@ Status loadServiceConfigText(const std::string& yaml, const std::string& source_
 void checkConnectorGraph(const ServiceConfig& cfg, ConfigErrors& errors);
 
 // Decodes and validates everything, adding every problem to `errors` (none stop the others).
-ServiceConfig buildServiceConfig(const ConfigNode& root, const Registry& registry, ConfigErrors& errors);
+// `warnings`, when given, gets what loads but should change (a deprecated component name).
+ServiceConfig buildServiceConfig(const ConfigNode& root, const Registry& registry, ConfigErrors& errors,
+                                 std::vector<std::string>* warnings = nullptr);
 
 }  // namespace proflow::config

@@ -1,5 +1,5 @@
 // OTLP profiles over gRPC: the settings and the Sender that makes one ProfilesService/Export call per
-// attempt (the exporter helper queues and retries around it). The `otlp` exporter is this sender on
+// attempt (the exporter helper queues and retries around it). The `otlp_grpc` exporter is this sender on
 // the exporter helper; the `loadbalancing` exporter runs one per backend.
 #pragma once
 

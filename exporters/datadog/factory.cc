@@ -10,9 +10,6 @@ namespace {
 class DatadogExporterFactory final : public ExporterFactoryFor<DatadogExporterConfig> {
  public:
   std::string_view type() const override { return "datadog"; }
-  std::string_view description() const override {
-    return "profiles to Datadog's profiling intake as pprof uploads (via the Agent or agentless)";
-  }
 
  protected:
   std::unique_ptr<Exporter> createExporter(const CreateSettings& s, const DatadogExporterConfig& c) const override {

@@ -9,9 +9,6 @@ namespace {
 class DebugExporterFactory final : public ExporterFactoryFor<DebugExporterConfig> {
  public:
   std::string_view type() const override { return "debug"; }
-  std::string_view description() const override {
-    return "logs a summary of every batch: per batch, per profile, or with the top stacks";
-  }
 
  protected:
   std::unique_ptr<Exporter> createExporter(const CreateSettings& s, const DebugExporterConfig& c) const override {

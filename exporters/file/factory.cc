@@ -11,10 +11,6 @@ namespace {
 class FileExporterFactory final : public ExporterFactoryFor<FileExporterConfig> {
  public:
   std::string_view type() const override { return "file"; }
-  std::string_view description() const override {
-    return "writes profiles to a local file as OTLP JSON lines or size-prefixed OTLP protobuf, with rotation, "
-           "or as one gzip pprof file per profile group";
-  }
 
  protected:
   std::unique_ptr<Exporter> createExporter(const CreateSettings& s, const FileExporterConfig& c) const override {

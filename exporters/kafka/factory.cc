@@ -10,7 +10,6 @@ namespace {
 class KafkaExporterFactory final : public ExporterFactoryFor<KafkaExporterConfig> {
  public:
   std::string_view type() const override { return "kafka"; }
-  std::string_view description() const override { return "OTLP profiles into a Kafka topic"; }
 
  protected:
   std::unique_ptr<Exporter> createExporter(const CreateSettings& s, const KafkaExporterConfig& c) const override {

@@ -1,4 +1,4 @@
-#include "exporters/loadbalancing/config.h"
+#include "exporters/load_balancing/config.h"
 
 #include "core/net/endpoint.h"
 

@@ -1,17 +1,14 @@
-#include "exporters/loadbalancing/factory.h"
+#include "exporters/load_balancing/factory.h"
 
 #include "core/component/factory_helpers.h"
-#include "exporters/loadbalancing/loadbalancing_exporter.h"
+#include "exporters/load_balancing/loadbalancing_exporter.h"
 
 namespace proflow::exporters::loadbalancing {
 namespace {
 
 class LoadBalancingExporterFactory final : public ExporterFactoryFor<LoadBalancingExporterConfig> {
  public:
-  std::string_view type() const override { return "loadbalancing"; }
-  std::string_view description() const override {
-    return "routes profiles by service or resource to OTLP backends (consistent hashing, static or DNS)";
-  }
+  std::string_view type() const override { return "load_balancing"; }
 
  protected:
   std::unique_ptr<Exporter> createExporter(const CreateSettings& s, const LoadBalancingExporterConfig& c) const override {

@@ -1,4 +1,4 @@
-#include "exporters/loadbalancing/hash_ring.h"
+#include "exporters/load_balancing/hash_ring.h"
 
 #include <algorithm>
 

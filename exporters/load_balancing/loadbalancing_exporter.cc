@@ -1,4 +1,4 @@
-#include "exporters/loadbalancing/loadbalancing_exporter.h"
+#include "exporters/load_balancing/loadbalancing_exporter.h"
 
 #include <spdlog/spdlog.h>
 
@@ -8,7 +8,7 @@
 #include "core/flat/flat_merge.h"
 #include "core/flat/flat_split.h"
 #include "core/runtime/thread_name.h"
-#include "exporters/loadbalancing/resolver.h"
+#include "exporters/load_balancing/resolver.h"
 
 namespace proflow::exporters::loadbalancing {
 namespace {

@@ -17,8 +17,8 @@
 
 #include "core/component/durable_acceptance.h"
 #include "core/component/factory.h"
-#include "exporters/loadbalancing/config.h"
-#include "exporters/loadbalancing/hash_ring.h"
+#include "exporters/load_balancing/config.h"
+#include "exporters/load_balancing/hash_ring.h"
 
 namespace proflow::exporters::loadbalancing {
 

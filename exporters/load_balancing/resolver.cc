@@ -1,4 +1,4 @@
-#include "exporters/loadbalancing/resolver.h"
+#include "exporters/load_balancing/resolver.h"
 
 #include <arpa/inet.h>
 #include <netdb.h>

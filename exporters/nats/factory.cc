@@ -10,7 +10,6 @@ namespace {
 class NatsExporterFactory final : public ExporterFactoryFor<NatsExporterConfig> {
  public:
   std::string_view type() const override { return "nats"; }
-  std::string_view description() const override { return "OTLP profiles into a NATS JetStream stream"; }
 
  protected:
   std::unique_ptr<Exporter> createExporter(const CreateSettings& s, const NatsExporterConfig& c) const override {

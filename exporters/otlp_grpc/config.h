@@ -1,4 +1,4 @@
-// Config of the `otlp` exporter: OTLP profiles over gRPC to a gateway or backend.
+// Config of the `otlp_grpc` exporter: OTLP profiles over gRPC to a gateway or backend.
 //
 //   exporters:
 //     otlp:

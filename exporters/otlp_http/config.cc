@@ -1,4 +1,4 @@
-#include "exporters/otlphttp/config.h"
+#include "exporters/otlp_http/config.h"
 
 #include "core/net/http_util.h"
 

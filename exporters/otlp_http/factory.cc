@@ -1,16 +1,15 @@
-#include "exporters/otlphttp/factory.h"
+#include "exporters/otlp_http/factory.h"
 
 #include "core/exporterhelper/exporter_helper.h"
 #include "core/component/factory_helpers.h"
-#include "exporters/otlphttp/http_sender.h"
+#include "exporters/otlp_http/http_sender.h"
 
 namespace proflow::exporters::otlphttp {
 namespace {
 
 class OtlpHttpExporterFactory final : public ExporterFactoryFor<OtlpHttpExporterConfig> {
  public:
-  std::string_view type() const override { return "otlphttp"; }
-  std::string_view description() const override { return "OTLP profiles over HTTP (protobuf or JSON)"; }
+  std::string_view type() const override { return "otlp_http"; }
 
  protected:
   std::unique_ptr<Exporter> createExporter(const CreateSettings& s, const OtlpHttpExporterConfig& c) const override {

@@ -1,4 +1,4 @@
-#include "exporters/otlphttp/http_sender.h"
+#include "exporters/otlp_http/http_sender.h"
 
 #include "core/auth/client_auth.h"
 #include "core/compression/compression.h"

@@ -8,7 +8,7 @@
 #include "core/exporterhelper/utf8_guard.h"
 #include "core/component/factory.h"
 #include "core/net/http_client.h"
-#include "exporters/otlphttp/config.h"
+#include "exporters/otlp_http/config.h"
 
 namespace proflow::exporters::otlphttp {
 

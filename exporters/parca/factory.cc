@@ -10,7 +10,6 @@ namespace {
 class ParcaExporterFactory final : public ExporterFactoryFor<ParcaExporterConfig> {
  public:
   std::string_view type() const override { return "parca"; }
-  std::string_view description() const override { return "profiles to Parca as pprof (gRPC ProfileStoreService.WriteRaw)"; }
 
  protected:
   std::unique_ptr<Exporter> createExporter(const CreateSettings& s, const ParcaExporterConfig& c) const override {

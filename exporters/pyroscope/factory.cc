@@ -10,9 +10,6 @@ namespace {
 class PyroscopeExporterFactory final : public ExporterFactoryFor<PyroscopeExporterConfig> {
  public:
   std::string_view type() const override { return "pyroscope"; }
-  std::string_view description() const override {
-    return "profiles to Grafana Pyroscope (push API, or the legacy /ingest)";
-  }
 
  protected:
   std::unique_ptr<Exporter> createExporter(const CreateSettings& s, const PyroscopeExporterConfig& c) const override {

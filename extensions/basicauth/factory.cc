@@ -9,9 +9,6 @@ namespace {
 class BasicAuthFactory final : public ExtensionFactoryFor<BasicAuthConfig> {
  public:
   std::string_view type() const override { return "basicauth"; }
-  std::string_view description() const override {
-    return "HTTP Basic authentication: htpasswd users for receivers, or a user and password for exporters";
-  }
   bool isAuthenticator() const override { return true; }
 
  protected:

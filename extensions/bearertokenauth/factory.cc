@@ -9,9 +9,6 @@ namespace {
 class BearerTokenAuthFactory final : public ExtensionFactoryFor<BearerTokenAuthConfig> {
  public:
   std::string_view type() const override { return "bearertokenauth"; }
-  std::string_view description() const override {
-    return "bearer token authentication for receivers (required header) and exporters (sent header)";
-  }
   bool isAuthenticator() const override { return true; }
 
  protected:

@@ -9,9 +9,6 @@ namespace {
 class SymbolStoreFactory final : public ExtensionFactoryFor<SymbolStoreConfig> {
  public:
   std::string_view type() const override { return "symbolstore"; }
-  std::string_view description() const override {
-    return "debug-file store: uploads (HTTP PUT, Parca gRPC), serves debuginfod, feeds the symbolize processor";
-  }
 
  protected:
   std::unique_ptr<Extension> createExtension(const CreateSettings& s, const SymbolStoreConfig& c) const override {

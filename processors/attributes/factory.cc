@@ -9,9 +9,6 @@ namespace {
 class AttributesProcessorFactory final : public ProcessorFactoryFor<AttributesProcessorConfig> {
  public:
   std::string_view type() const override { return "attributes"; }
-  std::string_view description() const override {
-    return "edits sample attributes (insert, update, upsert, delete, hash, extract, convert) by sample type/service";
-  }
 
  protected:
   std::unique_ptr<Processor> createProcessor(const CreateSettings& s, const AttributesProcessorConfig& c,

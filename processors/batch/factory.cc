@@ -9,9 +9,6 @@ namespace {
 class BatchProcessorFactory final : public ProcessorFactoryFor<BatchProcessorConfig> {
  public:
   std::string_view type() const override { return "batch"; }
-  std::string_view description() const override {
-    return "merges batches into bigger requests with one dictionary (size, max size, timeout), with backpressure";
-  }
 
  protected:
   std::unique_ptr<Processor> createProcessor(const CreateSettings& s, const BatchProcessorConfig& c,

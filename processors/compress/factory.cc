@@ -9,9 +9,6 @@ namespace {
 class CompressProcessorFactory final : public ProcessorFactoryFor<CompressConfig> {
  public:
   std::string_view type() const override { return "compress"; }
-  std::string_view description() const override {
-    return "compacts profiles: merges samples, drops zeros and orphans, dedupes; optional depth/[other] pruning";
-  }
 
  protected:
   std::unique_ptr<Processor> createProcessor(const CreateSettings& s, const CompressConfig& c,

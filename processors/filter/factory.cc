@@ -9,9 +9,6 @@ namespace {
 class FilterProcessorFactory final : public ProcessorFactoryFor<FilterConfig> {
  public:
   std::string_view type() const override { return "filter"; }
-  std::string_view description() const override {
-    return "drops profiles and samples by attributes, prunes frames with pprof drop_frames/keep_frames semantics";
-  }
 
  protected:
   std::unique_ptr<Processor> createProcessor(const CreateSettings& s, const FilterConfig& c,

@@ -9,9 +9,6 @@ namespace {
 class MemoryLimiterProcessorFactory final : public ProcessorFactoryFor<MemoryLimiterConfig> {
  public:
   std::string_view type() const override { return "memory_limiter"; }
-  std::string_view description() const override {
-    return "refuses data with RESOURCE_EXHAUSTED while the process RSS is above the soft limit; put it first";
-  }
 
  protected:
   std::unique_ptr<Processor> createProcessor(const CreateSettings& s, const MemoryLimiterConfig& c,

@@ -9,9 +9,6 @@ namespace {
 class ProfileMetricsProcessorFactory final : public ProcessorFactoryFor<ProfileMetricsConfig> {
  public:
   std::string_view type() const override { return "profilemetrics"; }
-  std::string_view description() const override {
-    return "pass-through: per-service totals and top-N functions of profiles as metrics with trace exemplars";
-  }
 
  protected:
   std::unique_ptr<Processor> createProcessor(const CreateSettings& s, const ProfileMetricsConfig& c,

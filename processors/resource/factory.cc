@@ -9,9 +9,6 @@ namespace {
 class ResourceProcessorFactory final : public ProcessorFactoryFor<ResourceProcessorConfig> {
  public:
   std::string_view type() const override { return "resource"; }
-  std::string_view description() const override {
-    return "edits resource attributes: insert, update, upsert, delete, hash, extract, convert";
-  }
 
  protected:
   std::unique_ptr<Processor> createProcessor(const CreateSettings& s, const ResourceProcessorConfig& c,

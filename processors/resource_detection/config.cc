@@ -1,4 +1,4 @@
-#include "processors/resourcedetection/config.h"
+#include "processors/resource_detection/config.h"
 
 #include <algorithm>
 #include <set>

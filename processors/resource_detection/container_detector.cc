@@ -1,8 +1,8 @@
-#include "processors/resourcedetection/container_detector.h"
+#include "processors/resource_detection/container_detector.h"
 
 #include <vector>
 
-#include "processors/resourcedetection/proc_files.h"
+#include "processors/resource_detection/proc_files.h"
 
 namespace proflow::processors::resourcedetection {
 namespace {

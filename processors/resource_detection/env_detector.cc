@@ -1,4 +1,4 @@
-#include "processors/resourcedetection/env_detector.h"
+#include "processors/resource_detection/env_detector.h"
 
 #include <cstdlib>
 

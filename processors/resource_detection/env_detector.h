@@ -5,7 +5,7 @@
 #include <string>
 #include <string_view>
 
-#include "processors/resourcedetection/detected.h"
+#include "processors/resource_detection/detected.h"
 
 namespace proflow::processors::resourcedetection {
 

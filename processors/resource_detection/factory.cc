@@ -1,17 +1,14 @@
-#include "processors/resourcedetection/factory.h"
+#include "processors/resource_detection/factory.h"
 
 #include "core/component/factory_helpers.h"
-#include "processors/resourcedetection/resourcedetection_processor.h"
+#include "processors/resource_detection/resourcedetection_processor.h"
 
 namespace proflow::processors::resourcedetection {
 namespace {
 
 class ResourceDetectionProcessorFactory final : public ProcessorFactoryFor<ResourceDetectionConfig> {
  public:
-  std::string_view type() const override { return "resourcedetection"; }
-  std::string_view description() const override {
-    return "adds host, process, container and k8s attributes to resources (env, system, process, container, k8s)";
-  }
+  std::string_view type() const override { return "resource_detection"; }
 
  protected:
   std::unique_ptr<Processor> createProcessor(const CreateSettings& s, const ResourceDetectionConfig& c,

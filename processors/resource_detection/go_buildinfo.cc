@@ -1,4 +1,4 @@
-#include "processors/resourcedetection/go_buildinfo.h"
+#include "processors/resource_detection/go_buildinfo.h"
 
 #include <elf.h>
 #include <fcntl.h>
@@ -10,7 +10,7 @@
 #include <cstring>
 #include <vector>
 
-#include "processors/resourcedetection/proc_files.h"
+#include "processors/resource_detection/proc_files.h"
 
 namespace proflow::processors::resourcedetection {
 namespace {

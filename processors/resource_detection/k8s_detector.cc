@@ -1,8 +1,8 @@
-#include "processors/resourcedetection/k8s_detector.h"
+#include "processors/resource_detection/k8s_detector.h"
 
 #include <cstdlib>
 
-#include "processors/resourcedetection/proc_files.h"
+#include "processors/resource_detection/proc_files.h"
 
 namespace proflow::processors::resourcedetection {
 namespace {

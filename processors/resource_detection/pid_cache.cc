@@ -1,4 +1,4 @@
-#include "processors/resourcedetection/pid_cache.h"
+#include "processors/resource_detection/pid_cache.h"
 
 namespace proflow::processors::resourcedetection {
 

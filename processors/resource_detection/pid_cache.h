@@ -11,7 +11,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "processors/resourcedetection/detected.h"
+#include "processors/resource_detection/detected.h"
 
 namespace proflow::processors::resourcedetection {
 

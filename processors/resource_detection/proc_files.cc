@@ -1,4 +1,4 @@
-#include "processors/resourcedetection/proc_files.h"
+#include "processors/resource_detection/proc_files.h"
 
 #include <fcntl.h>
 #include <unistd.h>

@@ -1,4 +1,4 @@
-#include "processors/resourcedetection/process_detector.h"
+#include "processors/resource_detection/process_detector.h"
 
 #include <pwd.h>
 #include <unistd.h>
@@ -7,8 +7,8 @@
 #include <optional>
 
 #include "core/util/ascii.h"
-#include "processors/resourcedetection/proc_files.h"
-#include "processors/resourcedetection/runtime_detector.h"
+#include "processors/resource_detection/proc_files.h"
+#include "processors/resource_detection/runtime_detector.h"
 
 namespace proflow::processors::resourcedetection {
 namespace {

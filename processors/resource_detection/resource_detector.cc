@@ -1,14 +1,14 @@
-#include "processors/resourcedetection/resource_detector.h"
+#include "processors/resource_detection/resource_detector.h"
 
 #include <algorithm>
 #include <charconv>
 
 #include "core/attributes/flat_attr_list.h"
-#include "processors/resourcedetection/container_detector.h"
-#include "processors/resourcedetection/env_detector.h"
-#include "processors/resourcedetection/k8s_detector.h"
-#include "processors/resourcedetection/process_detector.h"
-#include "processors/resourcedetection/system_detector.h"
+#include "processors/resource_detection/container_detector.h"
+#include "processors/resource_detection/env_detector.h"
+#include "processors/resource_detection/k8s_detector.h"
+#include "processors/resource_detection/process_detector.h"
+#include "processors/resource_detection/system_detector.h"
 
 namespace proflow::processors::resourcedetection {
 namespace {

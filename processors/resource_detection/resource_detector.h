@@ -14,9 +14,9 @@
 
 #include "core/attributes/actions.h"
 #include "core/flat/flat_batch.h"
-#include "processors/resourcedetection/config.h"
-#include "processors/resourcedetection/detected.h"
-#include "processors/resourcedetection/pid_cache.h"
+#include "processors/resource_detection/config.h"
+#include "processors/resource_detection/detected.h"
+#include "processors/resource_detection/pid_cache.h"
 
 namespace proflow::processors::resourcedetection {
 

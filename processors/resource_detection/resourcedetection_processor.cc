@@ -1,4 +1,4 @@
-#include "processors/resourcedetection/resourcedetection_processor.h"
+#include "processors/resource_detection/resourcedetection_processor.h"
 
 #include <spdlog/spdlog.h>
 

@@ -7,8 +7,8 @@
 #include <memory>
 
 #include "core/component/factory.h"
-#include "processors/resourcedetection/config.h"
-#include "processors/resourcedetection/resource_detector.h"
+#include "processors/resource_detection/config.h"
+#include "processors/resource_detection/resource_detector.h"
 
 namespace proflow::processors::resourcedetection {
 

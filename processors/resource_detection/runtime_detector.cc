@@ -1,10 +1,10 @@
-#include "processors/resourcedetection/runtime_detector.h"
+#include "processors/resource_detection/runtime_detector.h"
 
 #include <algorithm>
 #include <cctype>
 
-#include "processors/resourcedetection/go_buildinfo.h"
-#include "processors/resourcedetection/proc_files.h"
+#include "processors/resource_detection/go_buildinfo.h"
+#include "processors/resource_detection/proc_files.h"
 
 namespace proflow::processors::resourcedetection {
 namespace {

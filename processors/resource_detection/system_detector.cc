@@ -1,4 +1,4 @@
-#include "processors/resourcedetection/system_detector.h"
+#include "processors/resource_detection/system_detector.h"
 
 #include <sys/utsname.h>
 #include <unistd.h>

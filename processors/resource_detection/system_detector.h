@@ -4,8 +4,8 @@
 #include <string>
 #include <string_view>
 
-#include "processors/resourcedetection/config.h"
-#include "processors/resourcedetection/detected.h"
+#include "processors/resource_detection/config.h"
+#include "processors/resource_detection/detected.h"
 
 namespace proflow::processors::resourcedetection {
 

@@ -9,9 +9,6 @@ namespace {
 class SampleProcessorFactory final : public ProcessorFactoryFor<SampleConfig> {
  public:
   std::string_view type() const override { return "sample"; }
-  std::string_view description() const override {
-    return "samples profiles: probabilistic (replica-stable hash), per-service rate limit, per-sample downsampling";
-  }
 
  protected:
   std::unique_ptr<Processor> createProcessor(const CreateSettings& s, const SampleConfig& c,

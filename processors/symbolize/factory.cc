@@ -9,9 +9,6 @@ namespace {
 class SymbolizeFactory final : public ProcessorFactoryFor<symbolize::SymbolizeConfig> {
  public:
   std::string_view type() const override { return "symbolize"; }
-  std::string_view description() const override {
-    return "native addresses to functions, files, lines and inline frames (debug dirs, binaries, debuginfod)";
-  }
 
  protected:
   std::unique_ptr<Processor> createProcessor(const CreateSettings& s, const symbolize::SymbolizeConfig& c,

@@ -9,9 +9,6 @@ namespace {
 class TransformProcessorFactory final : public ProcessorFactoryFor<TransformConfig> {
  public:
   std::string_view type() const override { return "transform"; }
-  std::string_view description() const override {
-    return "edits profiles with OTTL statements (the Collector's transform processor, profile_statements)";
-  }
 
  protected:
   std::unique_ptr<Processor> createProcessor(const CreateSettings& s, const TransformConfig& c,

@@ -9,9 +9,6 @@ namespace {
 class DatadogReceiverFactory final : public ReceiverFactoryFor<DatadogReceiverConfig> {
  public:
   std::string_view type() const override { return "datadog"; }
-  std::string_view description() const override {
-    return "Datadog Agent-compatible profiling intake (pprof and JFR from dd-trace profilers), optional Agent forwarding";
-  }
 
  protected:
   std::unique_ptr<Receiver> createReceiver(const CreateSettings& s, const DatadogReceiverConfig& c,

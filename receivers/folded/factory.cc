@@ -9,9 +9,6 @@ namespace {
 class FoldedReceiverFactory final : public ReceiverFactoryFor<FoldedReceiverConfig> {
  public:
   std::string_view type() const override { return "folded"; }
-  std::string_view description() const override {
-    return "folded stack text (flamegraph collapsed format) over HTTP: POST /v1/folded";
-  }
 
  protected:
   std::unique_ptr<Receiver> createReceiver(const CreateSettings& s, const FoldedReceiverConfig& c,

@@ -9,7 +9,6 @@ namespace {
 class JfrReceiverFactory final : public ReceiverFactoryFor<JfrReceiverConfig> {
  public:
   std::string_view type() const override { return "jfr"; }
-  std::string_view description() const override { return "Java Flight Recorder files: POST /v1/jfr and a directory"; }
 
  protected:
   std::unique_ptr<Receiver> createReceiver(const CreateSettings& s, const JfrReceiverConfig& c,

@@ -9,7 +9,6 @@ namespace {
 class KafkaReceiverFactory final : public ReceiverFactoryFor<KafkaReceiverConfig> {
  public:
   std::string_view type() const override { return "kafka"; }
-  std::string_view description() const override { return "OTLP profiles from a Kafka consumer group"; }
 
  protected:
   std::unique_ptr<Receiver> createReceiver(const CreateSettings& s, const KafkaReceiverConfig& c,

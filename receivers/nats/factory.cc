@@ -9,7 +9,6 @@ namespace {
 class NatsReceiverFactory final : public ReceiverFactoryFor<NatsReceiverConfig> {
  public:
   std::string_view type() const override { return "nats"; }
-  std::string_view description() const override { return "OTLP profiles from a NATS JetStream durable consumer"; }
 
  protected:
   std::unique_ptr<Receiver> createReceiver(const CreateSettings& s, const NatsReceiverConfig& c,

@@ -9,7 +9,6 @@ namespace {
 class OtlpReceiverFactory final : public ReceiverFactoryFor<OtlpReceiverConfig> {
  public:
   std::string_view type() const override { return "otlp"; }
-  std::string_view description() const override { return "OTLP profiles over gRPC and HTTP (protobuf, JSON)"; }
 
  protected:
   std::unique_ptr<Receiver> createReceiver(const CreateSettings& s, const OtlpReceiverConfig& c,

@@ -9,9 +9,6 @@ namespace {
 class PerfReceiverFactory final : public ReceiverFactoryFor<PerfReceiverConfig> {
  public:
   std::string_view type() const override { return "perf"; }
-  std::string_view description() const override {
-    return "Linux perf recordings (perf.data, perf script text): POST /v1/perf and a directory";
-  }
 
  protected:
   std::unique_ptr<Receiver> createReceiver(const CreateSettings& s, const PerfReceiverConfig& c,

@@ -9,9 +9,6 @@ namespace {
 class PprofReceiverFactory final : public ReceiverFactoryFor<PprofReceiverConfig> {
  public:
   std::string_view type() const override { return "pprof"; }
-  std::string_view description() const override {
-    return "pprof over HTTP push (POST /v1/pprof) and scraping of /debug/pprof endpoints with client-side delta";
-  }
 
  protected:
   std::unique_ptr<Receiver> createReceiver(const CreateSettings& s, const PprofReceiverConfig& c,

@@ -9,9 +9,6 @@ namespace {
 class PyroscopeReceiverFactory final : public ReceiverFactoryFor<PyroscopeReceiverConfig> {
  public:
   std::string_view type() const override { return "pyroscope"; }
-  std::string_view description() const override {
-    return "Pyroscope-compatible /ingest: pprof, multipart pprof, JFR and folded text from Pyroscope SDKs";
-  }
 
  protected:
   std::unique_ptr<Receiver> createReceiver(const CreateSettings& s, const PyroscopeReceiverConfig& c,

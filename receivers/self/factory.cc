@@ -9,9 +9,6 @@ namespace {
 class SelfReceiverFactory final : public ReceiverFactoryFor<SelfReceiverConfig> {
  public:
   std::string_view type() const override { return "self"; }
-  std::string_view description() const override {
-    return "the daemon's own CPU profile, every thread (perf_event or timer signals), and heap figures";
-  }
 
  protected:
   std::unique_ptr<Receiver> createReceiver(const CreateSettings& s, const SelfReceiverConfig& c,

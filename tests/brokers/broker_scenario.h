@@ -1,5 +1,5 @@
 // The scenario every broker pair is tested in, with real daemons: an agent (otlp receiver -> broker
-// exporter) -> broker -> two gateway replicas (broker receiver -> otlp exporter) -> a counting sink.
+// exporter) -> broker -> two gateway replicas (broker receiver -> otlp_grpc exporter) -> a counting sink.
 // N numbered profiles are sent (each its own service.name); mid-stream one gateway is killed with
 // SIGKILL and restarted, later the sink is stopped for a while, and while it is down the other
 // gateway is killed and restarted too. The second half of the profiles is sent only once the sink

@@ -75,6 +75,7 @@ constexpr MinimalDefinition kMinimalDefinitions[] = {
     {"receivers", "otlp", "{protocols: {grpc: {endpoint: 127.0.0.1:4317}}}"},
     {"processors", "memory_limiter", "{limit_mib: 512}"},
     {"exporters", "otlp", "{endpoint: 127.0.0.1:4317}"},
+    {"exporters", "otlp_grpc", "{endpoint: 127.0.0.1:4317}"},
     {"exporters", "file", "{path: profiles.jsonl}"},
 };
 

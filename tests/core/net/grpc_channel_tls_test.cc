@@ -12,7 +12,7 @@
 #include <sstream>
 
 #include "core/net/grpc_channel.h"
-#include "exporters/otlp/factory.h"
+#include "exporters/otlp_grpc/factory.h"
 #include "exporters/parca/factory.h"
 #include "opentelemetry/proto/collector/profiles/v1development/profiles_service.grpc.pb.h"
 #include "tests/support/component_config.h"

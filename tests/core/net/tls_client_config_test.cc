@@ -14,7 +14,7 @@
 #include "core/runtime/runtime.h"
 #include "core/telemetry/component_telemetry.h"
 #include "exporters/datadog/factory.h"
-#include "exporters/otlphttp/factory.h"
+#include "exporters/otlp_http/factory.h"
 #include "exporters/pyroscope/factory.h"
 #include "tests/support/profile_builder.h"
 #include "tests/support/temp_dir.h"

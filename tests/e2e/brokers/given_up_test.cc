@@ -38,7 +38,7 @@ double metric(int port, const std::string& name) {
   return probe.gatewayMetric(name);
 }
 
-// A gateway: the `type` receiver (`receiver_yaml` plus max_deliver) -> otlp exporter to the sink,
+// A gateway: the `type` receiver (`receiver_yaml` plus max_deliver) -> otlp_grpc exporter to the sink,
 // with no queue and no retries (a message is settled once the sink answered).
 std::string gatewayConfig(const std::string& type, const std::string& receiver_yaml, int sink, int metrics) {
   return "receivers:\n  " + type + ":\n" + receiver_yaml + "    max_deliver: " + std::to_string(kMaxDeliver) + "\n" +

@@ -1,6 +1,6 @@
 // The routing decision agents must agree on: same backends -> same owner for every key, whatever
 // order the backends were learnt in; keys spread evenly; one more backend moves only its share.
-#include "exporters/loadbalancing/hash_ring.h"
+#include "exporters/load_balancing/hash_ring.h"
 
 #include <gtest/gtest.h>
 

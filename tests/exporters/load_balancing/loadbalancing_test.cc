@@ -9,9 +9,9 @@
 #include <set>
 
 #include "tests/support/request_merger.h"
-#include "exporters/loadbalancing/hash_ring.h"
-#include "exporters/loadbalancing/loadbalancing_exporter.h"
-#include "exporters/loadbalancing/resolver.h"
+#include "exporters/load_balancing/hash_ring.h"
+#include "exporters/load_balancing/loadbalancing_exporter.h"
+#include "exporters/load_balancing/resolver.h"
 #include "opentelemetry/proto/collector/profiles/v1development/profiles_service.grpc.pb.h"
 #include "tests/receivers/otlp/service_harness.h"
 #include "tests/support/daemon.h"

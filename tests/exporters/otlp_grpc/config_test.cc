@@ -1,9 +1,9 @@
-// Validation of the otlp exporter's own keys, one component decoded over its factory's defaults.
+// Validation of the otlp_grpc exporter's own keys, one component decoded over its factory's defaults.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "exporters/otlp/config.h"
-#include "exporters/otlp/factory.h"
+#include "exporters/otlp_grpc/config.h"
+#include "exporters/otlp_grpc/factory.h"
 #include "tests/support/component_config.h"
 
 namespace proflow::exporters::otlp {

@@ -1,6 +1,6 @@
-// The otlp exporter in a running Service (otlp receiver -> otlp exporter) against a gateway written
+// The otlp exporter in a running Service (otlp receiver -> otlp_grpc exporter) against a gateway written
 // here from the generated ProfilesService, over a real gRPC socket: what arrives, and which answers
-// are retried, given up on or partly accepted, as exporters/otlp/README.md promises.
+// are retried, given up on or partly accepted, as exporters/otlp_grpc/README.md promises.
 #include <google/protobuf/util/message_differencer.h>
 #include <grpcpp/grpcpp.h>
 #include <gtest/gtest.h>

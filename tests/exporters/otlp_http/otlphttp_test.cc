@@ -3,7 +3,7 @@
 
 #include "core/compression/compression.h"
 #include "tests/support/otlp_json_protobuf.h"
-#include "exporters/otlphttp/http_sender.h"
+#include "exporters/otlp_http/http_sender.h"
 #include "tests/e2e/otlp_client.h"
 #include "tests/receivers/otlp/service_harness.h"
 #include "tests/support/daemon.h"

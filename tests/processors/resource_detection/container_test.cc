@@ -1,8 +1,8 @@
 // container.id from cgroup paths in every runtime's format, and the mountinfo fallback.
 #include <gtest/gtest.h>
 
-#include "processors/resourcedetection/container_detector.h"
-#include "tests/processors/resourcedetection/fake_proc.h"
+#include "processors/resource_detection/container_detector.h"
+#include "tests/processors/resource_detection/fake_proc.h"
 
 namespace proflow::processors::resourcedetection {
 namespace {

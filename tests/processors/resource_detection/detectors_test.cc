@@ -8,11 +8,11 @@
 #include <filesystem>
 #include <map>
 
-#include "processors/resourcedetection/env_detector.h"
-#include "processors/resourcedetection/k8s_detector.h"
-#include "processors/resourcedetection/process_detector.h"
-#include "processors/resourcedetection/system_detector.h"
-#include "tests/processors/resourcedetection/fake_proc.h"
+#include "processors/resource_detection/env_detector.h"
+#include "processors/resource_detection/k8s_detector.h"
+#include "processors/resource_detection/process_detector.h"
+#include "processors/resource_detection/system_detector.h"
+#include "tests/processors/resource_detection/fake_proc.h"
 
 namespace proflow::processors::resourcedetection {
 namespace {

@@ -1,4 +1,4 @@
-#include "tests/processors/resourcedetection/fake_proc.h"
+#include "tests/processors/resource_detection/fake_proc.h"
 
 #include <fstream>
 

@@ -10,8 +10,8 @@
 #include <string>
 
 #include "tests/support/flat_request.h"
-#include "processors/resourcedetection/factory.h"
-#include "processors/resourcedetection/resource_detector.h"
+#include "processors/resource_detection/factory.h"
+#include "processors/resource_detection/resource_detector.h"
 #include "tests/support/component_config.h"
 #include "tests/support/daemon.h"
 #include "tests/support/profile_builder.h"

@@ -9,10 +9,10 @@
 #include <filesystem>
 #include <map>
 
-#include "processors/resourcedetection/go_buildinfo.h"
-#include "processors/resourcedetection/process_detector.h"
-#include "processors/resourcedetection/runtime_detector.h"
-#include "tests/processors/resourcedetection/fake_proc.h"
+#include "processors/resource_detection/go_buildinfo.h"
+#include "processors/resource_detection/process_detector.h"
+#include "processors/resource_detection/runtime_detector.h"
+#include "tests/processors/resource_detection/fake_proc.h"
 #include "tests/support/daemon.h"
 
 namespace proflow::processors::resourcedetection {

@@ -5,7 +5,7 @@
 
 #include "core/net/http_client.h"
 #include "core/model/otlp_profiles_version.h"
-#include "exporters/otlphttp/http_sender.h"
+#include "exporters/otlp_http/http_sender.h"
 #include "google/rpc/status.pb.h"
 #include "opentelemetry/proto/collector/profiles/v1development/profiles_service.grpc.pb.h"
 #include "tests/receivers/otlp/service_harness.h"

@@ -9,7 +9,6 @@ namespace {
 class ExampleExporterFactory final : public ExporterFactoryFor<ExampleExporterConfig> {
  public:
   std::string_view type() const override { return "example"; }
-  std::string_view description() const override { return "counts the profiles it receives"; }
 
  protected:
   std::unique_ptr<Exporter> createExporter(const CreateSettings&, const ExampleExporterConfig& c) const override {
