@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "core/util/status.h"
 
@@ -31,6 +32,17 @@ using Deadline = std::chrono::steady_clock::time_point;
 
 class Component;
 
+// What the daemon runs, for the pages that show it (the zpages extension).
+struct HostDescription {
+  struct Pipeline {
+    std::string name;
+    std::vector<std::string> receivers, processors, exporters;  // component ids as written
+  };
+  std::vector<Pipeline> pipelines;
+  std::vector<std::string> extensions;
+  std::chrono::system_clock::time_point started{};  // when the service last became healthy
+};
+
 // Services the running daemon offers to components after start.
 class Host {
  public:
@@ -44,6 +56,11 @@ class Host {
     (void)id;
     return nullptr;
   }
+  // True when every pipeline runs and no component reported a fatal error; false while starting,
+  // after a failure and once shutdown began (what the health_check extension answers).
+  virtual bool healthy() const { return false; }
+  // Any thread, any time.
+  virtual HostDescription describe() const { return {}; }
 };
 
 class Component {

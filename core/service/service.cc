@@ -109,6 +109,7 @@ Status Service::start() {
     s = telemetry_server_->start();
     if (!s.isOk()) return Status(s.code(), "telemetry endpoint: " + s.message());
   }
+  setDescribed(config_);
   healthy_ = true;
   reload_thread_ = std::thread([this] { setThreadName("reload"); reloadLoop(); });
   spdlog::info("proflow {} started: {} pipeline(s), {} component(s)", PROFLOW_VERSION, graph_->pipelineCount(),
@@ -160,6 +161,34 @@ bool Service::shutdown() {
 uint16_t Service::telemetryPort() const { return telemetry_server_ ? telemetry_server_->port() : 0; }
 
 Component* Service::extension(const ComponentId& id) { return graph_ ? graph_->extension(id) : nullptr; }
+
+void Service::setDescribed(std::shared_ptr<const config::ServiceConfig> running) {
+  std::lock_guard lock(described_mu_);
+  described_ = std::move(running);
+  if (started_ == std::chrono::system_clock::time_point{}) started_ = std::chrono::system_clock::now();
+}
+
+HostDescription Service::describe() const {
+  std::shared_ptr<const config::ServiceConfig> cfg;
+  HostDescription d;
+  {
+    std::lock_guard lock(described_mu_);
+    cfg = described_;
+    d.started = started_;
+  }
+  if (!cfg) return d;
+  auto ids = [](const std::vector<ComponentId>& list, const std::vector<ComponentId>& connectors) {
+    std::vector<std::string> out;
+    for (const auto& id : list) out.push_back(id.str());
+    for (const auto& id : connectors) out.push_back(id.str());
+    return out;
+  };
+  for (const auto& p : cfg->pipelines)
+    d.pipelines.push_back({p.name, ids(p.receivers, p.from_connectors), ids(p.processors, {}),
+                           ids(p.exporters, p.to_connectors)});
+  for (const auto& e : cfg->enabled_extensions) d.extensions.push_back(e.str());
+  return d;
+}
 
 void Service::reportFatalError(const ComponentId& id, const Status& status) {
   healthy_ = false;

@@ -61,7 +61,8 @@ class Service final : public Host {
   void requestReload(std::string trigger, std::function<void(const ReloadOutcome&)> done = {});
 
   // True when every pipeline runs and no component reported a fatal error.
-  bool healthy() const { return healthy_.load(); }
+  bool healthy() const override { return healthy_.load(); }
+  HostDescription describe() const override;
   telemetry::MetricsRegistry& metrics() { return metrics_; }
   graph::PipelineGraph* graph() { return graph_.get(); }
   const config::ServiceConfig& config() const { return *config_; }
@@ -87,6 +88,11 @@ class Service final : public Host {
   std::unique_ptr<status::FlameTap> tap_;
   std::unique_ptr<status::StatusApi> status_;
   std::atomic<bool> healthy_{false};
+  // What describe() shows: the running config, swapped on reload (read from other threads).
+  void setDescribed(std::shared_ptr<const config::ServiceConfig> running);
+  mutable std::mutex described_mu_;
+  std::shared_ptr<const config::ServiceConfig> described_;
+  std::chrono::system_clock::time_point started_{};
   std::mutex shutdown_mu_;
   bool shut_down_ = false;
   bool workers_left_running_ = false;

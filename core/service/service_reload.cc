@@ -124,6 +124,7 @@ Service::ReloadOutcome Service::apply(config::ServiceConfig next, const std::str
 
   if (diff.empty()) {
     config_ = owner;
+    setDescribed(owner);
     if (status_) status_->setConfig(owner);
     reload_successes_->add();
     last_reload_success_->set(1);
@@ -143,6 +144,7 @@ Service::ReloadOutcome Service::apply(config::ServiceConfig next, const std::str
   graph_ = std::move(built);
   graph::keepPreviousSettings(*graph_, *config_, owner.get());
   config_ = owner;
+  setDescribed(owner);
   if (status_) status_->setConfig(owner);
   previous.reset();  // holds nothing that runs any more
   if (!s.isOk()) {
