@@ -32,7 +32,7 @@ struct FileExporterConfig {
   template <class V>
   void visit(V& v) {
     v.field("path", path, "file to write (format pprof: directory to write .pb.gz files into); directories are created");
-    v.field("format", format, "otlp_json (one ProfilesData per line), otlp_proto (4-byte big-endian size + message) or "
+    v.field("format", format, "otlp_json or json (one ProfilesData per line), otlp_proto or proto (4-byte big-endian size + message) or "
             "pprof (one gzip .pb.gz file per profile group in the directory `path`)");
     v.field("rotation", rotation, "size-based rotation: {max_megabytes, max_backups}; not with format pprof");
     v.field("flush_interval", flush_interval, "how often written data is forced to disk (fdatasync); 0 = every write");

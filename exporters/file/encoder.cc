@@ -5,10 +5,14 @@
 namespace proflow::exporters::file {
 namespace {
 
-constexpr std::array<EncoderEntry, 3> kEncoders = {{
+// `json` and `proto` are the Collector file exporter's names of the same two formats (a JSON
+// object per line; each message after its size as a 4-byte big-endian integer).
+constexpr std::array<EncoderEntry, 5> kEncoders = {{
     {"otlp_json", &makeOtlpJsonEncoder},
     {"otlp_proto", &makeOtlpProtoEncoder},
     {"pprof", &makePprofEncoder},
+    {"json", &makeOtlpJsonEncoder},
+    {"proto", &makeOtlpProtoEncoder},
 }};
 
 }  // namespace

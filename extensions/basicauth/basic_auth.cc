@@ -1,8 +1,6 @@
 #include "extensions/basicauth/basic_auth.h"
 
 #include <chrono>
-#include <fstream>
-#include <sstream>
 
 #include "core/util/ascii.h"
 #include "extensions/basicauth/base64.h"
@@ -22,15 +20,7 @@ BasicAuthServer::BasicAuthServer(const CreateSettings& settings, HtpasswdConfig 
 
 Status BasicAuthServer::start(Host&) {
   std::map<std::string, std::string> users;
-  if (!config_.file.empty()) {
-    std::ifstream in(config_.file, std::ios::binary);
-    if (!in) return Status::invalid("cannot read htpasswd file '" + config_.file + "'");
-    std::ostringstream text;
-    text << in.rdbuf();
-    if (Status s = parseHtpasswd(text.str(), config_.file, &users); !s.isOk()) return s;
-  }
-  if (Status s = parseHtpasswd(config_.inline_entries, "htpasswd.inline", &users); !s.isOk()) return s;
-  if (users.empty()) return Status::invalid("htpasswd has no users");
+  if (Status s = config_.loadUsers(&users); !s.isOk()) return s;
   users_ = PasswordBook(std::move(users));
   settings_.logger->info("basic auth: {} user(s)", users_.size());
   return Status::ok();

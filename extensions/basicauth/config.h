@@ -12,16 +12,22 @@
 //       client_auth: { username: agent, password: "${env:AGENT_PASSWORD}" }
 #pragma once
 
+#include <map>
 #include <optional>
 #include <string>
 
 #include "core/config/config_reader.h"
+#include "core/util/status.h"
 
 namespace proflow::extensions::basicauth {
 
 struct HtpasswdConfig {
   std::string file;
   std::string inline_entries;  // YAML key `inline`; its entries win over the file's for the same user
+
+  // Reads the file and the inline entries: user -> hash. Config validation and start-up both call
+  // it, so `proflow validate` refuses what start-up would (a missing file, plain-text passwords).
+  Status loadUsers(std::map<std::string, std::string>* users) const;
   template <class V>
   void visit(V& v) {
     v.field("file", file, "htpasswd file (user:hash per line)");

@@ -35,12 +35,16 @@ std::vector<otlp::Request> sampleRequests() {
           makeRequest("search", {makeProfile(1, 3)})};
 }
 
-TEST(FileExporter, OtlpProtoRecordsReadBackFieldByField) {
+// `proto` is the Collector file exporter's name of the same framing.
+class FileExporterProto : public ::testing::TestWithParam<const char*> {};
+INSTANTIATE_TEST_SUITE_P(Names, FileExporterProto, ::testing::Values("otlp_proto", "proto"));
+
+TEST_P(FileExporterProto, RecordsReadBackFieldByField) {
   TempDir dir;
   Harness h;
   FileExporterConfig c;
   c.path = dir.file("out/profiles.binpb");
-  c.format = "otlp_proto";
+  c.format = GetParam();
   auto exporter = h.make(c);
   ASSERT_TRUE(exporter->start(h.host).isOk());
   auto sent = sampleRequests();

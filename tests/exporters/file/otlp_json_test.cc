@@ -33,14 +33,18 @@ otlp::Request withLinkAndIds() {
   return r;
 }
 
-TEST(FileExporterJson, OneProfilesDataPerLineReadBackFieldByField) {
+// `json` is the Collector file exporter's name (and default) of the same format.
+class FileExporterJson : public ::testing::TestWithParam<const char*> {};
+INSTANTIATE_TEST_SUITE_P(Names, FileExporterJson, ::testing::Values("otlp_json", "json"));
+
+TEST_P(FileExporterJson, OneProfilesDataPerLineReadBackFieldByField) {
   TempDir dir;
   Harness h;
   FileExporterConfig c;
   c.path = dir.file("profiles.jsonl");
-  c.format = "otlp_json";
+  c.format = GetParam();
   auto e = h.make(c);
-  ASSERT_NE(makeEncoder("otlp_json"), nullptr) << "otlp_json encoder missing from this build";
+  ASSERT_NE(makeEncoder(c.format), nullptr) << c.format << " encoder missing from this build";
   ASSERT_TRUE(e->start(h.host).isOk());
   std::vector<otlp::Request> sent = {withLinkAndIds(), makeRequest("plain", {makeProfile(3, 1), makeProfile(1, 2)})};
   for (const auto& r : sent) ASSERT_TRUE(e->consume(::proflow::testing::batchOf(otlp::Request(r))).isOk());

@@ -2,6 +2,7 @@
 // basicauth credentials to a gateway whose receivers require them (htpasswd with a bcrypt entry).
 // An exporter with the wrong password is refused and counted on both sides.
 #include <crypt.h>
+#include <fstream>
 #include <gtest/gtest.h>
 
 #include "tests/e2e/otlp_client.h"
@@ -129,6 +130,39 @@ service:
   EXPECT_NE(errors.find("test.yaml:4:"), std::string::npos) << errors;
   EXPECT_NE(errors.find("either a server (htpasswd) or a client"), std::string::npos) << errors;
   EXPECT_NE(errors.find("extensions.basicauth/empty: set htpasswd"), std::string::npos) << errors;
+}
+
+}  // namespace
+}  // namespace proflow
+
+namespace proflow {
+namespace {
+
+// What start-up refuses, validation refuses too, with file:line: a missing htpasswd file and
+// plain-text passwords (inline or in the file).
+TEST(BasicAuthConfig, ValidationReadsTheHtpasswdAsStartUpWould) {
+  const std::string plain = ::testing::TempDir() + "/plain.htpasswd";
+  { std::ofstream(plain) << "alice:wonderland\n"; }
+  const std::string errors = testing::configErrors(R"(extensions:
+  basicauth/missing:
+    htpasswd: { file: /nonexistent/users.htpasswd }
+  basicauth/plain_file:
+    htpasswd: { file: ")" + plain + R"(" }
+  basicauth/plain_inline:
+    htpasswd: { inline: "bob:builder" }
+receivers: { otlp: { protocols: { http: { endpoint: "127.0.0.1:0" } } } }
+exporters: { debug: {} }
+service:
+  extensions: [basicauth/missing, basicauth/plain_file, basicauth/plain_inline]
+  pipelines: { profiles: { receivers: [otlp], exporters: [debug] } }
+)");
+  EXPECT_NE(errors.find("test.yaml:3:"), std::string::npos) << errors;
+  EXPECT_NE(errors.find("extensions.basicauth/missing.htpasswd.file: htpasswd file '/nonexistent/users.htpasswd' does not exist"), std::string::npos)
+      << errors;
+  EXPECT_NE(errors.find("extensions.basicauth/plain_file.htpasswd.file:"), std::string::npos) << errors;
+  EXPECT_NE(errors.find("extensions.basicauth/plain_inline.htpasswd.inline:"), std::string::npos) << errors;
+  EXPECT_EQ(errors.find("wonderland"), std::string::npos) << "a password is never echoed: " << errors;
+  EXPECT_EQ(errors.find("builder"), std::string::npos) << "a password is never echoed: " << errors;
 }
 
 }  // namespace
