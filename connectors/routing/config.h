@@ -18,7 +18,9 @@ struct RouteConfig {
   std::vector<std::string> pipelines;
   template <class V>
   void visit(V& v) {
-    v.field("context", context, "what the condition is asked of: resource (each resource of a batch)");
+    v.field("context", context,
+            "what the condition is asked of: resource (each resource of a batch) or request (the request metadata "
+            "a receiver kept with include_metadata: request[\"X-Scope-OrgID\"] == \"acme\")");
     v.field("condition", condition, "OTTL condition, e.g. attributes[\"tenant.id\"] == \"acme\"");
     v.field("statement", statement, "OTTL statement: route() where <condition> (instead of condition)");
     v.field("pipelines", pipelines, "pipelines receiving the resources that match");
@@ -44,5 +46,16 @@ struct RoutingConnectorConfig {
 // A route's condition compiled, or nullopt with `*error` ("column C: message", the column inside
 // the condition or statement as written).
 std::optional<ottl::ConditionSet> compileRoute(const RouteConfig& route, std::string* error);
+
+// A condition of the request context: request["<metadata key>"] == "<value>" (or !=), asked of the
+// metadata the receiver kept (include_metadata), as the Collector's routing connector takes it.
+// The key compares case-insensitively; the first value of the key is compared (an absent key is
+// "").
+struct RequestCondition {
+  std::string key;
+  std::string value;
+  bool equal = true;
+};
+std::optional<RequestCondition> compileRequestRoute(const RouteConfig& route, std::string* error);
 
 }  // namespace proflow::connectors::routing

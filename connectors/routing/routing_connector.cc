@@ -34,8 +34,13 @@ RoutingConnector::RoutingConnector(const CreateSettings& settings, const Routing
   for (size_t i = 0; i < config.table.size(); ++i) {
     Route r;
     std::string error;
-    r.condition = compileRoute(config.table[i], &error);
-    if (!r.condition) throw std::invalid_argument("table[" + std::to_string(i) + "]: " + error);
+    if (config.table[i].context == "request") {
+      r.request = compileRequestRoute(config.table[i], &error);
+      if (!r.request) throw std::invalid_argument("table[" + std::to_string(i) + "]: " + error);
+    } else {
+      r.condition = compileRoute(config.table[i], &error);
+      if (!r.condition) throw std::invalid_argument("table[" + std::to_string(i) + "]: " + error);
+    }
     r.next = fanoutOf(config.table[i].pipelines, routes);
     counters(r, std::to_string(i));
     routes_.push_back(std::move(r));
@@ -48,11 +53,23 @@ RoutingConnector::RoutingConnector(const CreateSettings& settings, const Routing
     condition_errors_ = &settings.telemetry->counter("condition_errors_total", "routing conditions that failed to evaluate");
 }
 
-Status RoutingConnector::classify(const flat::Batch& data, std::vector<uint32_t>* route_of) const {
+Status RoutingConnector::classify(const Batch& batch, std::vector<uint32_t>* route_of) const {
+  const flat::Batch& data = batch.data();
   const auto fallback = static_cast<uint32_t>(routes_.size() - 1);
   route_of->assign(data.resources.size(), fallback);
   std::vector<bool> decided(data.resources.size(), false);
   for (uint32_t i = 0; i + 1 < routes_.size(); ++i) {
+    if (const auto& request = routes_[i].request) {
+      // Asked once of the request: every resource not yet routed takes this route when it holds.
+      const std::string value = batch.metadata() ? batch.metadata()->first(request->key) : std::string();
+      if ((value == request->value) == request->equal)
+        for (uint32_t r = 0; r < data.resources.size(); ++r)
+          if (!decided[r]) {
+            (*route_of)[r] = i;
+            decided[r] = true;
+          }
+      continue;
+    }
     const ottl::ConditionSet& condition = *routes_[i].condition;
     ottl::Evaluator ev(data, condition.memoSlots());
     for (uint32_t r = 0; r < data.resources.size(); ++r) {
@@ -78,7 +95,7 @@ Status RoutingConnector::classify(const flat::Batch& data, std::vector<uint32_t>
 Status RoutingConnector::consume(Batch batch) {
   const flat::Batch& data = batch.data();
   std::vector<uint32_t> route_of;
-  if (Status s = classify(data, &route_of); !s.isOk()) return s;
+  if (Status s = classify(batch, &route_of); !s.isOk()) return s;
   const auto routes = static_cast<uint32_t>(routes_.size());
   std::vector<uint64_t> resources(routes, 0);
   for (uint32_t r : route_of) ++resources[r];
@@ -90,7 +107,8 @@ Status RoutingConnector::consume(Batch batch) {
       parts[i] = std::move(batch);
     }
   if (parts.empty())
-    for (flat::Batch& cut : flat::splitByResource(data, route_of, routes)) parts.emplace_back(std::move(cut));
+    for (flat::Batch& cut : flat::splitByResource(data, route_of, routes))
+      parts.push_back(Batch(std::move(cut)).withMetadataOf(batch));
 
   graph::CombinedAnswer answer;
   for (uint32_t i = 0; i < routes; ++i) {

@@ -22,13 +22,14 @@ class RoutingConnector final : public Connector {
 
  private:
   struct Route {
-    std::optional<ottl::ConditionSet> condition;  // none for the default route
+    std::optional<ottl::ConditionSet> condition;  // resource context; none for the default route
+    std::optional<RequestCondition> request;      // request context: the whole batch by its metadata
     ConsumerPtr next;                             // the route's pipelines as one fan-out; null: drop
     telemetry::Counter* resources = nullptr;      // resources sent this way
     telemetry::Counter* batches = nullptr;
   };
   // The route of each resource: an index into routes_ (the last one is the default).
-  Status classify(const flat::Batch& data, std::vector<uint32_t>* route_of) const;
+  Status classify(const Batch& batch, std::vector<uint32_t>* route_of) const;
 
   std::shared_ptr<spdlog::logger> logger_;
   ottl::ErrorMode error_mode_;

@@ -33,9 +33,13 @@ void checkTarget(const ActionConfig& a, ActionKind kind, config::ValidationConte
 void checkSource(const ActionConfig& a, ActionKind kind, config::ValidationContext& ctx) {
   bool wants_value = kind == ActionKind::kInsert || kind == ActionKind::kUpdate || kind == ActionKind::kUpsert;
   if (wants_value) {
-    if (hasValue(a) == !a.from_attribute.empty())
-      ctx.error(hasValue(a) ? "from_attribute" : "value",
-                "action '" + a.action + "' needs exactly one of value or from_attribute");
+    const int sources = int{hasValue(a)} + int{!a.from_attribute.empty()} + int{!a.from_context.empty()};
+    if (sources != 1)
+      ctx.error(sources == 0 ? "value" : !a.from_context.empty() ? "from_context" : "from_attribute",
+                "action '" + a.action + "' needs exactly one of value, from_attribute or from_context");
+    if (a.from_context.rfind("auth.", 0) == 0)
+      ctx.error("from_context", "'" + a.from_context + "': authenticators here keep no attributes; use "
+                                "metadata.<key> (a request header the receiver keeps with include_metadata)");
     if (hasValue(a) && !a.value.isScalar())
       ctx.error("value", std::string("value must be a scalar (string, number or bool), got ") +
                              config::ConfigNode::kindName(a.value.kind));
@@ -43,6 +47,7 @@ void checkSource(const ActionConfig& a, ActionKind kind, config::ValidationConte
   }
   if (hasValue(a)) ctx.error("value", "action '" + a.action + "' takes no value");
   if (!a.from_attribute.empty()) ctx.error("from_attribute", "action '" + a.action + "' takes no from_attribute");
+  if (!a.from_context.empty()) ctx.error("from_context", "action '" + a.action + "' takes no from_context");
 }
 
 void checkPattern(const ActionConfig& a, ActionKind kind, config::ValidationContext& ctx) {

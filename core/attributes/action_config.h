@@ -21,6 +21,7 @@ struct ActionConfig {
   std::string pattern;         // key regex (update/delete/hash/convert) or value regex (extract)
   config::ConfigNode value;    // a YAML scalar: bool, int, double or string (quoted stays a string)
   std::string from_attribute;  // copy the value of this attribute instead of `value`
+  std::string from_context;    // or the request metadata the receiver kept: "metadata.<key>" or "<key>"
   std::string action;
   std::string converted_type;  // convert only: string, int, double or bool
 
@@ -30,6 +31,9 @@ struct ActionConfig {
     v.field("pattern", pattern, "regex over keys (delete, hash, update, convert) or over the value (extract)");
     v.field("value", value, "literal value (insert, update, upsert)");
     v.field("from_attribute", from_attribute, "take the value of this attribute (insert, update, upsert)");
+    v.field("from_context", from_context,
+            "take the value of this request metadata key, metadata.<key> (the receiver needs include_metadata; "
+            "several values are joined with ';')");
     v.field("action", action, "insert, update, upsert, delete, hash, extract or convert");
     v.field("converted_type", converted_type, "convert: string, int, double or bool");
   }

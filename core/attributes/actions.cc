@@ -1,5 +1,7 @@
 #include "core/attributes/actions.h"
 
+#include "core/util/utf8.h"
+
 #include <openssl/evp.h>
 
 #include <algorithm>
@@ -175,22 +177,29 @@ ActionSet::ActionSet(const std::vector<ActionConfig>& configs) {
     }
     if (!c.value.isNull()) a.value = scalarToValue(c.value);
     a.from_attribute = c.from_attribute;
+    a.from_context = c.from_context.rfind("metadata.", 0) == 0 ? c.from_context.substr(9) : c.from_context;
     if (*kind == ActionKind::kConvert) a.convert = parseConvertType(c.converted_type).value_or(ConvertType::kNone);
     actions_.push_back(std::move(a));
   }
 }
 
-bool ActionSet::apply(AttrList& attrs) const {
+bool ActionSet::readsContext() const {
+  for (const auto& a : actions_)
+    if (!a.from_context.empty()) return true;
+  return false;
+}
+
+bool ActionSet::apply(AttrList& attrs, const ClientMetadata* context) const {
   bool changed = false;
-  for (const auto& a : actions_) changed |= applyOne(a, attrs);
+  for (const auto& a : actions_) changed |= applyOne(a, attrs, context);
   return changed;
 }
 
-bool ActionSet::applyOne(const Action& a, AttrList& attrs) const {
+bool ActionSet::applyOne(const Action& a, AttrList& attrs, const ClientMetadata* context) const {
   switch (a.kind) {
     case ActionKind::kInsert:
     case ActionKind::kUpdate:
-    case ActionKind::kUpsert: return setValue(a, attrs);
+    case ActionKind::kUpsert: return setValue(a, attrs, context);
     case ActionKind::kDelete: {
       auto n = attrs.size();
       std::erase_if(attrs, [&](const Attr& x) { return a.targets(x.key); });
@@ -203,10 +212,17 @@ bool ActionSet::applyOne(const Action& a, AttrList& attrs) const {
   return false;
 }
 
-bool ActionSet::setValue(const Action& a, AttrList& attrs) const {
+bool ActionSet::setValue(const Action& a, AttrList& attrs, const ClientMetadata* context) const {
   V value;
   if (a.value) {
     value = *a.value;
+  } else if (!a.from_context.empty()) {
+    const std::vector<std::string>* values = context ? context->get(a.from_context) : nullptr;
+    if (values == nullptr || values->empty()) return false;  // nothing to copy: skipped, as from_attribute
+    std::string joined;
+    for (const auto& v : *values) joined += (joined.empty() ? "" : ";") + v;
+    // A header may hold any bytes; what enters the data is valid UTF-8 (what a receiver accepts).
+    value.set_string_value(isValidUtf8(joined) ? std::move(joined) : sanitizeUtf8(joined));
   } else {
     Attr* src = find(attrs, a.from_attribute);
     if (src == nullptr) return false;  // nothing to copy: the Collector skips the action too

@@ -9,6 +9,7 @@
 
 #include "core/attributes/action_config.h"
 #include "core/attributes/named_regex.h"
+#include "core/model/client_metadata.h"
 #include "core/model/otlp_types.h"
 
 namespace proflow::attributes {
@@ -37,7 +38,10 @@ class ActionSet {
 
   bool empty() const { return actions_.empty(); }
   // Applies every action in order. Keys stay unique if they were. True when anything changed.
-  bool apply(AttrList& attrs) const;
+  // `context`: the metadata of the request the data came with (from_context); null when none.
+  bool apply(AttrList& attrs, const ClientMetadata* context = nullptr) const;
+  // True when an action reads the request metadata (its result then depends on the request).
+  bool readsContext() const;
 
  private:
   struct Action {
@@ -46,14 +50,15 @@ class ActionSet {
     Regex key_pattern;  // null: `key` names the attribute
     std::optional<otlp::AnyValue> value;
     std::string from_attribute;
+    std::string from_context;  // the metadata key (without "metadata.")
     std::optional<NamedRegex> extract;
     ConvertType convert = ConvertType::kNone;
 
     bool targets(const std::string& k) const;
   };
 
-  bool applyOne(const Action& a, AttrList& attrs) const;
-  bool setValue(const Action& a, AttrList& attrs) const;
+  bool applyOne(const Action& a, AttrList& attrs, const ClientMetadata* context) const;
+  bool setValue(const Action& a, AttrList& attrs, const ClientMetadata* context) const;
   bool extract(const Action& a, AttrList& attrs) const;
   bool transform(const Action& a, AttrList& attrs) const;
 

@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/model/client_metadata.h"
 #include "core/util/status.h"
 
 namespace proflow::auth {
@@ -49,6 +50,11 @@ class ClientAuthenticator {
   // Headers to add to the next request (lower-case names, valid as gRPC metadata too). Called per
   // request so rotated credentials (a re-read token file) are picked up. Thread-safe.
   virtual HeaderList requestHeaders() const = 0;
+  // Edits the headers of a request about to be sent (the exporter's own `headers`, names lower
+  // case) for data that came with `context` (the request metadata a receiver kept; null when none).
+  // The default sets requestHeaders(), each replacing a header of the same name; headers_setter
+  // takes values from the context and may insert, update, upsert or delete.
+  virtual void editRequestHeaders(const ClientMetadata* context, HeaderList& headers) const;
 };
 
 // Compares in time that depends only on the lengths, so a wrong secret does not leak how many of

@@ -91,8 +91,10 @@ class ConnectorFactory : public Factory {
 class ExtensionFactory : public Factory {
  public:
   ComponentKind kind() const final { return ComponentKind::kExtension; }
-  // True for extensions that authenticate requests (may be named by `auth: { authenticator: }`).
+  // True for extensions that authenticate requests (may be named by a receiver's `auth: { authenticator: }`).
   virtual bool isAuthenticator() const { return false; }
+  // True for extensions that add headers to requests (may be named by an exporter's `auth`).
+  virtual bool isClientAuthenticator() const { return isAuthenticator(); }
   virtual std::unique_ptr<Extension> create(const CreateSettings& settings,
                                             const config::ComponentConfig& config) const = 0;
 };

@@ -108,6 +108,7 @@ std::unique_ptr<Factory> makeComponentFactory(std::string type) {
       explicit F(std::string t) : type_(std::move(t)) {}
       std::string_view type() const override { return type_; }
       bool isAuthenticator() const override { return std::is_base_of_v<auth::ServerAuthenticator, Impl>; }
+      bool isClientAuthenticator() const override { return std::is_base_of_v<auth::ClientAuthenticator, Impl>; }
 
      protected:
       std::unique_ptr<Extension> createExtension(const CreateSettings& s, const ConfigT& c) const override {

@@ -72,8 +72,8 @@ Status OtlpGrpcSender::push(const Batch& batch, Deadline deadline) {
     return Status::tooLarge("batch of " + std::to_string(size) + " bytes exceeds max_request_size " +
                             config_.max_request_size.str());
   grpc::ClientContext ctx;
-  net::prepareCall(ctx, deadline, config_.headers);
-  auth::addClientMetadata(client_auth_, &ctx);
+  net::prepareCall(ctx, deadline, {});
+  auth::addClientMetadata(client_auth_, batch.metadata().get(), config_.headers, &ctx);
   if (config_.send_version_header)
     ctx.AddMetadata(std::string(kProfilesVersionMetadata), std::string(kProfilesVersionText));
   const grpc::ByteBuffer message = messageOf(std::move(wire));

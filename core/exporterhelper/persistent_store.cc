@@ -142,7 +142,8 @@ Status PersistentStore::syncDirectory() {
 }
 
 Status PersistentStore::append(const Batch& batch, uint64_t* seq) {
-  const std::string payload = flat::encode(batch.data());  // OTLP wire bytes, exact size
+  // The request metadata goes with the data: a tenant's header is still on it after a restart.
+  const std::string payload = recordPayloadOf(batch.metadata().get(), flat::encode(batch.data()));
   if (payload.size() > kMaxPersistedBatchBytes)
     return Status::tooLarge("persistent queue: batch of " + std::to_string(payload.size()) +
                             " bytes is larger than the " + std::to_string(kMaxPersistedBatchBytes) +
@@ -186,8 +187,13 @@ Status PersistentStore::load(uint64_t seq, Batch* batch) {
     return moveAside(path, s.message());
   }
   std::string_view payload = bytes;
+  ClientMetadataPtr metadata;
   if (!legacy_.count(seq)) {
-    if (Status s = recordPayload(bytes, &payload); !s.isOk()) return moveAside(path, s.message());
+    uint8_t version = 0;
+    std::string_view record;
+    if (Status s = recordPayload(bytes, &record, &version); !s.isOk()) return moveAside(path, s.message());
+    if (Status s = splitRecordPayload(record, version, &metadata, &payload); !s.isOk())
+      return moveAside(path, s.message());
   }
   auto data = std::make_shared<flat::Batch>();
   flat::DecodeOptions options;  // validate: the checks a receiver applies to a network body
@@ -203,6 +209,7 @@ Status PersistentStore::load(uint64_t seq, Batch* batch) {
     return moveAside(path, "holds invalid profiles: " +
                                (decoded.profile_errors.empty() ? std::string("?") : decoded.profile_errors.front()));
   *batch = Batch(std::shared_ptr<const flat::Batch>(std::move(data)));
+  batch->setMetadata(std::move(metadata));
   return Status::ok();
 }
 

@@ -11,7 +11,8 @@ namespace proflow::exporterhelper {
 namespace {
 
 constexpr char kMagic[4] = {'P', 'F', 'Q', 'B'};
-constexpr uint8_t kVersion = 1;
+constexpr uint8_t kVersion = 2;
+constexpr uint8_t kVersionWithoutMetadata = 1;
 constexpr size_t kChecksumOffset = 16;
 
 void putLe(char* out, uint64_t v, size_t bytes) {
@@ -38,7 +39,69 @@ uint32_t checksum(std::string_view header_start, std::string_view payload) {
   return crc32c(payload, crc32c(header_start.substr(0, kChecksumOffset), 0xffffffffu));
 }
 
+void putString(std::string& out, std::string_view s) {
+  char len[4];
+  putLe(len, s.size(), 4);
+  out.append(len, 4);
+  out.append(s);
+}
+
 }  // namespace
+
+std::string recordPayloadOf(const ClientMetadata* metadata, std::string_view otlp) {
+  std::string block;
+  if (metadata)
+    for (const auto& [key, values] : metadata->entries()) {
+      putString(block, key);
+      char count[4];
+      putLe(count, values.size(), 4);
+      block.append(count, 4);
+      for (const auto& v : values) putString(block, v);
+    }
+  std::string out;
+  out.reserve(4 + block.size() + otlp.size());
+  putString(out, block);
+  out.append(otlp);
+  return out;
+}
+
+Status splitRecordPayload(std::string_view payload, uint8_t version, ClientMetadataPtr* metadata,
+                          std::string_view* otlp) {
+  metadata->reset();
+  if (version == kVersionWithoutMetadata) {
+    *otlp = payload;
+    return Status::ok();
+  }
+  // Every length is checked against what is left: a record is untrusted input.
+  auto take = [&payload](std::string_view* out) {
+    if (payload.size() < 4) return false;
+    const uint64_t n = getLe(payload.data(), 4);
+    if (n > payload.size() - 4) return false;
+    *out = payload.substr(4, n);
+    payload.remove_prefix(4 + n);
+    return true;
+  };
+  std::string_view block;
+  if (!take(&block)) return Status::invalid("queue record metadata block is cut short");
+  *otlp = payload;
+  if (block.empty()) return Status::ok();
+  auto kept = std::make_shared<ClientMetadata>();
+  payload = block;
+  while (!payload.empty()) {
+    std::string_view key;
+    if (!take(&key) || payload.size() < 4) return Status::invalid("queue record metadata key is cut short");
+    uint64_t count = getLe(payload.data(), 4);
+    payload.remove_prefix(4);
+    if (count > payload.size() / 4) return Status::invalid("queue record metadata value count is past the block");
+    for (; count > 0; --count) {
+      std::string_view value;
+      if (!take(&value)) return Status::invalid("queue record metadata value is cut short");
+      kept->add(key, std::string(value));
+    }
+  }
+  *metadata = std::move(kept);
+  return Status::ok();
+}
 
 std::string recordHeader(std::string_view payload) {
   std::string header(kRecordHeaderBytes, '\0');
@@ -49,10 +112,11 @@ std::string recordHeader(std::string_view payload) {
   return header;
 }
 
-Status recordPayload(std::string_view file, std::string_view* payload) {
+Status recordPayload(std::string_view file, std::string_view* payload, uint8_t* version) {
   if (file.size() < kRecordHeaderBytes || std::memcmp(file.data(), kMagic, sizeof kMagic) != 0)
     return Status::invalid("not a queue record (no PFQB header)");
-  if (static_cast<uint8_t>(file[4]) != kVersion)
+  *version = static_cast<uint8_t>(file[4]);
+  if (*version != kVersion && *version != kVersionWithoutMetadata)
     return Status::invalid("queue record format version " + std::to_string(static_cast<uint8_t>(file[4])) +
                            " is not known to this version of proflow");
   const uint64_t length = getLe(file.data() + 8, 8);

@@ -50,6 +50,7 @@ flat::Batch& Batch::mutableData() {
 Batch Batch::deepCopy() const {
   Batch copy;
   copy.state_->flat = shared();
+  copy.metadata_ = metadata_;
   return copy;
 }
 

@@ -11,6 +11,7 @@
 #include <memory>
 
 #include "core/flat/flat_batch.h"
+#include "core/model/client_metadata.h"
 
 namespace proflow {
 
@@ -36,6 +37,15 @@ class Batch {
   // True when both are copies of one Batch (same state).
   bool sharesStateWith(const Batch& other) const { return state_ == other.state_; }
 
+  // The request metadata the receiver kept (client_metadata.h); null when it kept none. Carried by
+  // copies; a component that makes a new Batch from this one's data passes it on (withMetadataOf).
+  const ClientMetadataPtr& metadata() const { return metadata_; }
+  void setMetadata(ClientMetadataPtr metadata) { metadata_ = std::move(metadata); }
+  Batch& withMetadataOf(const Batch& other) {
+    metadata_ = other.metadata_;
+    return *this;
+  }
+
   BatchCounts counts() const;
   bool empty() const;  // no profile at all
   // Bytes the flat data holds in memory (exact: every column's capacity and the arena): what
@@ -47,6 +57,7 @@ class Batch {
  private:
   struct State;
   std::shared_ptr<State> state_;
+  ClientMetadataPtr metadata_;
 };
 
 }  // namespace proflow

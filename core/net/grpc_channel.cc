@@ -1,5 +1,7 @@
 #include "core/net/grpc_channel.h"
 
+#include "core/model/client_metadata.h"
+
 #include <grpcpp/create_channel.h>
 #include <grpcpp/security/credentials.h>
 #include <grpcpp/security/tls_certificate_provider.h>
@@ -90,12 +92,14 @@ void validateGrpcClient(config::ValidationContext& ctx, const std::string& endpo
                         const std::map<std::string, std::string>& headers, const TlsClientConfig& tls) {
   if (compression != "gzip" && compression != "none")
     ctx.error("compression", "unknown compression '" + compression + "'; valid: gzip, none");
-  for (const auto& [k, v] : headers)
-    for (char c : k)
-      if (std::isupper(static_cast<unsigned char>(c)) || c == ' ') {
-        ctx.error("headers", "gRPC metadata key '" + k + "' must be lowercase without spaces");
-        break;
-      }
+  // Keys in any case (sent lower case, as gRPC requires): `X-Scope-OrgID` is written as users know it.
+  for (const auto& [k, v] : headers) {
+    const bool valid = !k.empty() && std::all_of(k.begin(), k.end(), [](char c) {
+      return std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' || c == '.';
+    });
+    if (!valid) ctx.error("headers", "'" + k + "' is not a valid gRPC metadata key (letters, digits, '-', '_', '.')");
+    if (v.find_first_of("\r\n") != std::string::npos) ctx.error("headers", "the value of '" + k + "' has a line break");
+  }
   auto tls_ctx = ctx.nested("tls");
   tls.validate(tls_ctx);
   // Settings the dialled channel would not use are refused rather than ignored.
@@ -117,7 +121,8 @@ void prepareCall(grpc::ClientContext& ctx, std::chrono::steady_clock::time_point
                  const std::map<std::string, std::string>& headers) {
   ctx.set_deadline(std::chrono::system_clock::now() + std::chrono::duration_cast<std::chrono::system_clock::duration>(
                                                           deadline - std::chrono::steady_clock::now()));
-  for (const auto& [k, v] : headers) ctx.AddMetadata(k, v);
+  // gRPC refuses metadata keys with capitals; HTTP/2 sends header names lower case anyway.
+  for (const auto& [k, v] : headers) ctx.AddMetadata(lowerAscii(k), v);
 }
 
 }  // namespace proflow::net

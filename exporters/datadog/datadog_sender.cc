@@ -34,7 +34,7 @@ Status DatadogSender::push(const Batch& batch, Deadline deadline) {
     net::HttpHeaders headers{{"Content-Type", content_type}, {"DD-EVP-ORIGIN", "proflow"},
                              {"DD-EVP-ORIGIN-VERSION", PROFLOW_VERSION}};
     if (!config_.api_key.empty()) headers.emplace("DD-API-KEY", config_.api_key);
-    auth::addClientHeaders(client_auth_, &headers);
+    auth::addClientHeaders(client_auth_, batch.metadata().get(), &headers);
     const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
     if (left.count() <= 0) return Status(StatusCode::kDeadlineExceeded, "datadog: no time left for the upload");
     net::HttpResult r = client_->request("POST", config_.intakeUrl(), headers, body, left);

@@ -134,7 +134,7 @@ Status LoadBalancingExporter::consume(Batch batch) {
   std::vector<flat::Batch> parts = flat::splitByResource(data, part_of, static_cast<uint32_t>(backends.size()));
   Status first_error;
   for (const auto& [endpoint, part] : backends) {
-    Status s = routing->exporters.at(endpoint)->consume(Batch(std::move(parts[part])));
+    Status s = routing->exporters.at(endpoint)->consume(Batch(std::move(parts[part])).withMetadataOf(batch));
     if (!s.isOk() && first_error.isOk()) first_error = Status(s.code(), endpoint + ": " + s.message()).withRetryAfter(s.retryAfter());
   }
   return first_error;

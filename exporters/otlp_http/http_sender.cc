@@ -48,7 +48,7 @@ Status HttpSender::push(const Batch& batch, Deadline deadline) {
   if (Status s = encodeRequest(config_, utf8_.sendable(batch.data(), &repaired), &enc); !s.isOk()) return s;
   auto timeout = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
   if (timeout.count() <= 0) return Status(StatusCode::kDeadlineExceeded, "no time left for the attempt");
-  auth::addClientHeaders(client_auth_, &enc.headers);
+  auth::addClientHeaders(client_auth_, batch.metadata().get(), &enc.headers);
   net::HttpResult r = client_->request("POST", url_, enc.headers, enc.body, timeout);
   Status s = r.toStatus();
   if (!s.isOk()) return s;

@@ -53,8 +53,8 @@ Status ParcaSender::push(const Batch& batch, Deadline deadline) {
                             config_.max_request_size.str());
   grpc::ClientContext ctx;
   if (!authorization_.empty()) ctx.AddMetadata("authorization", authorization_);
-  net::prepareCall(ctx, deadline, config_.headers);
-  auth::addClientMetadata(client_auth_, &ctx);
+  net::prepareCall(ctx, deadline, {});
+  auth::addClientMetadata(client_auth_, batch.metadata().get(), config_.headers, &ctx);
   store::WriteRawResponse response;
   grpc::Status gs = stub_->stub->WriteRaw(&ctx, request, &response);
   if (!gs.ok()) return fromGrpcStatus(gs);

@@ -63,13 +63,13 @@ Status PyroscopeSender::start(Host& host) {
 }
 
 Status PyroscopeSender::post(const std::string& target, const std::string& content_type, const std::string& body,
-                             Deadline deadline) {
+                             Deadline deadline, const ClientMetadata* context) {
   const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
   if (left.count() <= 0) return Status(StatusCode::kDeadlineExceeded, "pyroscope: no time left for the request");
   net::HttpHeaders headers = headers_;
   headers.emplace("Content-Type", content_type);
   if (target == kPushPath) headers.emplace("Connect-Protocol-Version", "1");
-  auth::addClientHeaders(client_auth_, &headers);
+  auth::addClientHeaders(client_auth_, context, &headers);
   net::HttpResult r = client_->request("POST", base_url_ + target, headers, body, left);
   if (r.status.isOk()) settings_.telemetry->bytesOut(body.size());
   Status s = r.toStatus();
@@ -84,13 +84,14 @@ Status PyroscopeSender::push(const Batch& batch, Deadline deadline) {
   if (Status s = buildSeries(batch.data(), options, &series); !s.isOk())
     return Status::invalid("pyroscope: cannot convert the batch to pprof: " + s.message());
   if (series.empty()) return Status::ok();
+  const ClientMetadata* context = batch.metadata().get();
   if (config_.api == "push")
-    return post(kPushPath, "application/proto", encodePushRequest(series).SerializeAsString(), deadline);
+    return post(kPushPath, "application/proto", encodePushRequest(series).SerializeAsString(), deadline, context);
   // /ingest takes one profile per request. A retry after a partial failure resends the whole batch
   // (at-least-once, like every retry).
   for (const auto& s : series)
     for (const auto& p : s.profiles)
-      if (Status st = post(ingestTarget(s, p), "application/octet-stream", p.raw_profile, deadline); !st.isOk())
+      if (Status st = post(ingestTarget(s, p), "application/octet-stream", p.raw_profile, deadline, context); !st.isOk())
         return st;
   return Status::ok();
 }

@@ -24,7 +24,9 @@ class PyroscopeSender final : public exporterhelper::Sender {
   Status push(const Batch& batch, Deadline deadline) override;
 
  private:
-  Status post(const std::string& target, const std::string& content_type, const std::string& body, Deadline deadline);
+  // `context`: the metadata of the batch being sent (for the `auth` extension's headers).
+  Status post(const std::string& target, const std::string& content_type, const std::string& body, Deadline deadline,
+              const ClientMetadata* context);
 
   CreateSettings settings_;
   PyroscopeExporterConfig config_;

@@ -24,6 +24,31 @@ std::string rfc3339(std::chrono::system_clock::time_point t) {
   return std::string(buf, n) + "Z";
 }
 
+// As Go's time.Duration prints it (the Collector's uptime): 49.0132518s, 1h2m3.5s, 3.5ms, 120µs.
+std::string goDuration(std::chrono::nanoseconds d) {
+  int64_t ns = d.count();
+  if (ns <= 0) return "0s";
+  auto fraction = [](int64_t v, int64_t unit) {
+    std::string out = std::to_string(v / unit);
+    if (const int64_t rest = v % unit; rest != 0) {
+      std::string digits = std::to_string(rest);
+      digits.insert(0, std::to_string(unit).size() - 1 - digits.size(), '0');
+      while (digits.back() == '0') digits.pop_back();
+      out += "." + digits;
+    }
+    return out;
+  };
+  if (ns < 1000) return std::to_string(ns) + "ns";
+  if (ns < 1000000) return fraction(ns, 1000) + "\u00b5s";
+  if (ns < 1000000000) return fraction(ns, 1000000) + "ms";
+  std::string out;
+  if (const int64_t h = ns / 3600000000000; h > 0) out += std::to_string(h) + "h";
+  ns %= 3600000000000;
+  if (const int64_t m = ns / 60000000000; m > 0 || !out.empty()) out += std::to_string(m) + "m";
+  ns %= 60000000000;
+  return out + fraction(ns, 1000000000) + "s";
+}
+
 }  // namespace
 
 HealthCheck::HealthCheck(const CreateSettings& settings, HealthCheckConfig config)
@@ -55,7 +80,7 @@ net::HttpResponse HealthCheck::answer() const {
   if (healthy) {
     const auto since = host_->describe().started;
     w.key("upSince").string(rfc3339(since));
-    w.key("uptime").string(config::Duration(std::chrono::system_clock::now() - since).str());
+    w.key("uptime").string(goDuration(std::chrono::system_clock::now() - since));
   } else {
     w.key("upSince").string("0001-01-01T00:00:00Z");
     w.key("uptime").string("");

@@ -19,7 +19,8 @@ using proflow::attributes::AttrList;
 // list is edited once and the answer (a range of b.indices) reused.
 class SampleEditor {
  public:
-  SampleEditor(const ActionSet& actions, flat::Batch* batch) : actions_(actions), b_(batch) {}
+  SampleEditor(const ActionSet& actions, flat::Batch* batch, const ClientMetadata* context)
+      : actions_(actions), b_(batch), context_(context) {}
 
   // True when the sample's list changed.
   bool edit(size_t row) {
@@ -39,7 +40,7 @@ class SampleEditor {
     const auto view = b_->indexList(range);
     const std::vector<int32_t> indices(view.begin(), view.end());  // b.indices grows below
     AttrList attrs = proflow::attributes::readIndexedAttributes(*b_, indices);
-    if (!actions_.apply(attrs)) return std::nullopt;
+    if (!actions_.apply(attrs, context_)) return std::nullopt;
     if (!dict_) dict_.emplace(b_);  // indexes the dictionary once, on the first edit
     const std::vector<int32_t> out = proflow::attributes::internAttributes(*dict_, indices, attrs);
     flat::Range edited{static_cast<uint32_t>(b_->indices.size()), static_cast<uint32_t>(out.size())};
@@ -49,15 +50,17 @@ class SampleEditor {
 
   const ActionSet& actions_;
   flat::Batch* b_;
+  const ClientMetadata* context_;  // the same for every sample of the batch: the cache stays valid
   std::optional<flat::DictionaryIndex> dict_;
   std::unordered_map<std::string, std::optional<flat::Range>> cache_;
 };
 
 }  // namespace
 
-EditCounts applyToSamples(const ActionSet& actions, const ProfileMatcher& matcher, flat::Batch& batch) {
+EditCounts applyToSamples(const ActionSet& actions, const ProfileMatcher& matcher, flat::Batch& batch,
+                          const ClientMetadata* context) {
   EditCounts counts;
-  SampleEditor editor(actions, &batch);
+  SampleEditor editor(actions, &batch, context);
   for (const flat::Resource& r : batch.resources) {
     std::string service = matcher.filters() ? flat::resourceAttribute(batch, r, "service.name").value_or("") : "";
     batch.forEachScope(r, [&](uint32_t s) {
@@ -82,8 +85,9 @@ AttributesProcessor::AttributesProcessor(const CreateSettings& settings, const A
 }
 
 Status AttributesProcessor::consume(Batch batch) {
+  const ClientMetadataPtr context = batch.metadata();
   flat::Batch& data = batch.mutableData();
-  EditCounts c = applyToSamples(actions_, matcher_, data);
+  EditCounts c = applyToSamples(actions_, matcher_, data, context.get());
   // The entries an edit replaced (a hashed value's original) must not reach the exporters.
   if (c.samples > 0) flat::dropUnreferenced(data);
   if (samples_changed_ && c.samples > 0) samples_changed_->add(c.samples);

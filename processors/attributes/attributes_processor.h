@@ -18,8 +18,9 @@ struct EditCounts {
 };
 
 // Applies `actions` to the samples of the profiles `matcher` selects in `batch`.
+// `context`: the request metadata of the batch (from_context); null when none.
 EditCounts applyToSamples(const proflow::attributes::ActionSet& actions, const ProfileMatcher& matcher,
-                          flat::Batch& batch);
+                          flat::Batch& batch, const ClientMetadata* context = nullptr);
 
 class AttributesProcessor final : public Processor {
  public:

@@ -229,6 +229,7 @@ std::vector<BatchProcessor::Ready> BatchProcessor::cutLocked(Shard& shard) {
     r.counts = {c.resources, c.profiles, c.samples};
     r.bytes = part.memoryBytes();
     r.batch = Batch(std::move(part));
+    r.batch.setMetadata(stamp_);
     bytes += r.bytes;
     out.push_back(std::move(r));
   }
@@ -265,7 +266,11 @@ Status BatchProcessor::flushAndWait(Shard& shard, std::unique_lock<std::mutex>& 
   updateGauges();
   // Refused for data that may be another caller's: this caller's own data goes alone, so its
   // client gets the answer to its own data (others' data may then arrive twice, as OTLP allows).
-  if (shared && refusedForData(outcome->status)) return next_->consume(own);
+  if (shared && refusedForData(outcome->status)) {
+    Batch alone = own;
+    alone.setMetadata(stamp_);  // as every request this processor sends
+    return next_->consume(std::move(alone));
+  }
   return outcome->status;
 }
 
@@ -399,6 +404,7 @@ void BatchProcessor::splitFrontLocked(std::vector<flat::Batch> parts, const Stat
     r.counts = {c.resources, c.profiles, c.samples};
     r.bytes = it->memoryBytes();
     r.batch = Batch(std::move(*it));
+    r.batch.setMetadata(stamp_);
     bytes += r.bytes;
     ready_.push_front(std::move(r));
   }
@@ -430,8 +436,12 @@ void BatchProcessor::dropLeftoversLocked(const char* why) {
 
 void BatchProcessor::updateGauges() {
   if (!settings_.telemetry) return;
-  buffered_profiles_gauge_->set(static_cast<int64_t>(buffered_profiles_.load()));
-  buffered_bytes_gauge_->set(static_cast<int64_t>(buffered_bytes_.load()));
+  // Deltas, not values: the instances of one processor id (one per metadata_keys value) share the
+  // gauges. However updates interleave, the deltas sum to what is held now.
+  const auto profiles = static_cast<int64_t>(buffered_profiles_.load());
+  const auto bytes = static_cast<int64_t>(buffered_bytes_.load());
+  buffered_profiles_gauge_->add(profiles - reported_profiles_.exchange(profiles));
+  buffered_bytes_gauge_->add(bytes - reported_bytes_.exchange(bytes));
 }
 
 void BatchProcessor::shutdown(Deadline deadline) {

@@ -58,6 +58,9 @@ class BatchProcessor final : public Processor {
   bool waitsForFlush() const { return wait_for_flush_; }
   // Callers whose data is merged and who wait for its flush (waiting mode).
   int waitingCallers() const { return waiting_.load(); }
+  // The metadata every request it sends carries (one instance per metadata_keys value: those keys
+  // and values). Set before start().
+  void stampOutput(ClientMetadataPtr metadata) { stamp_ = std::move(metadata); }
 
  private:
   using Clock = std::chrono::steady_clock;
@@ -144,6 +147,7 @@ class BatchProcessor final : public Processor {
   std::vector<std::unique_ptr<Shard>> shards_;
   bool wait_for_flush_ = false;
 
+  ClientMetadataPtr stamp_;
   std::atomic<uint64_t> buffered_profiles_{0};
   std::atomic<uint64_t> buffered_bytes_{0};
   std::atomic<bool> stopping_{false};
@@ -159,6 +163,9 @@ class BatchProcessor final : public Processor {
   Clock::time_point deadline_{};
   std::thread sender_;
 
+  // What updateGauges() last added to the gauges, which the instances of one id share.
+  std::atomic<int64_t> reported_profiles_{0};
+  std::atomic<int64_t> reported_bytes_{0};
   telemetry::Gauge* buffered_profiles_gauge_ = nullptr;
   telemetry::Gauge* buffered_bytes_gauge_ = nullptr;
   telemetry::Counter* retries_ = nullptr;

@@ -1,5 +1,7 @@
 #include "processors/batch/config.h"
 
+#include "core/model/client_metadata.h"
+
 #include <algorithm>
 
 #include "core/runtime/cpu_limits.h"
@@ -27,6 +29,14 @@ void BatchProcessorConfig::validate(config::ValidationContext& ctx) const {
     ctx.error("shards", "shards must be at most " + std::to_string(kMaxShards) + ", got " + std::to_string(shards));
   if (wait_for_flush != "auto" && wait_for_flush != "true" && wait_for_flush != "false")
     ctx.error("wait_for_flush", "wait_for_flush must be auto, true or false, got '" + wait_for_flush + "'");
+  for (size_t i = 0; i < metadata_keys.size(); ++i) {
+    if (metadata_keys[i].empty()) ctx.error("metadata_keys", "metadata_keys[" + std::to_string(i) + "] is empty");
+    for (size_t j = 0; j < i; ++j)
+      if (lowerAscii(metadata_keys[i]) == lowerAscii(metadata_keys[j]))
+        ctx.error("metadata_keys", "'" + metadata_keys[i] + "' is listed twice (keys compare case-insensitively)");
+  }
+  if (!metadata_keys.empty() && metadata_cardinality_limit == 0)
+    ctx.error("metadata_cardinality_limit", "must be at least 1");
 }
 
 uint64_t BatchProcessorConfig::maxBufferedProfiles() const {

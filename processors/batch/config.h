@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "core/config/config_reader.h"
 #include "core/config/config_types.h"
@@ -17,6 +18,8 @@ struct BatchProcessorConfig {
   config::ByteSize max_buffered_bytes = config::ByteSize(uint64_t{128} << 20);
   uint32_t shards = 0;                  // 0 = two per usable CPU
   std::string wait_for_flush = "auto";  // auto, true, false
+  std::vector<std::string> metadata_keys;  // one batcher per distinct combination of their values
+  uint32_t metadata_cardinality_limit = 1000;
 
   template <class V>
   void visit(V& v) {
@@ -29,6 +32,11 @@ struct BatchProcessorConfig {
     v.field("wait_for_flush", wait_for_flush,
             "acknowledge only once downstream took the data: auto (when a downstream exporter has a persistent "
             "queue), true, false");
+    v.field("metadata_keys", metadata_keys,
+            "request metadata keys (receivers' include_metadata) whose values keep batches apart, e.g. a tenant "
+            "header; the batches sent carry these keys");
+    v.field("metadata_cardinality_limit", metadata_cardinality_limit,
+            "distinct metadata_keys value combinations held at once; data of one more is refused (retryable)");
   }
   void validate(config::ValidationContext& ctx) const;
 

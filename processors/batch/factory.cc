@@ -2,6 +2,7 @@
 
 #include "core/component/factory_helpers.h"
 #include "processors/batch/batch_processor.h"
+#include "processors/batch/metadata_batcher.h"
 
 namespace proflow::processors::batch {
 namespace {
@@ -13,6 +14,7 @@ class BatchProcessorFactory final : public ProcessorFactoryFor<BatchProcessorCon
  protected:
   std::unique_ptr<Processor> createProcessor(const CreateSettings& s, const BatchProcessorConfig& c,
                                              ConsumerPtr next) const override {
+    if (!c.metadata_keys.empty()) return std::make_unique<MetadataBatcher>(s, c, std::move(next));
     return std::make_unique<BatchProcessor>(s, c, std::move(next));
   }
 };

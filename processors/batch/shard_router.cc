@@ -30,7 +30,7 @@ std::vector<ShardPart> splitByShard(Batch batch, size_t shards) {
   }
   std::vector<flat::Batch> split = flat::splitByResource(src, shard_of, static_cast<uint32_t>(used.size()));
   for (size_t shard = 0; shard < split.size(); ++shard)
-    if (used[shard]) parts.push_back({shard, Batch(std::move(split[shard]))});
+    if (used[shard]) parts.push_back({shard, Batch(std::move(split[shard])).withMetadataOf(batch)});
   return parts;
 }
 

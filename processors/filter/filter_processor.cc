@@ -157,7 +157,7 @@ Status FilterProcessor::consume(Batch batch) {
     flat::Merger merger(&fresh);
     merger.append(batch.data(), keep);
     fresh.shrinkToFit();
-    batch = Batch(std::move(fresh));
+    batch = Batch(std::move(fresh)).withMetadataOf(batch);
   }
   if (batch.empty()) return Status::ok();
   return next_->consume(std::move(batch));

@@ -5,11 +5,11 @@
 
 namespace proflow::processors::resource {
 
-size_t applyToResources(const attributes::ActionSet& actions, flat::Batch& batch) {
+size_t applyToResources(const attributes::ActionSet& actions, flat::Batch& batch, const ClientMetadata* context) {
   size_t changed = 0;
   for (flat::Resource& r : batch.resources) {
     attributes::AttrList attrs = attributes::readKeyValues(batch, r.attributes);
-    if (!actions.apply(attrs)) continue;
+    if (!actions.apply(attrs, context)) continue;
     attributes::writeKeyValues(batch, &r.attributes, attrs);
     r.present = true;
     ++changed;
@@ -26,7 +26,8 @@ ResourceProcessor::ResourceProcessor(const CreateSettings& settings, const Resou
 }
 
 Status ResourceProcessor::consume(Batch batch) {
-  size_t n = applyToResources(actions_, batch.mutableData());
+  const ClientMetadataPtr context = batch.metadata();
+  size_t n = applyToResources(actions_, batch.mutableData(), context.get());
   if (changed_ && n > 0) changed_->add(n);
   // A hashed, updated or deleted value must not leave in the dictionary entry nothing points at now.
   if (n > 0) flat::dropUnreferenced(batch.mutableData());

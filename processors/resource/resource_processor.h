@@ -11,7 +11,9 @@
 namespace proflow::processors::resource {
 
 // Applies `actions` to every resource of `batch`; returns how many resources changed.
-size_t applyToResources(const attributes::ActionSet& actions, flat::Batch& batch);
+// `context`: the request metadata of the batch (from_context); null when none.
+size_t applyToResources(const attributes::ActionSet& actions, flat::Batch& batch,
+                        const ClientMetadata* context = nullptr);
 
 class ResourceProcessor final : public Processor {
  public:

@@ -237,7 +237,7 @@ Status SampleProcessor::consume(Batch batch) {
     flat::Merger merger(&fresh);
     merger.append(b, keep);
     fresh.shrinkToFit();
-    batch = Batch(std::move(fresh));
+    batch = Batch(std::move(fresh)).withMetadataOf(batch);
   }
   if (batch.empty()) return Status::ok();  // everything was sampled out: nothing to send
   return next_->consume(std::move(batch));

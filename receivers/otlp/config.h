@@ -34,6 +34,7 @@ struct GrpcProtocolConfig {
   // gRPC's own decompression is off: it inflates a whole message before checking its size. proflow
   // inflates gzip/deflate messages itself, bounded by max_recv_msg_size and this ratio.
   double max_inflate_ratio = 100;
+  bool include_metadata = false;
   std::optional<net::TlsServerConfig> tls;
   std::optional<auth::AuthConfig> auth;
   template <class V>
@@ -41,6 +42,9 @@ struct GrpcProtocolConfig {
     v.field("endpoint", endpoint, "host:port to listen on");
     v.field("tls", tls, "serve TLS with this certificate (absent = plain text)");
     v.field("auth", auth, "authenticate requests: { authenticator: <extension id> }");
+    v.field("include_metadata", include_metadata,
+            "keep the request's gRPC metadata with its data (routing request context, batch metadata_keys, "
+            "from_context, headers_setter)");
     v.field("max_recv_msg_size", max_recv_msg_size, "largest request accepted, after decompression");
     v.field("max_concurrent_requests", max_concurrent_requests, "requests processed at once");
     v.field("max_concurrent_requests_per_connection", max_concurrent_requests_per_connection,
@@ -59,6 +63,7 @@ struct HttpProtocolConfig {
   std::string endpoint = "127.0.0.1:4318";
   config::ByteSize max_request_body_size = config::ByteSize(64ull << 20);  // after decompression
   double max_inflate_ratio = 100;
+  bool include_metadata = false;
   std::optional<net::TlsServerConfig> tls;
   std::optional<auth::AuthConfig> auth;
   template <class V>
@@ -66,6 +71,9 @@ struct HttpProtocolConfig {
     v.field("endpoint", endpoint, "host:port to listen on");
     v.field("tls", tls, "serve TLS with this certificate (absent = plain text)");
     v.field("auth", auth, "authenticate requests: { authenticator: <extension id> }");
+    v.field("include_metadata", include_metadata,
+            "keep the request's headers with its data (routing request context, batch metadata_keys, "
+            "from_context, headers_setter)");
     v.field("max_request_body_size", max_request_body_size, "largest body accepted, after decompression");
     v.field("max_inflate_ratio", max_inflate_ratio, "largest decompressed/compressed ratio accepted");
   }

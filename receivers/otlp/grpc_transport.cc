@@ -128,6 +128,12 @@ class GrpcTransport::Service final : public grpc::Service {
    public:
     ExportCall(Service& service, grpc::CallbackServerContext* ctx, grpc::ByteBuffer* response)
         : service_(service), response_(response), watchdog_(service.settings_.runtime->io(), ctx) {
+      if (service_.config_.include_metadata) {
+        auto kept = std::make_shared<ClientMetadata>();
+        for (const auto& [key, value] : ctx->client_metadata())
+          kept->add(std::string_view(key.data(), key.size()), std::string(value.data(), value.size()));
+        metadata_ = std::move(kept);
+      }
       // The credentials may cost a password hash: it runs on the authenticator's thread and the call
       // goes on from there (a reactor's operations may be started from any thread).
       auth::authenticateCall(service_.authenticator_, *ctx, [this, ctx](Status s) {
@@ -149,7 +155,7 @@ class GrpcTransport::Service final : public grpc::Service {
       if (Status s = service_.budget_->acquire(request_.Length(), &lease, "request message"); !s.isOk())
         return finish(service_.refused(s));
       boost::asio::post(service_.settings_.runtime->workers(), [this, lease = std::move(lease)] {
-        finish(service_.handle(request_, response_, *lease));
+        finish(service_.handle(request_, response_, *lease, metadata_));
       });
     }
 
@@ -177,6 +183,7 @@ class GrpcTransport::Service final : public grpc::Service {
     grpc::ByteBuffer* response_;
     grpc::ByteBuffer request_;
     std::shared_ptr<net::CallSlots::Slot> slot_;  // one of max_concurrent_requests, once admitted
+    ClientMetadataPtr metadata_;  // include_metadata: the call's client metadata
     net::GrpcCallWatchdog watchdog_;
   };
 
@@ -244,7 +251,8 @@ class GrpcTransport::Service final : public grpc::Service {
     return lease.resize(raw.Length() + out->size(), "decompressed request message");
   }
 
-  grpc::Status handle(const grpc::ByteBuffer& raw, grpc::ByteBuffer* out, net::InFlightLease& lease) {
+  grpc::Status handle(const grpc::ByteBuffer& raw, grpc::ByteBuffer* out, net::InFlightLease& lease,
+                      ClientMetadataPtr metadata) {
     settings_.telemetry->bytesIn(raw.Length());
     // Decoded straight from the message's bytes into a flat batch (no protobuf request).
     std::string storage;
@@ -260,9 +268,10 @@ class GrpcTransport::Service final : public grpc::Service {
     const size_t message = lease.bytes();
     // Processors running on this thread (a transform) charge what they add to the request's claim.
     net::CurrentLease current(&lease);
-    IngestResult r = ingestWire(wire, *next_, *settings_.telemetry, [&lease, message](size_t decoded) {
-      return lease.resize(message + decoded, "decoded request message");
-    });
+    IngestResult r = ingestWire(
+        wire, *next_, *settings_.telemetry,
+        [&lease, message](size_t decoded) { return lease.resize(message + decoded, "decoded request message"); },
+        std::move(metadata));
     if (!r.status.isOk()) {
       if (!r.status.retryable())
         log_throttle_.log(*settings_.logger, spdlog::level::debug, "refused", "refused request: " + r.status.toString());

@@ -105,9 +105,16 @@ void HttpTransport::handle(net::HttpRequest&& req, net::Responder respond) {
     }
     // Processors running on this thread (a transform) charge what they add to the request's claim.
     net::CurrentLease current(req.in_flight.get());
-    IngestResult r = enc == Encoding::kJson ? ingestJson(req.body, *next_, *settings_.telemetry, std::move(claim),
-                                                         config_.max_request_body_size.bytes)
-                                            : ingestWire(req.body, *next_, *settings_.telemetry, std::move(claim));
+    ClientMetadataPtr metadata;
+    if (config_.include_metadata) {
+      auto kept = std::make_shared<ClientMetadata>();
+      for (const auto& [name, value] : req.headers) kept->add(name, value);
+      metadata = std::move(kept);
+    }
+    IngestResult r = enc == Encoding::kJson
+                         ? ingestJson(req.body, *next_, *settings_.telemetry, std::move(claim),
+                                      config_.max_request_body_size.bytes, std::move(metadata))
+                         : ingestWire(req.body, *next_, *settings_.telemetry, std::move(claim), std::move(metadata));
     if (!r.status.isOk()) {
       respond(otlpErrorResponse(r.status, req));
       return;

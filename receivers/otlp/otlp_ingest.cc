@@ -21,7 +21,7 @@ void refusedHere(telemetry::ComponentTelemetry& telemetry, const BatchCounts& co
 
 // A decoded request (counted from here on): validated, and what is valid handed to the pipelines.
 IngestResult ingestDecoded(std::shared_ptr<flat::Batch> batch, const std::vector<uint32_t>& samples_with_unknown_fields,
-                           ProfilesConsumer& next, telemetry::ComponentTelemetry& telemetry) {
+                           ProfilesConsumer& next, telemetry::ComponentTelemetry& telemetry, ClientMetadataPtr metadata) {
   IngestResult result;
   flat::DecodeResult v = flat::validateAndPrune(batch.get(), samples_with_unknown_fields);
   if (!v.request.isOk()) {
@@ -42,14 +42,16 @@ IngestResult ingestDecoded(std::shared_ptr<flat::Batch> batch, const std::vector
   }
   if (batch->empty()) return result;  // nothing left to deliver; still a success per OTLP
   // Moved in, not shared: a transform after the receiver edits the request without copying it.
-  result.status = next.consume(Batch(std::move(*batch)));
+  Batch out(std::move(*batch));
+  out.setMetadata(std::move(metadata));
+  result.status = next.consume(std::move(out));
   return result;
 }
 
 }  // namespace
 
 IngestResult ingestWire(std::string_view wire, ProfilesConsumer& next, telemetry::ComponentTelemetry& telemetry,
-                        std::function<Status(size_t)> claim_memory) {
+                        std::function<Status(size_t)> claim_memory, ClientMetadataPtr metadata) {
   auto batch = std::make_shared<flat::Batch>();
   flat::DecodeOptions options;
   options.validate = false;  // below, once the request is counted
@@ -62,11 +64,11 @@ IngestResult ingestWire(std::string_view wire, ProfilesConsumer& next, telemetry
                             decoded.request.message() + ")"),
             {}};
   }
-  return ingestDecoded(std::move(batch), decoded.samples_with_unknown_fields, next, telemetry);
+  return ingestDecoded(std::move(batch), decoded.samples_with_unknown_fields, next, telemetry, std::move(metadata));
 }
 
 IngestResult ingestJson(std::string_view json, ProfilesConsumer& next, telemetry::ComponentTelemetry& telemetry,
-                        std::function<Status(size_t)> claim_memory, size_t max_body) {
+                        std::function<Status(size_t)> claim_memory, size_t max_body, ClientMetadataPtr metadata) {
   auto batch = std::make_shared<flat::Batch>();
   otlp_json::DecodeLimits limits;
   limits.claim = std::move(claim_memory);
@@ -77,7 +79,7 @@ IngestResult ingestJson(std::string_view json, ProfilesConsumer& next, telemetry
     refusedHere(telemetry, {});
     return {decoded.status, {}};  // INVALID_ARGUMENT naming field and byte, or the claim's refusal
   }
-  return ingestDecoded(std::move(batch), decoded.samples_with_unknown_fields, next, telemetry);
+  return ingestDecoded(std::move(batch), decoded.samples_with_unknown_fields, next, telemetry, std::move(metadata));
 }
 
 }  // namespace proflow::receivers::otlp

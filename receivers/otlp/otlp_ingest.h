@@ -8,6 +8,7 @@
 #include <string_view>
 
 #include "core/component/consumer.h"
+#include "core/model/client_metadata.h"
 #include "core/model/otlp_types.h"
 #include "core/telemetry/component_telemetry.h"
 
@@ -25,8 +26,9 @@ inline size_t otlpDecodeClaim(size_t serialized) { return 2 * serialized; }
 // An ExportProfilesServiceRequest in protobuf wire form. `claim_memory` (optional) is charged with
 // what decoding allocates as it allocates it (flat::DecodeOptions::claim_memory); its refusal is
 // the answer as is (429 / RESOURCE_EXHAUSTED while the budget is busy).
+// `metadata`: what the receiver keeps of the request (include_metadata), attached to the batch.
 IngestResult ingestWire(std::string_view wire, ProfilesConsumer& next, telemetry::ComponentTelemetry& telemetry,
-                        std::function<Status(size_t)> claim_memory = {});
+                        std::function<Status(size_t)> claim_memory = {}, ClientMetadataPtr metadata = nullptr);
 
 // The same request in OTLP/JSON, decoded straight into a flat batch (core/formats/otlp_json);
 // `claim_memory` as for ingestWire. A receiver taking bodies of up to `max_body` bytes (0: no
@@ -36,6 +38,7 @@ IngestResult ingestWire(std::string_view wire, ProfilesConsumer& next, telemetry
 // without the bound one body of dense small values could hold most of the in-flight budget.
 inline constexpr size_t kJsonDecodeBytesPerBodyLimitByte = 4;
 IngestResult ingestJson(std::string_view json, ProfilesConsumer& next, telemetry::ComponentTelemetry& telemetry,
-                        std::function<Status(size_t)> claim_memory = {}, size_t max_body = 0);
+                        std::function<Status(size_t)> claim_memory = {}, size_t max_body = 0,
+                        ClientMetadataPtr metadata = nullptr);
 
 }  // namespace proflow::receivers::otlp

@@ -82,7 +82,7 @@ std::string configOf(const Manifest& m, const YAML::Node& workload) {
 int validate(const std::string& config, std::string* out) {
   testing::TempDir dir;
   const std::string path = dir.write("proflow.yaml", config);
-  return testing::runCommand({testing::proflowBinary(), "validate", "--config", path}, out);
+  return testing::validateShippedConfig(path, out);
 }
 
 class KubernetesManifest : public ::testing::TestWithParam<std::string> {};
@@ -185,7 +185,7 @@ TEST(KubernetesManifests, AgentsResolveTheGatewaysHeadlessService) {
   const std::string dns = headless["metadata"]["name"].as<std::string>() + "." +
                           headless["metadata"]["namespace"].as<std::string>() + ".svc.cluster.local";
   const YAML::Node cfg = YAML::Load(configOf(agent, agent.ofKind("DaemonSet").at(0)));
-  const YAML::Node resolver = cfg["exporters"]["loadbalancing"]["resolver"]["dns"];
+  const YAML::Node resolver = cfg["exporters"]["load_balancing"]["resolver"]["dns"];
   EXPECT_EQ(resolver["hostname"].as<std::string>(), dns);
   bool port_served = false;
   for (const auto& p : headless["spec"]["ports"]) port_served |= p["port"].as<int>() == resolver["port"].as<int>();
@@ -212,7 +212,7 @@ TEST(KubernetesManifests, TheAgentTrustsPidsOnlyFromItsPodsLoopback) {
   for (const auto& p : cfg["service"]["pipelines"]) {
     for (const auto& proc : p.second["processors"]) {
       const YAML::Node rd = cfg["processors"][proc.as<std::string>()];
-      if (proc.as<std::string>().rfind("resourcedetection", 0) != 0) continue;
+      if (proc.as<std::string>().rfind("resource_detection", 0) != 0) continue;
       EXPECT_FALSE(rd["process"] && rd["process"]["command_line"] && rd["process"]["command_line"].as<bool>());
       if (!rd["trust_pids"] || !rd["trust_pids"].as<bool>()) continue;
       ++trusting;

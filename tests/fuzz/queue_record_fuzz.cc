@@ -3,7 +3,8 @@
 //
 // Input: byte 0 chooses how the rest becomes the file, byte 1-2 (mode 2) a bit to flip.
 //   0: the rest is the whole .batch file (header, checksum and payload as the fuzzer wrote them)
-//   1: the rest is a payload, written with a correct header (reaches the decoder past the checksum)
+//   1: the rest is a payload (metadata block + OTLP request), written with a correct header: it
+//      reaches the metadata parser and the decoder past the checksum
 //   2: as 1, then one bit of the file flipped: the load must refuse it (CRC-32C finds every 1-bit error)
 //   3: the rest is a bare request in the format earlier versions wrote (.otlp, no header)
 // Invariants: load never crashes; it answers ok or kInvalidArgument (the file then lies under *.corrupt and

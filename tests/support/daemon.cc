@@ -1,5 +1,7 @@
 #include "tests/support/daemon.h"
 
+#include <sstream>
+
 #include <arpa/inet.h>
 #include <fcntl.h>
 #include <netinet/in.h>
@@ -75,6 +77,20 @@ int freePort() {
 }
 
 std::string proflowBinary() { return std::string(PROFLOW_BINARY_DIR) + "/proflow"; }
+
+int validateShippedConfig(const std::string& path, std::string* output) {
+  const int rc = runCommand({proflowBinary(), "validate", "--config", path}, output);
+  if (rc != 1) return rc;
+  std::istringstream lines(*output);
+  bool errors = false;
+  for (std::string line; std::getline(lines, line);) {
+    if (line.find(": ") == std::string::npos || line.rfind("proflow:", 0) == 0 || line.rfind("warning:", 0) == 0)
+      continue;  // not an error line
+    errors = true;
+    if (line.find("does not exist or is not a regular file") == std::string::npos) return rc;
+  }
+  return errors ? 0 : rc;
+}
 
 namespace {
 

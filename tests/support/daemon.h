@@ -56,6 +56,11 @@ bool waitFor(const std::function<bool()>& cond, std::chrono::milliseconds timeou
 int runCommand(const std::vector<std::string>& argv, std::string* output,
                std::chrono::milliseconds timeout = std::chrono::minutes(5));
 
+// `proflow validate --config <path>`: 0 when valid, or when its only errors are files the config
+// names and this machine lacks (a deployment's mounted secrets: validate reads them as start-up
+// would); otherwise validate's exit code. `output` gets what it printed.
+int validateShippedConfig(const std::string& path, std::string* output);
+
 // Minimal blocking HTTP/1.1 GET on 127.0.0.1 (no dependency on the code under test). Returns the
 // status code (0 when the connection failed) and fills `body`.
 int httpGet(int port, const std::string& path, std::string* body = nullptr);

@@ -80,6 +80,31 @@ TEST(AttributeActions, FromAttributeCopiesAndSkipsWhenSourceIsAbsent) {
   EXPECT_EQ(show(l), "team=s:core;owner=s:core*;");
 }
 
+// from_context reads the request metadata the receiver kept: metadata.<key> or <key>, any case;
+// several values joined with ';'; bytes that are not UTF-8 replaced; absent: the action is skipped.
+TEST(AttributeActions, FromContextCopiesTheRequestMetadata) {
+  ActionConfig tenant = action("upsert", "tenant");
+  tenant.from_context = "metadata.X-Scope-OrgID";
+  ActionConfig hops = action("insert", "hops");
+  hops.from_context = "x-forwarded-for";
+  ActionConfig raw = action("insert", "raw");
+  raw.from_context = "x-raw";
+  ActionConfig absent = action("insert", "absent");
+  absent.from_context = "metadata.nothing";
+  ActionSet set({tenant, hops, raw, absent});
+  ClientMetadata context;
+  context.add("x-scope-orgid", "acme");
+  context.add("X-Forwarded-For", "10.0.0.1");
+  context.add("x-forwarded-for", "10.0.0.2");
+  context.add("x-raw", std::string("a\xff", 2));
+  auto l = list({{"tenant", "forged"}});
+  EXPECT_TRUE(set.apply(l, &context));
+  EXPECT_EQ(show(l), "tenant=s:acme*;hops=s:10.0.0.1;10.0.0.2*;raw=s:a\xEF\xBF\xBD*;");
+  auto untouched = list({{"tenant", "kept"}});
+  EXPECT_FALSE(set.apply(untouched, nullptr));
+  EXPECT_EQ(show(untouched), "tenant=s:kept;");
+}
+
 TEST(AttributeActions, DeleteAndHashByKeyOrPattern) {
   ActionConfig del = action("delete", "");
   del.pattern = "^tmp\\.";
@@ -167,12 +192,16 @@ TEST(AttributeActionsConfig, ReportsEachMistake) {
   EXPECT_THAT(validate("actions: [{key: a}]\n").format(), HasSubstr("action is required"));
   EXPECT_THAT(validate("actions: [{action: insert, value: 1}]\n").format(), HasSubstr("needs a key"));
   EXPECT_THAT(validate("actions: [{key: a, action: insert}]\n").format(),
-              HasSubstr("needs exactly one of value or from_attribute"));
+              HasSubstr("needs exactly one of value, from_attribute or from_context"));
   EXPECT_THAT(validate("actions: [{key: a, action: upsert, value: 1, from_attribute: b}]\n").format(),
-              HasSubstr("needs exactly one of value or from_attribute"));
+              HasSubstr("needs exactly one of value, from_attribute or from_context"));
   EXPECT_THAT(validate("actions: [{key: a, pattern: b, action: delete}]\n").format(),
               HasSubstr("exactly one of key or pattern"));
   EXPECT_THAT(validate("actions: [{key: a, action: delete, value: x}]\n").format(), HasSubstr("takes no value"));
+  EXPECT_THAT(validate("actions: [{key: a, action: insert, from_context: auth.username}]\n").format(),
+              HasSubstr("authenticators here keep no attributes"));
+  EXPECT_THAT(validate("actions: [{key: a, action: delete, from_context: x}]\n").format(),
+              HasSubstr("takes no from_context"));
   EXPECT_THAT(validate("actions: [{pattern: '(', action: hash}]\n").format(), HasSubstr("invalid regex '(' (RE2 syntax): missing )"));
   EXPECT_THAT(validate("actions: [{key: a, pattern: '(x)', action: extract}]\n").format(),
               HasSubstr("at least one named group"));

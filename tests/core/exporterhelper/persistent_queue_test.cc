@@ -14,6 +14,7 @@
 #include <thread>
 
 #include "core/exporterhelper/exporter_helper.h"
+#include "core/exporterhelper/persistent_store.h"
 #include "core/exporterhelper/queue_record.h"
 #include "core/flat/flat_batch.h"
 #include "core/flat/flat_encode.h"
@@ -187,8 +188,12 @@ TEST_F(PersistentQueueTest, UnwritableDirectoryRefusesToStart) {
   (void)peer;
 }
 
-// A file of the queue as the store writes it, put there by the test.
-std::string recordOf(const std::string& payload) { return recordHeader(payload) + payload; }
+// A file of the queue as the store writes it (no request metadata), put there by the test; `otlp`
+// is the request's wire bytes.
+std::string recordOf(const std::string& otlp) {
+  const std::string payload = recordPayloadOf(nullptr, otlp);
+  return recordHeader(payload) + payload;
+}
 std::string recordName(uint64_t seq, const char* suffix = ".batch") {
   char digits[32];
   std::snprintf(digits, sizeof digits, "%020llu", static_cast<unsigned long long>(seq));
@@ -276,6 +281,52 @@ TEST_F(PersistentQueueTest, AFifoInTheQueueDirectoryIsMovedAsideWithoutBlockingA
   EXPECT_EQ(deliverLeftovers(1), std::vector<std::string>{"kept"});  // and shutdown returned
   EXPECT_EQ(files("otlp", ".corrupt").size(), 2u);
   EXPECT_EQ(metric("proflow_exporter_queue_corrupt_batches_total"), 2);
+}
+
+}  // namespace
+}  // namespace proflow::exporterhelper
+
+namespace proflow::exporterhelper {
+namespace {
+
+// A tenant's header kept with its data (include_metadata) is on the data again after a restart:
+// the record holds the request metadata, and a malformed metadata block is refused like any damage.
+TEST(PersistentStoreMetadata, RequestMetadataSurvivesARestart) {
+  testing::TempDir dir;
+  const std::string queue = (dir.path() / "q").string();
+  auto kept = std::make_shared<ClientMetadata>();
+  kept->add("X-Scope-OrgID", "acme");
+  kept->add("x-forwarded-for", "10.0.0.1");
+  kept->add("X-Forwarded-For", "10.0.0.2");
+  uint64_t with = 0, without = 0;
+  {
+    PersistentStore store(queue, /*fsync=*/false);
+    std::vector<uint64_t> leftover;
+    ASSERT_TRUE(store.open(&leftover).isOk());
+    Batch b = ::proflow::testing::batchOf(testing::makeRequest("acme-svc", {testing::makeProfile(2)}));
+    b.setMetadata(kept);
+    ASSERT_TRUE(store.append(b, &with).isOk());
+    ASSERT_TRUE(store.append(::proflow::testing::batchOf(testing::makeRequest("plain", {testing::makeProfile(1)})),
+                             &without).isOk());
+  }
+  PersistentStore store(queue, false);
+  std::vector<uint64_t> leftover;
+  ASSERT_TRUE(store.open(&leftover).isOk());
+  ASSERT_EQ(leftover, (std::vector<uint64_t>{with, without}));
+  Batch loaded;
+  ASSERT_TRUE(store.load(with, &loaded).isOk());
+  ASSERT_TRUE(loaded.metadata());
+  EXPECT_EQ(*loaded.metadata(), *kept);
+  EXPECT_EQ(testing::serviceName(::proflow::testing::requestOf(loaded), 0), "acme-svc");
+  ASSERT_TRUE(store.load(without, &loaded).isOk());
+  EXPECT_FALSE(loaded.metadata());
+
+  ClientMetadataPtr metadata;
+  std::string_view otlp;
+  const std::string cut = std::string("\x08\x00\x00\x00", 4) + std::string("\x03\x00\x00\x00key", 7);
+  EXPECT_FALSE(splitRecordPayload(cut, 2, &metadata, &otlp).isOk());
+  const std::string huge_count = std::string("\x0b\x00\x00\x00", 4) + std::string("\x03\x00\x00\x00key\xff\xff\xff\xff", 11);
+  EXPECT_FALSE(splitRecordPayload(huge_count, 2, &metadata, &otlp).isOk());
 }
 
 }  // namespace

@@ -132,7 +132,7 @@ TEST_P(HttpExporterTlsTest, InsecureWithAnHttpsEndpointIsRefused) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Exporters, HttpExporterTlsTest,
-                         ::testing::Values(ExporterCase{"otlphttp", ""},
+                         ::testing::Values(ExporterCase{"otlp_http", ""},
                                            ExporterCase{"datadog", "/profiling/v1/input"},
                                            ExporterCase{"pyroscope", ""}),
                          [](const auto& info) { return std::string(info.param.type); });

@@ -26,6 +26,7 @@ connectors: { forward: {} }
 service:
   extensions: [zpages, health_check]
   shutdown_timeout: 1s
+  telemetry: { metrics: { address: "127.0.0.1:0" } }
   pipelines:
 )" + pipelines;
 }

@@ -101,7 +101,7 @@ TEST(AttributesProcessorConfig, ErrorsPointAtTheField) {
   EXPECT_THAT(validate("include: {sample_type: [cpu]}\nactions: [{key: a, action: delete}]\n").format(),
               HasSubstr("unknown key 'sample_type'"));
   EXPECT_THAT(validate("actions: [{key: a, action: update}]\n").format(),
-              HasSubstr("actions[0].value: action 'update' needs exactly one of value or from_attribute"));
+              HasSubstr("actions[0].value: action 'update' needs exactly one of value, from_attribute or from_context"));
   EXPECT_TRUE(validate("include: {sample_types: [cpu], services: [a]}\nexclude: {match_type: regexp, services: ['^b']}\n"
                        "actions: [{key: a, action: delete}]\n")
                   .empty());

@@ -61,7 +61,7 @@ TEST(ResourceProcessorConfig, ErrorsPointAtTheField) {
   auto e = validate("attributes:\n  - key: a\n    action: upsert\n").format();
   EXPECT_THAT(e, HasSubstr("t.yaml:2:"));
   EXPECT_THAT(e, HasSubstr("processors.resource.attributes[0]"));
-  EXPECT_THAT(e, HasSubstr("needs exactly one of value or from_attribute"));
+  EXPECT_THAT(e, HasSubstr("needs exactly one of value, from_attribute or from_context"));
   EXPECT_THAT(validate("actions: []\n").format(), HasSubstr("unknown key 'actions'"));
   EXPECT_TRUE(validate("attributes: [{key: env, value: prod, action: upsert}]\n").empty());
 }

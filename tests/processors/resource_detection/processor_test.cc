@@ -298,7 +298,7 @@ struct Sink : ProfilesConsumer {
 TEST(ResourceDetectionProcessor, ThroughTheFactory) {
   setenv("OTEL_RESOURCE_ATTRIBUTES", "deployment.environment=prod", 1);
   auto factory = makeResourceDetectionProcessorFactory();
-  EXPECT_EQ(factory->type(), "resourcedetection");
+  EXPECT_EQ(factory->type(), "resource_detection");
   auto cfg = factory->createDefaultConfig();  // detectors: [env]
   auto sink = std::make_shared<Sink>();
   CreateSettings settings{.id = {"resourcedetection", ""}, .kind = ComponentKind::kProcessor};
