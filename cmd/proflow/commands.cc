@@ -123,7 +123,12 @@ int commandRun(const CliArgs& args) {
   const std::vector<std::string> config_files = config::configFilePaths(args.configs);
   const uint64_t loaded_files = ConfigWatcher::fingerprint(config_files);
   if (!loadConfig(args, registry, &cfg)) return 1;
-  telemetry::setupLogging(cfg.telemetry.logs.level, cfg.telemetry.logs.encoding);
+  if (Status s = telemetry::setupLogging(cfg.telemetry.logs.level, cfg.telemetry.logs.encoding,
+                                         cfg.telemetry.logs.output_paths);
+      !s.isOk()) {
+    std::fprintf(stderr, "proflow: %s\n", s.message().c_str());
+    return 1;
+  }
 
   // Block the stop and reload signals in every thread; the main thread waits for them below.
   sigset_t signals;

@@ -192,16 +192,24 @@ void checkAuthReferences(const ConfigNode& node, const std::string& path, const 
     const std::string ref_path = child_path + ".authenticator";
     auto id = ComponentId::parse(ref->scalar);
     auto entry = id ? cfg.extensions.find(*id) : cfg.extensions.end();
+    // An exporter's `auth` names an extension that sets request headers (a client authenticator,
+    // headers_setter); everything else's names one that checks them.
+    const bool client = child_path.rfind("exporters.", 0) == 0;
+    auto fits = [client](const Factory* f) {
+      const auto* e = static_cast<const ExtensionFactory*>(f);
+      return client ? e->isClientAuthenticator() : e->isAuthenticator();
+    };
     std::vector<std::string> auth_ids;
     for (const auto& [k, e] : cfg.extensions)
-      if (static_cast<const ExtensionFactory*>(e.factory)->isAuthenticator()) auth_ids.push_back(k.str());
+      if (fits(e.factory)) auth_ids.push_back(k.str());
     if (entry == cfg.extensions.end())
       errors.add(ref_path, ref->location,
                  "extension '" + ref->scalar + "' is not defined in the extensions section; auth extensions defined: " +
                      joinNames(auth_ids));
-    else if (!static_cast<const ExtensionFactory*>(entry->second.factory)->isAuthenticator())
+    else if (!fits(entry->second.factory))
       errors.add(ref_path, ref->location,
-                 "extension '" + ref->scalar + "' is not an authenticator; auth extensions defined: " +
+                 "extension '" + ref->scalar + "' is not an authenticator" +
+                     (client ? " exporters can use" : " receivers can use") + "; auth extensions defined: " +
                      joinNames(auth_ids));
     else if (std::find(cfg.enabled_extensions.begin(), cfg.enabled_extensions.end(), *id) ==
              cfg.enabled_extensions.end())
@@ -287,14 +295,63 @@ ServiceConfig buildServiceConfig(const ConfigNode& root, const Registry& registr
     FieldReader reader(*t, "service.telemetry", errors, &locs);
     cfg.telemetry.visit(reader);
     reader.finish();
-    const auto& logs = cfg.telemetry.logs;
+    auto& logs = cfg.telemetry.logs;
+    // The Collector's zap levels above error log as error here; its `console` encoding is text.
+    if (logs.level == "dpanic" || logs.level == "panic" || logs.level == "fatal") logs.level = "error";
+    if (logs.encoding == "console") logs.encoding = "text";
     static const std::set<std::string> kLevels = {"trace", "debug", "info", "warn", "error", "off"};
     if (!kLevels.count(logs.level))
       errors.add("service.telemetry.logs.level", locs["service.telemetry.logs.level"],
                  "unknown log level '" + logs.level + "'; valid: debug, error, info, off, trace, warn");
     if (logs.encoding != "text" && logs.encoding != "json")
       errors.add("service.telemetry.logs.encoding", locs["service.telemetry.logs.encoding"],
-                 "unknown log encoding '" + logs.encoding + "'; valid: json, text");
+                 "unknown log encoding '" + logs.encoding + "'; valid: console, json, text");
+    if (logs.output_paths.empty())
+      errors.add("service.telemetry.logs.output_paths", locs["service.telemetry.logs.output_paths"],
+                 "at least one path (stderr, stdout or a file)");
+    for (auto [key, node] : {std::pair{"sampling", &logs.sampling}, std::pair{"initial_fields", &logs.initial_fields},
+                             std::pair{"development", &logs.development},
+                             std::pair{"disable_caller", &logs.disable_caller},
+                             std::pair{"disable_stacktrace", &logs.disable_stacktrace},
+                             std::pair{"processors", &logs.processors}})
+      if (!node->isNull())
+        errors.add(std::string("service.telemetry.logs.") + key, node->location,
+                   "not supported: proflow logs every line at its level (level, encoding and output_paths are)");
+    auto& metrics = cfg.telemetry.metrics;
+    static const std::set<std::string> kMetricLevels = {"none", "basic", "normal", "detailed"};
+    if (!kMetricLevels.count(metrics.level))
+      errors.add("service.telemetry.metrics.level", locs["service.telemetry.metrics.level"],
+                 "unknown level '" + metrics.level + "'; valid: basic, detailed, none, normal");
+    // readers: the Collector's current spelling of the endpoint's address.
+    const std::string readers_at = "service.telemetry.metrics.readers";
+    int pulls = 0;
+    for (size_t i = 0; i < metrics.readers.size(); ++i) {
+      const auto& r = metrics.readers[i];
+      const std::string at = readers_at + "[" + std::to_string(i) + "]";
+      if (!r.periodic.isNull())
+        errors.add(at + ".periodic", locs[readers_at],
+                   "not supported: proflow serves its metrics for pull (readers[].pull.exporter.prometheus); "
+                   "a Prometheus or Collector scraping it can forward them");
+      if (!r.pull) continue;
+      if (!r.pull->exporter.prometheus) {
+        errors.add(at + ".pull.exporter", locs[readers_at], "only the prometheus pull exporter is supported");
+        continue;
+      }
+      const auto& p = *r.pull->exporter.prometheus;
+      if (p.port < 0 || p.port > 65535)
+        errors.add(at + ".pull.exporter.prometheus.port", locs[readers_at], "must be 0..65535");
+      if (++pulls > 1) {
+        errors.add(at, locs[readers_at], "one pull reader is supported (the telemetry endpoint has one address)");
+        continue;
+      }
+      const ConfigNode* m = t->find("metrics");
+      if (m && m->find("address"))
+        errors.add("service.telemetry.metrics.address", locs["service.telemetry.metrics.address"],
+                   "set address or readers, not both");
+      const std::string host = p.host.find(':') != std::string::npos ? "[" + p.host + "]" : p.host;
+      metrics.address = host + ":" + std::to_string(p.port);
+    }
+    if (metrics.level == "none") metrics.address = "none";
     validateStatusConfig(cfg.telemetry.status, "service.telemetry.status", locs, errors);
     if (const auto& tls = cfg.telemetry.metrics.tls) {
       ValidationContext ctx(errors, "service.telemetry.metrics.tls", locs, t->location);

@@ -20,12 +20,65 @@
 namespace proflow::config {
 
 struct LogsConfig {
-  std::string level = "info";     // trace, debug, info, warn, error
-  std::string encoding = "text";  // text or json
+  std::string level = "info";     // trace, debug, info, warn, error (and the Collector's dpanic, panic, fatal)
+  std::string encoding = "text";  // text (the Collector's console) or json
+  std::vector<std::string> output_paths = {"stderr"};
+  std::vector<std::string> error_output_paths = {"stderr"};
+  // Keys of the Collector's logs config that have no counterpart here, claimed so that the error
+  // about them says so (instead of "unknown key").
+  ConfigNode sampling, initial_fields, development, disable_caller, disable_stacktrace, processors;
   template <class V>
   void visit(V& v) {
     v.field("level", level, "minimum level logged");
-    v.field("encoding", encoding, "text or json");
+    v.field("encoding", encoding, "text (or console) or json");
+    v.field("output_paths", output_paths, "where logs go: stderr, stdout or file paths (appended to)");
+    v.field("error_output_paths", error_output_paths,
+            "the Collector's destination of its logger's own failures; proflow's logger reports none (accepted)");
+    for (auto [key, node] : {std::pair{"sampling", &sampling}, std::pair{"initial_fields", &initial_fields},
+                             std::pair{"development", &development}, std::pair{"disable_caller", &disable_caller},
+                             std::pair{"disable_stacktrace", &disable_stacktrace}, std::pair{"processors", &processors}})
+      v.field(key, *node, "not supported");
+  }
+};
+
+// One `service.telemetry.metrics.readers` entry in the Collector's shape. Only a pull Prometheus
+// reader has a counterpart here: it is the endpoint's address.
+struct PrometheusReaderConfig {
+  std::string host = "localhost";
+  int port = 8888;
+  bool without_scope_info = false;
+  bool without_type_suffix = false;
+  bool without_units = false;
+  template <class V>
+  void visit(V& v) {
+    v.field("host", host, "address to listen on");
+    v.field("port", port, "port to listen on");
+    v.field("without_scope_info", without_scope_info, "accepted; proflow's metrics carry no scope info");
+    v.field("without_type_suffix", without_type_suffix, "accepted; names are proflow's own");
+    v.field("without_units", without_units, "accepted; names are proflow's own");
+  }
+};
+struct PullExporterConfig {
+  std::optional<PrometheusReaderConfig> prometheus;
+  template <class V>
+  void visit(V& v) {
+    v.field("prometheus", prometheus, "serve the metrics for Prometheus to scrape");
+  }
+};
+struct PullReaderConfig {
+  PullExporterConfig exporter;
+  template <class V>
+  void visit(V& v) {
+    v.field("exporter", exporter, "{prometheus: {host, port}}");
+  }
+};
+struct MetricReaderConfig {
+  std::optional<PullReaderConfig> pull;
+  ConfigNode periodic;  // refused with a message: proflow's metrics are pulled
+  template <class V>
+  void visit(V& v) {
+    v.field("pull", pull, "{exporter: {prometheus: {host, port}}}: the telemetry endpoint's address");
+    v.field("periodic", periodic, "not supported: the metrics are served for pull");
   }
 };
 
@@ -34,9 +87,14 @@ struct MetricsConfig {
   std::string address = "127.0.0.1:8888";  // "" or "none" turns the endpoint off
   std::optional<auth::AuthConfig> auth;     // requests must authenticate through this extension
   std::optional<net::TlsServerConfig> tls;  // absent = plain text
+  std::string level = "normal";             // the Collector's none | basic | normal | detailed
+  std::vector<MetricReaderConfig> readers;  // the Collector's current form of `address`
   template <class V>
   void visit(V& v) {
     v.field("address", address, "host:port serving /metrics, /healthz, the status page and POST /-/reload");
+    v.field("level", level, "none turns the endpoint off; basic, normal and detailed serve every metric");
+    v.field("readers", readers,
+            "the Collector's form: [{pull: {exporter: {prometheus: {host, port}}}}] sets the endpoint's address");
     v.field("auth", auth,
             "authenticate every request but GET /healthz: { authenticator: <extension id> }; required for the "
             "status page's data and reload on a non-loopback address");

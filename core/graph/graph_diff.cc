@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 namespace proflow::graph {
 
@@ -128,6 +129,9 @@ GraphDiff diffConfigs(const config::ServiceConfig& running, const config::Servic
               rt.metrics.auth ? rt.metrics.auth->authenticator : "", nt.metrics.auth ? nt.metrics.auth->authenticator : "");
   restartOnly(diff.restart_only, "service.telemetry.logs.level", rt.logs.level, nt.logs.level);
   restartOnly(diff.restart_only, "service.telemetry.logs.encoding", rt.logs.encoding, nt.logs.encoding);
+  restartOnly(diff.restart_only, "service.telemetry.logs.output_paths",
+              fmt::format("{}", fmt::join(rt.logs.output_paths, ",")),
+              fmt::format("{}", fmt::join(nt.logs.output_paths, ",")));
   const auto& rs = rt.status;
   const auto& ns = nt.status;
   restartOnly(diff.restart_only, "service.telemetry.status",

@@ -3,6 +3,7 @@
 #include <spdlog/details/fmt_helper.h>
 #include <spdlog/formatter.h>
 #include <spdlog/pattern_formatter.h>
+#include <spdlog/sinks/basic_file_sink.h>
 #include <spdlog/sinks/stdout_sinks.h>
 #include <spdlog/spdlog.h>
 
@@ -44,17 +45,33 @@ class JsonFormatter final : public spdlog::formatter {
 
 }  // namespace
 
-void setupLogging(const std::string& level, const std::string& encoding) {
-  auto sink = std::make_shared<spdlog::sinks::stderr_sink_mt>();
-  if (encoding == "json") sink->set_formatter(std::make_unique<JsonFormatter>());
-  else
-    sink->set_formatter(std::make_unique<spdlog::pattern_formatter>("%Y-%m-%dT%H:%M:%S.%eZ %-5l %n: %v",
-                                                                    spdlog::pattern_time_type::utc));
-  auto logger = std::make_shared<spdlog::logger>("proflow", sink);
+Status setupLogging(const std::string& level, const std::string& encoding, const std::vector<std::string>& outputs) {
+  std::vector<spdlog::sink_ptr> sinks;
+  for (const auto& out : outputs) {
+    spdlog::sink_ptr sink;
+    if (out == "stderr") {
+      sink = std::make_shared<spdlog::sinks::stderr_sink_mt>();
+    } else if (out == "stdout") {
+      sink = std::make_shared<spdlog::sinks::stdout_sink_mt>();
+    } else {
+      try {
+        sink = std::make_shared<spdlog::sinks::basic_file_sink_mt>(out, /*truncate=*/false);
+      } catch (const spdlog::spdlog_ex& e) {
+        return Status::invalid("service.telemetry.logs.output_paths: cannot open '" + out + "': " + e.what());
+      }
+    }
+    if (encoding == "json") sink->set_formatter(std::make_unique<JsonFormatter>());
+    else
+      sink->set_formatter(std::make_unique<spdlog::pattern_formatter>("%Y-%m-%dT%H:%M:%S.%eZ %-5l %n: %v",
+                                                                      spdlog::pattern_time_type::utc));
+    sinks.push_back(std::move(sink));
+  }
+  auto logger = std::make_shared<spdlog::logger>("proflow", sinks.begin(), sinks.end());
   logger->set_level(spdlog::level::from_str(level));
   logger->flush_on(spdlog::level::warn);
   spdlog::set_default_logger(logger);
   installProtobufLogHandler();
+  return Status::ok();
 }
 
 }  // namespace proflow::telemetry

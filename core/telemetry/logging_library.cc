@@ -6,13 +6,14 @@
 // Every translation unit sees SPDLOG_COMPILED_LIB and SPDLOG_FMT_EXTERNAL (proflow_core's public
 // compile definitions), so spdlog's headers declare what is defined here and fmt's headers declare
 // what format-inl.h defines here. Only what proflow uses is instantiated: the stderr sink, the
-// console sinks of spdlog's default logger, base_sink for the custom sinks; null_sink and
+// console sinks of spdlog's default logger, the file sink (output_paths), base_sink for the custom sinks; null_sink and
 // ostream_sink are defined in their headers.
 #include <fmt/format-inl.h>
 
 #include <spdlog/async.h>  // before thread_pool-inl.h, which needs the async logger's declarations
 #include <spdlog/common-inl.h>
 #include <spdlog/details/backtracer-inl.h>
+#include <spdlog/details/file_helper-inl.h>
 #include <spdlog/details/log_msg-inl.h>
 #include <spdlog/details/log_msg_buffer-inl.h>
 #include <spdlog/details/os-inl.h>
@@ -24,6 +25,7 @@
 #include <spdlog/pattern_formatter-inl.h>
 #include <spdlog/sinks/ansicolor_sink-inl.h>
 #include <spdlog/sinks/base_sink-inl.h>
+#include <spdlog/sinks/basic_file_sink-inl.h>
 #include <spdlog/sinks/sink-inl.h>
 #include <spdlog/sinks/stdout_color_sinks-inl.h>
 #include <spdlog/sinks/stdout_sinks-inl.h>
@@ -49,6 +51,7 @@ template void vformat_to(buffer<char>&, string_view, basic_format_args<FMT_BUFFE
 
 // spdlog: the sink templates, for the mutexes proflow's sinks use.
 template class spdlog::sinks::base_sink<std::mutex>;
+template class spdlog::sinks::basic_file_sink<std::mutex>;  // service.telemetry.logs.output_paths
 template class spdlog::sinks::base_sink<spdlog::details::null_mutex>;
 template class spdlog::sinks::stdout_sink_base<spdlog::details::console_mutex>;
 template class spdlog::sinks::stdout_sink<spdlog::details::console_mutex>;
