@@ -46,12 +46,20 @@ void putString(std::string& out, std::string_view s) {
   out.append(s);
 }
 
+// Credentials a client sent are not written to disk: a queue file outlives the request and may be
+// read by whoever reads the disk. What follows a restart loses them (a headers_setter rule taking
+// `authorization` from the context then sends its default_value).
+bool isCredential(const std::string& key) {
+  return key == "authorization" || key == "proxy-authorization" || key == "cookie";
+}
+
 }  // namespace
 
 std::string recordPayloadOf(const ClientMetadata* metadata, std::string_view otlp) {
   std::string block;
   if (metadata)
     for (const auto& [key, values] : metadata->entries()) {
+      if (isCredential(key)) continue;
       putString(block, key);
       char count[4];
       putLe(count, values.size(), 4);

@@ -24,7 +24,8 @@ namespace proflow::exporterhelper {
 
 inline constexpr size_t kRecordHeaderBytes = 20;
 
-// A version 2 payload: `metadata` (null: none) and the OTLP request bytes.
+// A version 2 payload: `metadata` (null: none; credential headers — authorization,
+// proxy-authorization, cookie — are left out) and the OTLP request bytes.
 std::string recordPayloadOf(const ClientMetadata* metadata, std::string_view otlp);
 
 // The (version 2) header that precedes `payload` on disk.

@@ -298,13 +298,16 @@ TEST(PersistentStoreMetadata, RequestMetadataSurvivesARestart) {
   kept->add("X-Scope-OrgID", "acme");
   kept->add("x-forwarded-for", "10.0.0.1");
   kept->add("X-Forwarded-For", "10.0.0.2");
+  auto with_credentials = std::make_shared<ClientMetadata>(*kept);
+  with_credentials->add("Authorization", "Bearer secret-token");
+  with_credentials->add("Cookie", "session=s3cr3t");
   uint64_t with = 0, without = 0;
   {
     PersistentStore store(queue, /*fsync=*/false);
     std::vector<uint64_t> leftover;
     ASSERT_TRUE(store.open(&leftover).isOk());
     Batch b = ::proflow::testing::batchOf(testing::makeRequest("acme-svc", {testing::makeProfile(2)}));
-    b.setMetadata(kept);
+    b.setMetadata(with_credentials);
     ASSERT_TRUE(store.append(b, &with).isOk());
     ASSERT_TRUE(store.append(::proflow::testing::batchOf(testing::makeRequest("plain", {testing::makeProfile(1)})),
                              &without).isOk());
@@ -316,7 +319,12 @@ TEST(PersistentStoreMetadata, RequestMetadataSurvivesARestart) {
   Batch loaded;
   ASSERT_TRUE(store.load(with, &loaded).isOk());
   ASSERT_TRUE(loaded.metadata());
-  EXPECT_EQ(*loaded.metadata(), *kept);
+  EXPECT_EQ(*loaded.metadata(), *kept) << "credentials are never written to the queue";
+  for (const auto& e : std::filesystem::directory_iterator(queue)) {
+    std::ifstream in(e.path(), std::ios::binary);
+    const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    EXPECT_EQ(bytes.find("secret"), std::string::npos) << e.path();
+  }
   EXPECT_EQ(testing::serviceName(::proflow::testing::requestOf(loaded), 0), "acme-svc");
   ASSERT_TRUE(store.load(without, &loaded).isOk());
   EXPECT_FALSE(loaded.metadata());
