@@ -7,6 +7,12 @@
 
 namespace proflow::receiverhelper {
 
+ClientMetadataPtr requestMetadata(const net::HttpRequest& request) {
+  auto kept = std::make_shared<ClientMetadata>();
+  for (const auto& [name, value] : request.headers) kept->add(name, value);
+  return kept;
+}
+
 void HttpListenerConfig::validateListener(config::ValidationContext& ctx, bool endpoint_optional) const {
   if (!endpoint.empty() || !endpoint_optional) {
     net::Endpoint ep;

@@ -20,11 +20,15 @@
 #include "core/auth/auth_config.h"
 #include "core/config/config_reader.h"
 #include "core/component/factory.h"
+#include "core/model/client_metadata.h"
 #include "core/net/http_server.h"
 #include "core/net/server_limits.h"
 #include "core/net/tls_config.h"
 
 namespace proflow::receiverhelper {
+
+// Every header of `request`, as the metadata a batch carries (core/model/client_metadata.h).
+ClientMetadataPtr requestMetadata(const net::HttpRequest& request);
 
 // A receiver's config derives from this and sets its own defaults (port, body size) in its
 // constructor, so its fields stay `config.endpoint`, `config.tls`, ...
@@ -35,6 +39,7 @@ struct HttpListenerConfig {
   std::optional<net::TlsServerConfig> tls;
   std::optional<auth::AuthConfig> auth;   // authenticates the listener's requests
   net::ServerLimitsConfig server_limits;  // in-flight bytes, connections, read timeouts
+  bool include_metadata = false;          // for receivers that call visitIncludeMetadata()
 
   // `endpoint_help` says what the endpoint serves (e.g. "host:port for POST /v1/jfr").
   template <class V>
@@ -46,6 +51,17 @@ struct HttpListenerConfig {
             "largest body accepted, as sent and after Content-Encoding");
     v.field("max_inflate_ratio", max_inflate_ratio, "largest decompressed/compressed ratio accepted");
     server_limits.visit(v);  // max_in_flight_bytes, max_connections, read_*_timeout
+  }
+  // The Collector's `include_metadata`, for the receivers whose batches carry request metadata.
+  template <class V>
+  void visitIncludeMetadata(V& v) {
+    v.field("include_metadata", include_metadata,
+            "keep the request's headers with its data (routing request context, batch metadata_keys, "
+            "from_context, headers_setter)");
+  }
+  // The request's headers as the batch's metadata when include_metadata is on, else null.
+  ClientMetadataPtr metadataOf(const net::HttpRequest& request) const {
+    return include_metadata ? requestMetadata(request) : nullptr;
   }
   // `endpoint_optional`: an empty endpoint turns the listener off (receivers with another input).
   void validateListener(config::ValidationContext& ctx, bool endpoint_optional) const;

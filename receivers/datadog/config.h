@@ -39,6 +39,7 @@ struct DatadogReceiverConfig : receiverhelper::HttpListenerConfig {
   template <class V>
   void visit(V& v) {
     visitListener(v, "host:port to listen on (the Agent's 8126 by default)");
+    visitIncludeMetadata(v);
     v.field("max_profile_size", max_profile_size, "largest attachment accepted after its own gzip/zstd");
     v.field("max_concurrent_requests", max_concurrent_requests, "profile uploads decoded at once; more get 429");
     v.field("keep_generated_names", keep_generated_names,

@@ -94,7 +94,9 @@ void handleUpload(DatadogReceiver::State& st, const net::HttpRequest& req, const
     return refuse(refusalStatus(s), s);
   st.uploads.add();
   st.derived.add(stats.derived_trace_ids);
-  Status s = st.next->consume(Batch(std::move(converted)));
+  Batch batch(std::move(converted));
+  batch.setMetadata(st.config.metadataOf(req));
+  Status s = st.next->consume(std::move(batch));
   if (!respond) return;
   if (!s.isOk()) return (*respond)(errorResponse(s.retryable() ? 429 : 400, s));
   net::HttpResponse ok;

@@ -31,6 +31,7 @@ struct FoldedReceiverConfig : receiverhelper::HttpListenerConfig {
   template <class V>
   void visit(V& v) {
     visitListener(v, "host:port for POST /v1/folded");
+    visitIncludeMetadata(v);
     v.field("attributes", attributes, "resource attributes added to every profile");
     v.field("sample_type", sample_type, "sample type of the counts (cpu, wall, alloc_objects, ...)");
     v.field("sample_unit", sample_unit, "unit of the values (count, nanoseconds, bytes, ...)");

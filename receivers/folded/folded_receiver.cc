@@ -111,7 +111,9 @@ net::HttpResponse FoldedReceiver::handle(const net::HttpRequest& req) {
                                                  &batch);
       !s.isOk())
     return refuse(s);
-  Status s = next_->consume(Batch(std::move(batch)));
+  Batch out(std::move(batch));
+  out.setMetadata(config_.metadataOf(req));
+  Status s = next_->consume(std::move(out));
   return s.isOk() ? net::HttpResponse::text(200, "") : refusal(s);
 }
 

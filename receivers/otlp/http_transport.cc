@@ -11,6 +11,7 @@
 #include "core/net/receiver_server.h"
 #include "core/model/otlp_profiles_version.h"
 #include "google/rpc/status.pb.h"
+#include "core/receiverhelper/http_listener.h"
 #include "receivers/otlp/otlp_ingest.h"
 
 namespace proflow::receivers::otlp {
@@ -105,12 +106,7 @@ void HttpTransport::handle(net::HttpRequest&& req, net::Responder respond) {
     }
     // Processors running on this thread (a transform) charge what they add to the request's claim.
     net::CurrentLease current(req.in_flight.get());
-    ClientMetadataPtr metadata;
-    if (config_.include_metadata) {
-      auto kept = std::make_shared<ClientMetadata>();
-      for (const auto& [name, value] : req.headers) kept->add(name, value);
-      metadata = std::move(kept);
-    }
+    ClientMetadataPtr metadata = config_.include_metadata ? receiverhelper::requestMetadata(req) : nullptr;
     IngestResult r = enc == Encoding::kJson
                          ? ingestJson(req.body, *next_, *settings_.telemetry, std::move(claim),
                                       config_.max_request_body_size.bytes, std::move(metadata))

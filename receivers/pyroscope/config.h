@@ -31,6 +31,7 @@ struct PyroscopeReceiverConfig : receiverhelper::HttpListenerConfig {
   template <class V>
   void visit(V& v) {
     visitListener(v, "host:port to listen on");
+    visitIncludeMetadata(v);
     v.field("max_profile_size", max_profile_size, "largest profile accepted after decompressing gzip pprof");
     v.field("max_concurrent_requests", max_concurrent_requests, "requests converted at once; more get 429");
     v.field("keep_generated_names", keep_generated_names,

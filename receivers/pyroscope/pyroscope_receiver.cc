@@ -95,6 +95,7 @@ void handleIngest(PyroscopeReceiver::State& st, const net::HttpRequest& req, con
   }
   net::HttpResponse ok;
   Batch batch(std::move(converted));
+  batch.setMetadata(st.config.metadataOf(req));
   if (batch.empty()) {  // e.g. a JFR recording without profiling events: nothing to send on
     ok.status = 200;
     return respond(std::move(ok));

@@ -216,3 +216,45 @@ service:
 
 }  // namespace
 }  // namespace proflow
+
+namespace proflow {
+namespace {
+
+// The HTTP push receivers that take include_metadata (pyroscope, folded, datadog) keep the tenant
+// of a Pyroscope SDK's upload as the OTLP receiver does.
+TEST(TenantChain, APyroscopeUploadKeepsItsTenantToTheBackend) {
+  RecordingBackend backend;
+  const int pyroscope = testing::freePort();
+  auto service = testing::startService(R"(
+extensions:
+  headers_setter: { headers: [ { key: X-Scope-OrgID, from_context: X-Scope-OrgID } ] }
+receivers:
+  pyroscope: { endpoint: "127.0.0.1:)" + std::to_string(pyroscope) + R"(", include_metadata: true }
+exporters:
+  otlp_http:
+    endpoint: http://127.0.0.1:)" + std::to_string(backend.port()) + R"(
+    headers: { X-Route: others }
+    auth: { authenticator: headers_setter }
+service:
+  extensions: [headers_setter]
+  shutdown_timeout: 5s
+  telemetry: { metrics: { address: "127.0.0.1:0" } }
+  pipelines: { profiles: { receivers: [pyroscope], exporters: [otlp_http] } }
+)");
+  ASSERT_TRUE(service);
+  for (const std::string tenant : {"acme", "ecorp"}) {
+    const auto r = testing::rawPost(pyroscope, "/ingest?name=" + tenant + "-app&format=folded&sampleRate=100",
+                                    {{"X-Scope-OrgID", tenant}}, "main;work 3\nmain;idle 1\n");
+    ASSERT_EQ(r.status, 200) << r.body;
+  }
+  ASSERT_TRUE(service->shutdown());
+  std::set<std::string> tenants;
+  for (const Delivery& d : backend.deliveries()) {
+    tenants.insert(d.tenant);
+    for (const auto& s : d.services) EXPECT_EQ(s.rfind(d.tenant + "-", 0), 0u) << s << " under " << d.tenant;
+  }
+  EXPECT_EQ(tenants, (std::set<std::string>{"acme", "ecorp"}));
+}
+
+}  // namespace
+}  // namespace proflow
